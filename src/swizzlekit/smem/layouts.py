@@ -1,0 +1,424 @@
+"""Shared-memory layouts: where element (row, col) of a tile is stored.
+
+Two kinds of value live here, all frozen dataclasses whose call is the mapping:
+
+* offset functors, as in CuTe: :class:`Swizzle` (CuTe's ``Swizzle<B,M,S>``, exactly) and
+  :class:`LinearLayout` (any invertible GF(2) bit matrix, CuTe-forbidden forms included);
+* tile layouts, called with ``(row, col)``: :class:`RowMajor` (with optional padding),
+  :class:`Swizzled` (a functor over the row-major offset), :class:`XorCols` (coordinate XOR,
+  for rows of any length), :class:`TritonShared` (Triton's ``vec/perPhase/maxPhase``
+  encoding) and :class:`TmaSwizzle` (the 32/64/128-byte modes of the tensor memory
+  accelerator).
+
+Every tile layout gives ``offsets()``, the whole ``rows x cols`` table, and ``linear()``, its
+exact GF(2) form when it has one, through which forms convert to each other.
+
+>>> sw = Swizzle(3, 0, 3)
+>>> print(sw)
+Swizzle<3,0,3>
+>>> sw(0b001_010)          # row 1, col 2 of an 8x8 tile lands in column 3
+11
+>>> t = TritonShared(8, 8, vec=1, per_phase=1, max_phase=8)
+>>> print(t.linear().as_swizzle())
+Swizzle<3,0,3>
+>>> print(XorCols(8, 24, bits=3))
+(r, c) -> r*24 + (c ^ (r & 7))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from swizzlekit.errors import SwizzleKitError, check_choice
+from swizzlekit.smem import gf2
+
+__all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "XorCols",
+           "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2"]
+
+
+def is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def log2(n: int) -> int:
+    if not is_pow2(n):
+        raise SwizzleKitError(f"{n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def _shift(x, s: int):
+    """Shift right by ``s`` (left when negative), on ints or arrays."""
+    return x >> s if s >= 0 else x << -s
+
+
+# --------------------------------------------------------------------------- offset functors
+
+@dataclass(frozen=True)
+class Swizzle:
+    """CuTe's ``Swizzle<B,M,S>``: XOR the ``B`` bits ``M+S`` up into the ``B`` bits at ``M``.
+
+    ::
+
+        0bxxxxxxxxxxxxxxxYYYxxxxxxxZZZxxxx    S > 0: YYY sits S bits above ZZZ
+                                     ^--^ M   (S < 0: YYY sits |S| bits below ZZZ)
+                         ^-^       ^-^    B
+        result: ZZZ ^= YYY
+
+    CuTe requires ``|S| >= B`` (YYY and ZZZ must not overlap) and ``B, M >= 0``; those it
+    rejects are rejected here with CuTe's own message. :class:`LinearLayout` takes the
+    overlapping forms (seed 004's ``Swizzle<3,0,2>``).
+
+    >>> [Swizzle(2, 1, -3)(x) for x in (0b10_0000, 0b00_0010)]   # negative: YYY below ZZZ
+    [32, 18]
+    """
+
+    b: int
+    m: int
+    s: int
+
+    def __post_init__(self) -> None:
+        for name, v in (("B", self.b), ("M", self.m), ("S", self.s)):
+            if not isinstance(v, (int, np.integer)):
+                raise SwizzleKitError(f"Swizzle<B,M,S>: {name}={v!r} is not an integer")
+        if self.m < 0:
+            raise SwizzleKitError(f"Swizzle<{self.b},{self.m},{self.s}>: MBase must be positive.")
+        if self.b < 0:
+            raise SwizzleKitError(f"Swizzle<{self.b},{self.m},{self.s}>: BBits must be positive.")
+        if abs(self.s) < self.b:
+            raise SwizzleKitError(f"Swizzle<{self.b},{self.m},{self.s}>: abs(SShift) must be "
+                                  f"more than BBits. (CuTe's static_assert; use LinearLayout."
+                                  f"from_xor({self.b}, {self.m}, {self.s}) for this form)")
+
+    @property
+    def yyy_mask(self) -> int:
+        return ((1 << self.b) - 1) << (self.m + max(0, self.s))
+
+    @property
+    def zzz_mask(self) -> int:
+        return ((1 << self.b) - 1) << (self.m - min(0, self.s))
+
+    def __call__(self, offset):
+        return offset ^ _shift(offset & self.yyy_mask, self.s)
+
+    @property
+    def bits(self) -> int:
+        """Bits the functor touches: its domain is ``2 ** bits`` offsets (CuTe's ``size``)."""
+        return self.b + self.m + abs(self.s)
+
+    def size(self) -> int:
+        return 1 << self.bits
+
+    def inverse(self) -> Swizzle:
+        """A CuTe swizzle is an involution: YYY is left alone, so XORing again undoes it."""
+        return self
+
+    def linear(self, bits: int | None = None) -> LinearLayout:
+        n = max(self.bits, bits or 0)
+        return LinearLayout(tuple(self(1 << j) for j in range(n)))
+
+    def __str__(self) -> str:
+        return f"Swizzle<{self.b},{self.m},{self.s}>"
+
+
+@dataclass(frozen=True)
+class LinearLayout:
+    """An invertible GF(2)-linear map of offset bits: ``bases[j]`` is the image of bit ``j``.
+
+    >>> lay = LinearLayout.from_xor(3, 0, 2)         # the seed's Swizzle<3,0,2>
+    >>> lay.as_swizzle() is None, lay.xor_form()
+    (True, (3, 0, 2))
+    >>> print(lay)
+    Linear[1,2,5,10,20]
+    """
+
+    bases: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bases", tuple(int(v) for v in self.bases))
+        if not gf2.is_invertible(self.matrix):
+            raise SwizzleKitError(f"{self}: the bit matrix is singular, so it is not a layout "
+                                  f"(two positions would share a storage offset)")
+
+    @classmethod
+    def from_xor(cls, b: int, m: int, s: int) -> LinearLayout:
+        """``x ^ ((x & Ymask) >> s)`` with CuTe's masks, for any ``s != 0``, overlap allowed.
+
+        ::
+
+            0bxxxxYYYxxZZZxxx    with |S| < B, YYY and ZZZ overlap: still a bijection
+        """
+        if b < 0 or m < 0:
+            raise SwizzleKitError(f"XOR form ({b},{m},{s}): B and M must be >= 0")
+        if s == 0 and b > 0:
+            raise SwizzleKitError(f"XOR form ({b},{m},0) XORs bits onto themselves: not a bijection")
+        ymask = ((1 << b) - 1) << (m + max(0, s))
+        n = b + m + abs(s)
+        return cls(tuple((1 << j) ^ _shift((1 << j) & ymask, s) for j in range(n)))
+
+    @property
+    def bits(self) -> int:
+        return len(self.bases)
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        return gf2.from_columns(self.bases, len(self.bases))
+
+    def __call__(self, offset):
+        return gf2.apply(self.matrix, offset)
+
+    def inverse(self) -> LinearLayout:
+        return LinearLayout(tuple(gf2.columns(gf2.inverse(self.matrix))))
+
+    def compose(self, inner: LinearLayout) -> LinearLayout:
+        """``self`` after ``inner`` (both padded with identity bits to the wider one)."""
+        n = max(self.bits, inner.bits)
+        return LinearLayout(tuple(self._padded(n)(inner._padded(n)(1 << j)) for j in range(n)))
+
+    def _padded(self, n: int) -> LinearLayout:
+        return self if n <= self.bits else LinearLayout(
+            self.bases + tuple(1 << j for j in range(self.bits, n)))
+
+    def xor_form(self) -> tuple[int, int, int] | None:
+        """``(B, M, S)`` if this is ``x ^ ((x & Ymask) >> S)``, CuTe-valid or not, else None."""
+        n = self.bits
+        if all(v == 1 << j for j, v in enumerate(self.bases)):
+            return (0, 0, 0)
+        for b in range(1, n + 1):
+            for s in range(-n, n + 1):
+                if s == 0:
+                    continue
+                for m in range(0, n - b - abs(s) + 1):
+                    cand = LinearLayout.from_xor(b, m, s)._padded(n)
+                    if cand.bases == self.bases:
+                        return (b, m, s)
+        return None
+
+    def as_swizzle(self) -> Swizzle | None:
+        """The equal CuTe ``Swizzle`` (``|S| >= B``), or None when CuTe cannot express it."""
+        form = self.xor_form()
+        if form is None or abs(form[2]) < form[0]:
+            return None
+        return Swizzle(*form)
+
+    def __str__(self) -> str:
+        return "Linear[" + ",".join(str(v) for v in self.bases) + "]"
+
+
+# ------------------------------------------------------------------------------ tile layouts
+
+class TileLayout:
+    """A rows x cols tile; ``layout(r, c)`` is the element offset of element (r, c)."""
+
+    rows: int
+    cols: int
+
+    def __call__(self, r, c):  # pragma: no cover - each subclass defines it
+        raise NotImplementedError
+
+    def _check_shape(self) -> None:
+        for name in ("rows", "cols"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, np.integer)) or v <= 0:
+                raise SwizzleKitError(f"{type(self).__name__}: {name}={v!r} must be a positive "
+                                      f"integer")
+
+    def offsets(self) -> np.ndarray:
+        """The ``rows x cols`` table of element offsets."""
+        r, c = np.meshgrid(np.arange(self.rows), np.arange(self.cols), indexing="ij")
+        return np.asarray(self(r.astype(np.int64), c.astype(np.int64)), dtype=np.int64)
+
+    def cosize(self) -> int:
+        """Elements of storage the tile spans (padding included)."""
+        return int(self.offsets().max()) + 1
+
+    def is_bijective(self) -> bool:
+        off = self.offsets()
+        return np.unique(off).size == off.size
+
+    def linear(self) -> LinearLayout | None:
+        """The exact GF(2) form over the row-major offset ``r*cols + c``, or None.
+
+        Exists when the tile is a power of two in both directions and the offsets are a
+        linear bijection of the row-major offset (checked on every element).
+        """
+        if not (is_pow2(self.rows) and is_pow2(self.cols)):
+            return None
+        off = self.offsets().reshape(-1)
+        n = log2(off.size)
+        if off.max() >= off.size:
+            return None
+        bases = tuple(int(off[1 << j]) for j in range(n))
+        try:
+            lay = LinearLayout(bases)
+        except SwizzleKitError:
+            return None
+        return lay if np.array_equal(lay(np.arange(off.size)), off) else None
+
+
+@dataclass(frozen=True)
+class RowMajor(TileLayout):
+    """Row-major, each row padded by ``pad`` elements: ``r * (cols + pad) + c``."""
+
+    rows: int
+    cols: int
+    pad: int = 0
+
+    def __post_init__(self) -> None:
+        self._check_shape()
+        if self.pad < 0:
+            raise SwizzleKitError(f"padding must be >= 0, got {self.pad}")
+
+    def __call__(self, r, c):
+        return r * (self.cols + self.pad) + c
+
+    def __str__(self) -> str:  # CuTe's layout notation, shape:stride
+        return f"({self.rows},{self.cols}):({self.cols + self.pad},1)"
+
+
+@dataclass(frozen=True)
+class Swizzled(TileLayout):
+    """A functor (CuTe ``Swizzle`` or ``LinearLayout``) over the row-major offset.
+
+    >>> print(Swizzled(8, 8, Swizzle(3, 0, 3)))
+    Swizzle<3,0,3> o (8,8):(8,1)
+    """
+
+    rows: int
+    cols: int
+    functor: Swizzle | LinearLayout
+
+    def __post_init__(self) -> None:
+        self._check_shape()
+        if not (is_pow2(self.rows) and is_pow2(self.cols)):
+            raise SwizzleKitError(f"a bit swizzle needs power-of-two rows and cols, got "
+                                  f"{self.rows}x{self.cols}; use XorCols or RowMajor(pad=...)")
+        if self.functor.bits > log2(self.rows * self.cols):
+            raise SwizzleKitError(f"{self.functor} touches {self.functor.bits} bits but a "
+                                  f"{self.rows}x{self.cols} tile has only "
+                                  f"{log2(self.rows * self.cols)}")
+
+    def __call__(self, r, c):
+        return self.functor(r * self.cols + c)
+
+    def __str__(self) -> str:
+        return f"{self.functor} o ({self.rows},{self.cols}):({self.cols},1)"
+
+
+@dataclass(frozen=True)
+class XorCols(TileLayout):
+    """Coordinate XOR: ``r * ld + (c ^ (((r >> row_shift) & (2**bits - 1)) << col_shift))``.
+
+    ::
+
+        col bits: xxxxZZZxx   ZZZ ^= the bits of (r >> row_shift), at col_shift
+        works for any row length that is a multiple of 2**(bits + col_shift): 24, 9 * 8, ...
+
+    >>> XorCols(8, 24, bits=3)(3, 17)
+    90
+    """
+
+    rows: int
+    cols: int
+    bits: int
+    col_shift: int = 0
+    row_shift: int = 0
+    ld: int | None = None
+
+    def __post_init__(self) -> None:
+        self._check_shape()
+        if self.ld is None:
+            object.__setattr__(self, "ld", self.cols)
+        if min(self.bits, self.col_shift, self.row_shift) < 0:
+            raise SwizzleKitError("XorCols: bits, col_shift and row_shift must be >= 0")
+        span = 1 << (self.bits + self.col_shift)
+        if self.cols % span:
+            raise SwizzleKitError(f"XorCols: {self.cols} columns are not a multiple of "
+                                  f"2**(bits+col_shift) = {span}, so XOR would leave the row")
+        if self.ld < self.cols:
+            raise SwizzleKitError(f"XorCols: ld={self.ld} is shorter than a row ({self.cols})")
+
+    def __call__(self, r, c):
+        phase = ((r >> self.row_shift) & ((1 << self.bits) - 1)) << self.col_shift
+        return r * self.ld + (c ^ phase)
+
+    def __str__(self) -> str:
+        rr = f"(r >> {self.row_shift})" if self.row_shift else "r"
+        ph = f"({rr} & {(1 << self.bits) - 1})"
+        if self.col_shift:
+            ph = f"({ph} << {self.col_shift})"
+        return f"(r, c) -> r*{self.ld} + (c ^ {ph})"
+
+
+@dataclass(frozen=True)
+class TritonShared(TileLayout):
+    """Triton's swizzled shared encoding with ``order = [1, 0]`` (rows contiguous).
+
+    ``phase = (r // per_phase) % max_phase``, then the ``vec``-element group of the column is
+    XORed with the phase: ``r * cols + ((c // vec) ^ phase) * vec + c % vec``. ::
+
+        col bits: xxxPPPvvv    PPP (the vector index) ^= phase, vvv (within a vector) kept
+    """
+
+    rows: int
+    cols: int
+    vec: int
+    per_phase: int
+    max_phase: int
+
+    def __post_init__(self) -> None:
+        self._check_shape()
+        for name in ("vec", "per_phase", "max_phase"):
+            if not is_pow2(getattr(self, name)):
+                raise SwizzleKitError(f"Triton shared encoding: {name}={getattr(self, name)} "
+                                      f"must be a power of two")
+        if self.vec * self.max_phase > self.cols:
+            raise SwizzleKitError(f"Triton shared encoding: vec*max_phase = "
+                                  f"{self.vec * self.max_phase} exceeds the {self.cols} columns")
+
+    def __call__(self, r, c):
+        phase = (r // self.per_phase) % self.max_phase
+        return r * self.cols + ((c // self.vec) ^ phase) * self.vec + c % self.vec
+
+    def __str__(self) -> str:
+        return (f"#ttg.swizzled_shared<{{vec = {self.vec}, perPhase = {self.per_phase}, "
+                f"maxPhase = {self.max_phase}, order = [1, 0]}}>")
+
+
+#: TMA swizzle modes and the CuTe swizzle each one applies to byte addresses.
+TMA_MODES = {32: Swizzle(1, 4, 3), 64: Swizzle(2, 4, 3), 128: Swizzle(3, 4, 3)}
+
+
+@dataclass(frozen=True)
+class TmaSwizzle(TileLayout):
+    """A tile as the tensor memory accelerator writes it with ``CU_TENSOR_MAP_SWIZZLE_{mode}B``.
+
+    The swizzle acts on byte addresses inside each 1024-byte (128B mode) block::
+
+        byte address: xxxxxxYYYxZZZxxxx   16-byte chunk ZZZ ^= row-in-pattern YYY (128B mode)
+
+    A row of the tile must be exactly ``mode`` bytes (the inner box dimension).
+    """
+
+    rows: int
+    cols: int
+    mode: int
+    elem_bytes: int
+
+    def __post_init__(self) -> None:
+        self._check_shape()
+        check_choice("TMA swizzle mode (bytes)", self.mode, tuple(TMA_MODES))
+        check_choice("element size for TMA (bytes)", self.elem_bytes, (1, 2, 4, 8, 16))
+        if self.cols * self.elem_bytes != self.mode:
+            raise SwizzleKitError(f"TMA {self.mode}B swizzle needs rows of exactly {self.mode} "
+                                  f"bytes; {self.cols} x {self.elem_bytes} B = "
+                                  f"{self.cols * self.elem_bytes}")
+
+    def __call__(self, r, c):
+        byte = (r * self.cols + c) * self.elem_bytes
+        return TMA_MODES[self.mode](byte) // self.elem_bytes
+
+    def __str__(self) -> str:
+        return f"CU_TENSOR_MAP_SWIZZLE_{self.mode}B ({self.elem_bytes}-byte elements)"
