@@ -36,7 +36,8 @@ from swizzlekit.errors import SwizzleKitError, check_choice
 from swizzlekit.smem import gf2
 
 __all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "XorCols",
-           "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2"]
+           "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2", "LAYOUT_FORMS",
+           "parse_layout"]
 
 
 def is_pow2(n: int) -> bool:
@@ -89,8 +90,9 @@ class Swizzle:
             raise SwizzleKitError(f"Swizzle<{self.b},{self.m},{self.s}>: BBits must be positive.")
         if abs(self.s) < self.b:
             raise SwizzleKitError(f"Swizzle<{self.b},{self.m},{self.s}>: abs(SShift) must be "
-                                  f"more than BBits. (CuTe's static_assert; use LinearLayout."
-                                  f"from_xor({self.b}, {self.m}, {self.s}) for this form)")
+                                  f"more than BBits. (CuTe's static_assert; the general XOR form "
+                                  f"takes it: xor:{self.b},{self.m},{self.s} on the command line, "
+                                  f"LinearLayout.from_xor in Python)")
 
     @property
     def yyy_mask(self) -> int:
@@ -167,7 +169,9 @@ class LinearLayout:
         return gf2.from_columns(self.bases, len(self.bases))
 
     def __call__(self, offset):
-        return gf2.apply(self.matrix, offset)
+        """Bits above ``self.bits`` pass through unchanged, as with a CuTe swizzle."""
+        low = (1 << self.bits) - 1
+        return gf2.apply(self.matrix, offset & low) | (offset & ~low)
 
     def inverse(self) -> LinearLayout:
         return LinearLayout(tuple(gf2.columns(gf2.inverse(self.matrix))))
@@ -422,3 +426,78 @@ class TmaSwizzle(TileLayout):
 
     def __str__(self) -> str:
         return f"CU_TENSOR_MAP_SWIZZLE_{self.mode}B ({self.elem_bytes}-byte elements)"
+
+
+# ------------------------------------------------------------------------ layout spec registry
+
+def _ints(text: str, name: str, count: tuple[int, ...]) -> list[int]:
+    try:
+        vals = [int(v) for v in text.split(",")] if text else []
+    except ValueError:
+        raise SwizzleKitError(f"layout {name}: {text!r} is not a list of integers") from None
+    if len(vals) not in count:
+        raise SwizzleKitError(f"layout {name} takes {' or '.join(map(str, count))} integers, "
+                              f"got {len(vals)}")
+    return vals
+
+
+def _parse_swizzle(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return Swizzled(rows, cols, Swizzle(*_ints(args, "swizzle", (3,))))
+
+
+def _parse_xor(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return Swizzled(rows, cols, LinearLayout.from_xor(*_ints(args, "xor", (3,))))
+
+
+def _parse_linear(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return Swizzled(rows, cols, LinearLayout(tuple(_ints(args, "linear", tuple(range(1, 33))))))
+
+
+def _parse_xor_cols(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return XorCols(rows, cols, *_ints(args, "xor-cols", (1, 2, 3, 4)))
+
+
+def _parse_triton(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return TritonShared(rows, cols, *_ints(args, "triton", (3,)))
+
+
+def _parse_tma(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return TmaSwizzle(rows, cols, *_ints(args, "tma", (1,)), eb)
+
+
+def _parse_pad(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    return RowMajor(rows, cols, *_ints(args, "pad", (1,)))
+
+
+def _parse_row_major(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    _ints(args, "row-major", (0,))
+    return RowMajor(rows, cols)
+
+
+#: Layout specs for the CLI: ``NAME`` or ``NAME:ARGS``, and what each one means.
+LAYOUT_FORMS = {
+    "row-major": (_parse_row_major, "row-major, no swizzle"),
+    "pad": (_parse_pad, "pad:P, rows padded by P elements"),
+    "swizzle": (_parse_swizzle, "swizzle:B,M,S, CuTe Swizzle<B,M,S> over the row-major offset"),
+    "xor": (_parse_xor, "xor:B,M,S, CuTe's formula with any overlap (|S| < B allowed)"),
+    "linear": (_parse_linear, "linear:b0,b1,..., GF(2) images of each offset bit"),
+    "xor-cols": (_parse_xor_cols, "xor-cols:BITS[,COL_SHIFT[,ROW_SHIFT[,LD]]], coordinate XOR"),
+    "triton": (_parse_triton, "triton:VEC,PER_PHASE,MAX_PHASE, Triton's shared encoding"),
+    "tma": (_parse_tma, "tma:32|64|128, a TMA swizzle mode"),
+}
+
+
+def parse_layout(spec: str, rows: int, cols: int, elem_bytes: int) -> TileLayout:
+    """Build a tile layout from a spec such as ``swizzle:3,0,3`` or ``pad:1``.
+
+    >>> print(parse_layout("swizzle:3,0,3", 8, 8, 16))
+    Swizzle<3,0,3> o (8,8):(8,1)
+    >>> parse_layout("zigzag", 8, 8, 16)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: unknown layout 'zigzag'; valid: row-major, pad, swizzle, xor, linear, xor-cols, triton, tma
+    """
+    name, _, args = spec.partition(":")
+    if name not in LAYOUT_FORMS:
+        raise SwizzleKitError(f"unknown layout {name!r}; valid: " + ", ".join(LAYOUT_FORMS))
+    return LAYOUT_FORMS[name][0](rows, cols, elem_bytes, args)

@@ -1,0 +1,193 @@
+"""The ``swizzlekit`` command.
+
+Exit codes: 0 success; 2 bad input (one line on stderr, never a traceback); 1 a failure of
+the machine or a tool (a missing GPU or ncu where one is needed).
+
+``--json`` prints one JSON object on stdout instead of the readable form.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["main", "build_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise SwizzleKitError(f"{self.prog}: {message}")
+
+
+def _shape(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d+)x(\d+)", text.strip())
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise argparse.ArgumentTypeError(f"shape {text!r} must be RxC with positive integers")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _smem_common(p: argparse.ArgumentParser, layout: bool = False) -> None:
+    p.add_argument("--shape", type=_shape, required=True, help="tile rows x cols, e.g. 8x32")
+    p.add_argument("--elem-bytes", type=int, required=True, help="element size: 1,2,4,8,16")
+    p.add_argument("--access", action="append", required=True, metavar="SPEC",
+                   help="row, col or block:RxC[:vec=V][:stride=SRxSC]; repeat for more")
+    if layout:
+        p.add_argument("--layout", default=None, metavar="SPEC",
+                       help="row-major, pad:P, swizzle:B,M,S, xor:B,M,S, linear:..., "
+                            "xor-cols:BITS[,..], triton:VEC,PP,MP, tma:MODE")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="swizzlekit", description="Data locality for GPU matrix multiplication.")
+    top = ap.add_subparsers(dest="area", required=True, parser_class=_Parser)
+    smem = top.add_parser("smem", help="shared-memory swizzles: solve, check, show, cases")
+    sub = smem.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    _smem_common(sub.add_parser("solve", help="find the layout that avoids bank conflicts"))
+    p = sub.add_parser("check", help="wavefronts of each access under a layout")
+    _smem_common(p, layout=True)
+    p = sub.add_parser("show", help="PNG bank maps, before and after")
+    _smem_common(p, layout=True)
+    p.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    p = sub.add_parser("cases", help="solve and check every built-in case (seeds 004, 002)")
+    p.add_argument("--out", type=Path, default=None, help="folder for bank-map PNGs")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("wavefronts", help="the bank model for one warp instruction")
+    p.add_argument("addresses", nargs="+", help="byte address per lane, '-' for inactive")
+    p.add_argument("--width", type=int, default=4, help="access width: 4, 8 or 16 bytes")
+    p.add_argument("--op", default="ld", help="ld, st, ldmatrix or stmatrix")
+    p.add_argument("--json", action="store_true")
+    return ap
+
+
+def _emit(obj: dict, as_json: bool, text: str) -> None:
+    print(json.dumps(obj, indent=2) if as_json else text)
+
+
+def _solution_text(sol) -> str:
+    from swizzlekit.smem import cuda_function, cute_type, triton_expr
+
+    lines = [f"layout         {sol.layout}  ({sol.family})",
+             f"CuTe           {sol.cute or 'not expressible'}"
+             + (f"  (CuTe forbids Swizzle<{','.join(map(str, sol.cute_forbidden))}>)"
+                if sol.cute_forbidden else ""),
+             f"TMA            {f'SWIZZLE_{sol.tma_mode}B' if sol.tma_mode else 'no mode'}",
+             f"conflict-free  {'yes' if sol.conflict_free else 'no'}",
+             f"proof          {sol.proof}", "", sol.analysis.table(), "",
+             "CUDA:", cuda_function(sol.layout), "",
+             f"Triton:  {triton_expr(sol.layout)}",
+             f"CuTe:    {cute_type(sol.layout) or 'not expressible'}"]
+    return "\n".join(lines)
+
+
+def _run_smem(args: argparse.Namespace) -> int:
+    from swizzlekit.smem import (CASES, analyze, bank_conflicts, phases, solve, wavefronts)
+    from swizzlekit.smem.layouts import RowMajor, parse_layout
+
+    if args.cmd == "wavefronts":
+        addrs = [None if a == "-" else _int(a) for a in args.addresses]
+        wf = wavefronts(addrs, args.width, args.op)
+        out = {"wavefronts": wf, "bank_conflicts": bank_conflicts(addrs, args.width, args.op),
+               "phases": phases(addrs, args.width, args.op)}
+        _emit(out, args.json, f"{wf} wavefronts, {out['bank_conflicts']} bank conflicts")
+        return 0
+    if args.cmd == "cases":
+        return _run_cases(args, CASES, solve)
+    rows, cols = args.shape
+    if args.cmd == "solve":
+        sol = solve(rows, cols, args.elem_bytes, args.access)
+        _emit(sol.to_dict(), args.json, _solution_text(sol))
+        return 0
+    layout = (parse_layout(args.layout, rows, cols, args.elem_bytes) if args.layout
+              else None)
+    if args.cmd == "check":
+        if layout is None:
+            raise SwizzleKitError("smem check needs --layout (e.g. swizzle:3,0,3 or row-major)")
+        result = analyze(layout, args.access, args.elem_bytes)
+        _emit(result.to_dict(), args.json, f"layout {layout}\n\n{result.table()}")
+        return 0
+    from swizzlekit.plots import save_bank_maps
+
+    after = layout or solve(rows, cols, args.elem_bytes, args.access).layout
+    before = RowMajor(rows, cols)
+    panels = [(before, args.access[0], f"before: {before}"),
+              (after, args.access[0], f"after: {after}")]
+    path = save_bank_maps(args.out, panels, args.elem_bytes,
+                          f"{rows}x{cols} tile of {args.elem_bytes}-byte elements")
+    _emit({"png": str(path)}, args.json, f"wrote {path}")
+    return 0
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise SwizzleKitError(f"address {text!r} is not an integer (or '-' for inactive)") \
+            from None
+
+
+def _run_cases(args: argparse.Namespace, cases, solve) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    results = []
+    for c in cases:
+        sol = solve(c.rows, c.cols, c.elem_bytes, c.accesses)
+        entry = {"case": c.name, "source": c.source, "shape": [c.rows, c.cols],
+                 "seed_answer": c.seed_answer, **sol.to_dict(), "access_specs": list(c.accesses)}
+        entry.pop("offsets")
+        if args.out is not None:
+            from swizzlekit.plots import save_bank_maps
+            from swizzlekit.smem.layouts import RowMajor
+
+            slug = re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")
+            before = RowMajor(c.rows, c.cols)
+            conflicted = max(c.accesses, key=lambda a: analyze_worst(before, a, c.elem_bytes))
+            entry["png"] = str(save_bank_maps(
+                args.out / f"{slug}.png",
+                [(before, conflicted, f"before: {before}"),
+                 (sol.layout, conflicted, f"after: {sol.layout}")],
+                c.elem_bytes, f"{c.name} ({c.source}), {c.elem_bytes}-byte elements"))
+        results.append(entry)
+    if args.json:
+        print(json.dumps({"cases": results}, indent=2))
+        return 0
+    table = Table(title="Shared-memory cases: the solver's layout, checked by the analyzer")
+    for col in ("case", "accesses", "layout", "CuTe", "conflict-free", "seed's answer"):
+        table.add_column(col, overflow="fold")
+    for r in results:
+        cute = r["cute"] or (f"forbidden {r['cute_forbidden']}" if r["cute_forbidden"] else "-")
+        if r["tma_mode"]:
+            cute += f" = TMA {r['tma_mode']}"
+        table.add_row(r["case"], " ".join(r["access_specs"]), r["layout"], cute,
+                      "yes" if r["conflict_free"] else "no", r["seed_answer"])
+    Console(width=160).print(table)
+    return 0
+
+
+def analyze_worst(layout, access: str, elem_bytes: int) -> int:
+    from swizzlekit.smem import analyze
+
+    return analyze(layout, [access], elem_bytes).reports[0].worst
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.area == "smem":
+            return _run_smem(args)
+        raise SwizzleKitError(f"unknown area {args.area!r}")  # pragma: no cover
+    except SwizzleKitError as e:
+        print(f"swizzlekit: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

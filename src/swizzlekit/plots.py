@@ -1,0 +1,87 @@
+"""Pictures: shared-memory bank maps (before and after a swizzle).
+
+matplotlib is imported when a picture is drawn, with the non-interactive Agg backend.
+Each cell of a bank map is one tile element, colored by the bank (or, for elements of 8 or
+16 bytes, the group of banks) it is stored in and labelled with that number; the elements
+that one access fetches are outlined, and the panel's title gives its wavefronts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
+from swizzlekit.smem.analyze import placement_index, set_costs
+
+__all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps"]
+
+
+def bank_groups(layout, elem_bytes: int) -> np.ndarray:
+    """Per element, the bank (elements of <= 4 bytes) or bank group (8/16-byte elements)."""
+    unit = max(elem_bytes, 4)
+    return (layout.offsets() * elem_bytes // unit) % (WAVEFRONT_BYTES // unit)
+
+
+def worst_placement(layout, spec: str | AccessSpec, elem_bytes: int) -> tuple[np.ndarray, int]:
+    """The placement of ``spec`` with the most wavefronts under ``layout``, and that count."""
+    spec = parse_access(spec) if isinstance(spec, str) else spec
+    places = spec.placements(layout.rows, layout.cols, elem_bytes)
+    wf, _ = set_costs(layout.offsets(), placement_index(places, layout.cols), elem_bytes)
+    i = int(np.argmax(wf))
+    return places[i], int(wf[i])
+
+
+def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
+             title: str = "", max_rows: int = 16, max_cols: int = 32) -> None:
+    """Draw one bank map on a matplotlib axis."""
+    import matplotlib.pyplot as plt
+
+    groups = bank_groups(layout, elem_bytes)[:max_rows, :max_cols]
+    n = WAVEFRONT_BYTES // max(elem_bytes, 4)
+    cmap = plt.get_cmap("tab20" if n <= 20 else "hsv", n)
+    ax.imshow(groups, cmap=cmap, vmin=-0.5, vmax=n - 0.5, aspect="equal")
+    rows, cols = groups.shape
+    if rows * cols <= 1024:
+        for r in range(rows):
+            for c in range(cols):
+                ax.text(c, r, str(groups[r, c]), ha="center", va="center", fontsize=7,
+                        color="black")
+    if highlight is not None:
+        for r, c in highlight:
+            if r < rows and c < cols:
+                ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, lw=2.2,
+                                           edgecolor="black"))
+    ax.set_xticks(range(0, cols, max(1, cols // 8)))
+    ax.set_yticks(range(0, rows, max(1, rows // 8)))
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    shown = "" if (rows, cols) == layout.offsets().shape else f" (first {rows}x{cols})"
+    ax.set_title(title + shown, fontsize=9)
+
+
+def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
+                   suptitle: str = "") -> Path:
+    """Save side-by-side bank maps: ``panels`` holds (layout, access spec or None, title)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.4), squeeze=False)
+    for ax, (layout, spec, title) in zip(axes[0], panels):
+        highlight = None
+        if spec is not None:
+            highlight, wf = worst_placement(layout, spec, elem_bytes)
+            title = f"{title}\n{spec}: {wf} wavefront{'s' if wf != 1 else ''} (worst placement)"
+        bank_map(ax, layout, elem_bytes, highlight, title)
+    if suptitle:
+        fig.suptitle(suptitle, fontsize=10)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,274 @@
+"""Solver: a layout under which every requested access is conflict-free, or the best there is.
+
+Candidates are tried in the order of preference, each costed exactly by the analyzer:
+
+1. row-major, then every CuTe ``Swizzle<B,M,S>`` over the row-major offset (power-of-two
+   tiles), fewest bits first;
+2. general XOR layouts: first CuTe's own formula with the overlap CuTe forbids
+   (``|S| < B``, seed 004's ``Swizzle<3,0,2>``), then any GF(2) map that XORs the higher
+   offset bits into the bank bits, searched exhaustively when there are at most 2**16 such
+   maps, costed by a rank count over each access's subspace;
+3. coordinate XOR ``r*ld + (c ^ f(r))``, for rows of any length;
+4. padding.
+
+A conflict-free answer needs no further proof: every placement of every access takes its
+lower bound (its distinct 4-byte words over 32 banks, rounded up). Otherwise the answer is
+the fewest total wavefronts found, with what was searched and the gap to the lower bound.
+
+>>> sol = solve(8, 8, 16, ["row", "col"])
+>>> print(sol.layout), sol.conflict_free
+Swizzle<3,0,3> o (8,8):(8,1)
+(None, True)
+>>> print(solve(8, 24, 16, ["row", "col"]).layout)
+(r, c) -> r*24 + (c ^ (r & 7))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.smem import gf2
+from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
+from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
+from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
+                                     TileLayout, XorCols, is_pow2, log2)
+
+__all__ = ["Solution", "solve", "FAMILIES", "EXHAUSTIVE_LIMIT"]
+
+FAMILIES = ("row-major", "cute", "xor", "xor-cols", "padded")
+EXHAUSTIVE_LIMIT = 1 << 16
+_SAMPLES = 1 << 14
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The chosen layout, how it was found, and why it is the best."""
+
+    layout: TileLayout
+    family: str
+    analysis: Analysis
+    lower_bound: int
+    proof: str
+    searched: int
+
+    @property
+    def conflict_free(self) -> bool:
+        return self.analysis.conflict_free
+
+    @property
+    def wavefronts(self) -> int:
+        return self.analysis.total
+
+    @property
+    def linear(self) -> LinearLayout | None:
+        return self.layout.linear()
+
+    @property
+    def cute(self) -> Swizzle | None:
+        """The CuTe swizzle over the row-major element offset, when CuTe can express it."""
+        lin = self.linear
+        return None if lin is None else lin.as_swizzle()
+
+    @property
+    def cute_forbidden(self) -> tuple[int, int, int] | None:
+        """``(B, M, S)`` when the layout is CuTe's formula with ``|S| < B``, which CuTe rejects."""
+        lin = self.linear
+        form = None if lin is None else lin.xor_form()
+        return form if form is not None and abs(form[2]) < form[0] else None
+
+    @property
+    def tma_mode(self) -> int | None:
+        """The TMA swizzle mode (32/64/128 bytes) that stores the tile this way, if any."""
+        sw = self.cute
+        eb = self.analysis.elem_bytes
+        if sw is None or sw.b == 0 or not is_pow2(eb) or eb > 16:
+            return None
+        as_bytes = Swizzle(sw.b, sw.m + log2(eb), sw.s)
+        row_bytes = self.layout.cols * eb
+        for mode, tma in TMA_MODES.items():
+            if as_bytes == tma and row_bytes == mode:
+                return mode
+        return None
+
+    def to_dict(self) -> dict:
+        off = self.layout.offsets()
+        return {
+            "layout": str(self.layout), "family": self.family,
+            "shape": [self.layout.rows, self.layout.cols],
+            "elem_bytes": self.analysis.elem_bytes,
+            "offsets": off.tolist(),
+            "cute": None if self.cute is None else str(self.cute),
+            "cute_forbidden": None if self.cute_forbidden is None else
+            "Swizzle<{},{},{}>".format(*self.cute_forbidden),
+            "tma_mode": None if self.tma_mode is None else f"SWIZZLE_{self.tma_mode}B",
+            "linear_bases": None if self.linear is None else list(self.linear.bases),
+            "conflict_free": self.conflict_free,
+            "wavefronts": self.wavefronts, "lower_bound": self.lower_bound,
+            "storage_elements": int(off.max()) + 1,
+            "proof": self.proof, "candidates_searched": self.searched,
+            "accesses": self.analysis.to_dict()["accesses"],
+        }
+
+
+def _cute_candidates(n: int) -> list[Swizzle]:
+    out = []
+    for b in range(1, n + 1):
+        for s_abs in range(b, n - b + 1):
+            for m in range(0, n - b - s_abs + 1):
+                out += [Swizzle(b, m, s_abs), Swizzle(b, m, -s_abs)]
+    return out
+
+
+def _forbidden_candidates(n: int) -> list[LinearLayout]:
+    out = []
+    for b in range(2, n + 1):
+        for s_abs in range(1, b):
+            for m in range(0, n - b - s_abs + 1):
+                out += [LinearLayout.from_xor(b, m, s_abs), LinearLayout.from_xor(b, m, -s_abs)]
+    return out
+
+
+def _subspace(points: np.ndarray) -> list[int] | None:
+    """A basis if ``points`` (flat indices) is a coset ``x0 ^ span(basis)``, else None."""
+    x0 = int(points[0])
+    diffs = sorted({int(p) ^ x0 for p in points})
+    basis: list[int] = []
+    for d in diffs:
+        reduced = d
+        for v in basis:
+            reduced = min(reduced, reduced ^ v)
+        if reduced:
+            basis.append(reduced)
+    if len(points) != 1 << len(basis) or len(set(int(p) for p in points)) != len(points):
+        return None
+    spanned = set((gf2.span(basis) ^ x0).tolist())
+    return basis if spanned == set(int(p) for p in points) else None
+
+
+def _xor_search(n: int, elem_bytes: int, groups: list[tuple[list[int], int]]
+                ) -> tuple[LinearLayout, int, int] | None:
+    """Best ``x ^ U(x >> hi)`` over all (or sampled) U: high bits XORed into the bank bits.
+
+    ``groups``: (subspace basis, number of placements) per access. A linear layout costs a
+    coset what it costs the subspace: distinct words over banks hit, counted over the span.
+    """
+    w0 = max(0, 2 - log2(elem_bytes)) if elem_bytes < 4 else 0   # offset bits inside a word
+    g = log2(WAVEFRONT_BYTES // max(elem_bytes, 4))               # bank-group bits
+    lo, hi = w0, w0 + g
+    if hi >= n:
+        return None
+    nhi = n - hi
+    total = 1 << (g * nhi)
+    rng = np.random.default_rng(0)
+    if total <= EXHAUSTIVE_LIMIT:
+        codes = np.arange(total, dtype=np.int64)
+    else:
+        codes = rng.integers(0, total, _SAMPLES, dtype=np.int64)
+    # column j of U (image of high bit j, placed at bit lo) for every candidate
+    cols = [((codes >> (g * j)) & ((1 << g) - 1)) << lo for j in range(nhi)]
+    cost = np.zeros(len(codes), dtype=np.int64)
+    for basis, count in groups:
+        xs = gf2.span(basis)
+        y = np.broadcast_to(xs, (len(codes), len(xs))).copy()
+        for j in range(nhi):
+            bit = ((xs >> (hi + j)) & 1).astype(bool)
+            y[:, bit] ^= cols[j][:, None]
+        in_word = ((y >> lo) == 0).sum(axis=1)                       # |V ∩ ker(word)|
+        in_bank = (((y >> lo) & ((1 << g) - 1)) == 0).sum(axis=1)    # |V ∩ ker(bank)|
+        cost += count * (in_bank // in_word)
+    best = int(np.argmin(cost))
+    bases = []
+    for j in range(n):
+        v = 1 << j
+        if j >= hi:
+            v ^= int(cols[j - hi][best])
+        bases.append(v)
+    return LinearLayout(tuple(bases)), int(cost[best]), len(codes)
+
+
+def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | AccessSpec],
+          *, max_pad: int | None = None) -> Solution:
+    """The preferred layout that makes every access conflict-free, else the one with fewest
+    wavefronts. ``accesses`` are specs (``row``, ``col``, ``block:RxC...``)."""
+    if elem_bytes not in (1, 2, 4, 8, 16):
+        raise SwizzleKitError(f"element size {elem_bytes} B is not valid; choose one of: "
+                              f"1, 2, 4, 8, 16")
+    if rows < 1 or cols < 1:
+        raise SwizzleKitError(f"tile shape {rows}x{cols} must be positive")
+    if not accesses:
+        raise SwizzleKitError("give at least one access (row, col, block:RxC)")
+    specs = [parse_access(a) if isinstance(a, str) else a for a in accesses]
+    placements = [s.placements(rows, cols, elem_bytes) for s in specs]
+    idx = placement_index([p for ps in placements for p in ps], cols)
+    _, ideal = set_costs(RowMajor(rows, cols).offsets(), idx, elem_bytes)
+    bound = int(ideal.sum())
+    searched = 0
+    best: tuple[int, int, TileLayout, str] | None = None   # (cost, family rank, layout, family)
+
+    def consider(layout: TileLayout, family: str) -> bool:
+        nonlocal best, searched
+        searched += 1
+        cost = int(set_costs(layout.offsets(), idx, elem_bytes)[0].sum())
+        key = (cost, FAMILIES.index(family))
+        if best is None or key < best[:2]:
+            best = (*key, layout, family)
+        return cost == bound
+
+    def done(how: str) -> Solution:
+        assert best is not None
+        layout, family = best[2], best[3]
+        result = analyze(layout, specs, elem_bytes)
+        if result.total == bound:
+            proof = (f"conflict-free: all {len(idx)} placements meet their lower bound "
+                     f"({bound} wavefronts in all), so no layout does better")
+        else:
+            proof = (f"not conflict-free: {result.total} wavefronts against a lower bound of "
+                     f"{bound}; {how}")
+        return Solution(layout, family, result, bound, proof, searched)
+
+    pow2 = is_pow2(rows) and is_pow2(cols)
+    if consider(RowMajor(rows, cols), "row-major"):
+        return done("")
+    if pow2:
+        n = log2(rows * cols)
+        for sw in _cute_candidates(n):
+            if consider(Swizzled(rows, cols, sw), "cute"):
+                return done("")
+        for lin in _forbidden_candidates(n):
+            if consider(Swizzled(rows, cols, lin), "xor"):
+                return done("")
+        bases = [_subspace(p[:, 0] * cols + p[:, 1]) for ps in placements for p in ps]
+        if all(b is not None for b in bases):
+            groups: dict[tuple[int, ...], int] = {}
+            for b in bases:
+                key = tuple(sorted(gf2.span(b).tolist()))
+                groups[key] = groups.get(key, 0) + 1
+            found = _xor_search(n, elem_bytes, [(_subspace(np.array(k)) or [], c)
+                                                for k, c in groups.items()])
+            if found is not None:
+                lin, _, tried = found
+                searched += tried - 1
+                if consider(Swizzled(rows, cols, lin), "xor"):
+                    return done("")
+    n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
+    for bits, col_shift, row_shift in itertools.product(range(1, log2_floor(n_elems) + 1),
+                                                        range(0, 5), range(0, 4)):
+        if cols % (1 << (bits + col_shift)) == 0:
+            if consider(XorCols(rows, cols, bits, col_shift, row_shift), "xor-cols"):
+                return done("")
+    pads = n_elems if max_pad is None else max_pad
+    for pad in range(1, pads + 1):
+        if consider(RowMajor(rows, cols, pad), "padded"):
+            return done("")
+    searched_forms = ("every CuTe swizzle, the XOR layouts described above, " if pow2 else "")
+    return done(f"the best of {searched} candidates: {searched_forms}coordinate XORs and "
+                f"padding up to {pads} elements")
+
+
+def log2_floor(n: int) -> int:
+    return max(0, n.bit_length() - 1)

@@ -1,0 +1,30 @@
+"""Test tiers: plain CPU (default), Triton interpreter, and GPU (``-m gpu``; skipped without)."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+def _has_gpu() -> bool:
+    if shutil.which("nvidia-smi") is None:
+        return False
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+HAS_GPU = _has_gpu()
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAS_GPU:
+        return
+    skip = pytest.mark.skip(reason="needs an NVIDIA GPU (GPU tier); none on this machine")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)

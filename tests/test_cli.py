@@ -1,0 +1,81 @@
+"""The swizzlekit command: JSON keys, readable output, one-line errors with exit code 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from swizzlekit.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "swizzlekit.cli", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_solve_json(capsys):
+    assert main(["smem", "solve", "--shape", "8x8", "--elem-bytes", "16",
+                 "--access", "row", "--access", "col", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cute"] == "Swizzle<3,0,3>" and out["conflict_free"] is True
+    assert out["offsets"][1][0] == 9 and out["tma_mode"] == "SWIZZLE_128B"
+
+
+def test_solve_json_for_a_form_cute_rejects(capsys):
+    main(["smem", "solve", "--shape", "8x4", "--elem-bytes", "16", "--access", "col",
+          "--access", "block:4x2", "--access", "block:2x4", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["cute"] is None and out["cute_forbidden"] == "Swizzle<3,0,2>"
+
+
+def test_solve_readable(capsys):
+    main(["smem", "solve", "--shape", "8x24", "--elem-bytes", "16", "--access", "row",
+          "--access", "col"])
+    text = capsys.readouterr().out
+    assert "r*24 + (c ^ (r & 7))" in text and "__device__" in text and "Triton:" in text
+
+
+def test_check_and_wavefronts(capsys):
+    assert main(["smem", "check", "--shape", "8x8", "--elem-bytes", "16", "--layout",
+                 "xor:3,0,2", "--access", "col", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["accesses"][0]["worst"] >= 1
+    assert main(["smem", "wavefronts", "--width", "16", "--json"]
+                + [str(16 * i) for i in range(32)]) == 0
+    assert json.loads(capsys.readouterr().out)["wavefronts"] == 4
+
+
+def test_show_writes_a_png(tmp_path, capsys):
+    out = tmp_path / "map.png"
+    assert main(["smem", "show", "--shape", "8x8", "--elem-bytes", "16", "--access", "col",
+                 "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cases_json(capsys, tmp_path):
+    assert main(["smem", "cases", "--json", "--out", str(tmp_path)]) == 0
+    cases = json.loads(capsys.readouterr().out)["cases"]
+    assert all(c["conflict_free"] for c in cases) and len(cases) >= 12
+    assert all((tmp_path / c["png"].split("/")[-1]).exists() for c in cases)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["smem", "solve", "--shape", "8x8", "--elem-bytes", "12", "--access", "row"], "element size 12"),
+    (["smem", "solve", "--shape", "8x8", "--elem-bytes", "16", "--access", "diag"], "unknown access spec"),
+    (["smem", "solve", "--shape", "8by8", "--elem-bytes", "16", "--access", "row"], "RxC"),
+    (["smem", "check", "--shape", "8x8", "--elem-bytes", "16", "--access", "col",
+      "--layout", "swizzle:3,0,2"], "abs(SShift) must be more than BBits"),
+    (["smem", "wavefronts", "--width", "16", "4"], "not aligned"),
+    (["smem", "wavefronts", "--width", "4"] + ["0"] * 33, "32 lanes"),
+    (["smem", "solve", "--shape", "8x8", "--elem-bytes", "16", "--access", "col"], None),
+    (["smem", "frobnicate"], "invalid choice"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    done = run(*args)
+    if message is None:                 # col on 8 rows of 16-byte elements is fine
+        assert done.returncode == 0
+        return
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert message in lines[0]
