@@ -35,7 +35,7 @@ def worst_placement(layout, spec: str | AccessSpec, elem_bytes: int) -> tuple[np
 
 
 def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
-             title: str = "", max_rows: int = 16, max_cols: int = 32) -> None:
+             title: str = "", max_rows: int = 16, max_cols: int = 64) -> None:
     """Draw one bank map on a matplotlib axis."""
     import matplotlib.pyplot as plt
 
@@ -45,9 +45,10 @@ def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
     ax.imshow(groups, cmap=cmap, vmin=-0.5, vmax=n - 0.5, aspect="equal")
     rows, cols = groups.shape
     if rows * cols <= 1024:
+        size = 7 if cols <= 16 else 5
         for r in range(rows):
             for c in range(cols):
-                ax.text(c, r, str(groups[r, c]), ha="center", va="center", fontsize=7,
+                ax.text(c, r, str(groups[r, c]), ha="center", va="center", fontsize=size,
                         color="black")
     if highlight is not None:
         for r, c in highlight:
@@ -58,7 +59,7 @@ def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
     ax.set_yticks(range(0, rows, max(1, rows // 8)))
     ax.set_xlabel("column")
     ax.set_ylabel("row")
-    shown = "" if (rows, cols) == layout.offsets().shape else f" (first {rows}x{cols})"
+    shown = "" if (rows, cols) == layout.offsets().shape else f"\n(first {rows}x{cols} shown)"
     ax.set_title(title + shown, fontsize=9)
 
 
@@ -70,8 +71,15 @@ def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.4), squeeze=False)
-    for ax, (layout, spec, title) in zip(axes[0], panels):
+    rows = min(16, panels[0][0].rows)
+    cols = min(64, panels[0][0].cols)
+    if cols <= 16:       # narrow tiles side by side, wide ones stacked
+        fig, axes = plt.subplots(1, len(panels), squeeze=False,
+                                 figsize=(max(4.6, 0.4 * cols + 2) * len(panels), 0.4 * rows + 2.6))
+    else:
+        fig, axes = plt.subplots(len(panels), 1, squeeze=False,
+                                 figsize=(0.25 * cols + 1.5, (0.25 * rows + 1.8) * len(panels)))
+    for ax, (layout, spec, title) in zip(axes.reshape(-1), panels):
         highlight = None
         if spec is not None:
             highlight, wf = worst_placement(layout, spec, elem_bytes)
