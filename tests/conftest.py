@@ -1,5 +1,6 @@
 """Test tiers: plain CPU (default), Triton interpreter, and GPU (``-m gpu``; skipped without)."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,6 +20,11 @@ def _has_gpu() -> bool:
 
 
 HAS_GPU = _has_gpu()
+
+# Tier 2: without a GPU, Triton kernels run in Triton's interpreter on CPU tensors. Triton
+# reads this when a kernel is decorated, so it is set before any test imports triton.
+if not HAS_GPU:
+    os.environ.setdefault("TRITON_INTERPRET", "1")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,0 +1,77 @@
+"""GPU presets: SMs, L2, banks, memory and peak rates, each with where it came from.
+
+"measured" means read on this project's H200 (``docs/data/ceilings_h200.json``,
+2026-11-21); "datasheet" means the vendor's published figure; "seed 002" the seed's device.
+
+>>> gpu("h200").sms, gpu("h200").l2_bytes // 2**20
+(132, 60)
+>>> gpu("b300")
+Traceback (most recent call last):
+...
+swizzlekit.errors.SwizzleKitError: unknown GPU 'b300'; valid: h200, h100-sxm, h100-pcie, a100, rtx4090, rtx4050-laptop
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["GPU", "GPUS", "gpu"]
+
+MiB = 2**20
+
+
+@dataclass(frozen=True)
+class GPU:
+    name: str
+    sms: int
+    l2_bytes: int
+    l2_partitions: int
+    dram_gbps: float                   # bytes read + written per second, in GB/s
+    peak_tflops: dict[str, float] = field(default_factory=dict)
+    smem_per_sm: int = 228 * 1024
+    banks: int = 32
+    bank_bytes: int = 4
+    sources: str = ""
+
+
+GPUS: dict[str, GPU] = {
+    # H200 SXM: SMs and L2 as torch.cuda.get_device_properties reports them on our machine
+    # (132, 62914560 B); copy bandwidth and cuBLAS rates measured (ceilings_h200.json);
+    # dense datasheet peaks: bf16/fp16 989, TF32 494, fp32 67 TFLOP/s; HBM3e 4.8 TB/s.
+    "h200": GPU("NVIDIA H200 SXM", 132, 60 * MiB, 2, 4295.0,
+                {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0,
+                 "cublas_bf16_measured": 776.4, "cublas_tf32_measured": 354.6,
+                 "cublas_fp32_measured": 51.0},
+                sources="SMs, L2, copy rate, cuBLAS: measured 2026-11-21; peaks: datasheet"),
+    # H100 SXM5: 132 SMs, 50 MB L2 in two partitions, HBM3 3.35 TB/s (datasheet).
+    "h100-sxm": GPU("NVIDIA H100 SXM", 132, 50 * MiB, 2, 3350.0,
+                    {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0},
+                    sources="datasheet / Hopper whitepaper"),
+    # H100 PCIe: 114 SMs, 50 MB L2, HBM2e 2.0 TB/s (datasheet).
+    "h100-pcie": GPU("NVIDIA H100 PCIe", 114, 50 * MiB, 2, 2000.0,
+                     {"bf16": 756.0, "fp16": 756.0, "tf32": 378.0, "fp32": 51.0},
+                     sources="datasheet"),
+    # A100 SXM 80 GB: 108 SMs, 40 MB L2 in two partitions, 2.04 TB/s, 164 KB smem per SM.
+    "a100": GPU("NVIDIA A100 SXM 80GB", 108, 40 * MiB, 2, 2039.0,
+                {"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5},
+                smem_per_sm=164 * 1024, sources="datasheet / Ampere whitepaper"),
+    # RTX 4090 (AD102): 128 SMs, 72 MB L2, 1008 GB/s GDDR6X, 100 KB smem per SM.
+    "rtx4090": GPU("NVIDIA GeForce RTX 4090", 128, 72 * MiB, 1, 1008.0,
+                   {"fp16": 165.2, "bf16": 165.2, "tf32": 82.6, "fp32": 82.6},
+                   smem_per_sm=100 * 1024, sources="Ada whitepaper"),
+    # RTX 4050 Laptop (AD107), seed 002's device (compute capability 8.9): 20 SMs (2560 CUDA
+    # cores), 24 MB L2, 96-bit GDDR6 at 16 Gbps = 192 GB/s. L2 size is a lead, not measured.
+    "rtx4050-laptop": GPU("NVIDIA GeForce RTX 4050 Laptop", 20, 24 * MiB, 1, 192.0,
+                          {"fp32": 8.99}, smem_per_sm=100 * 1024,
+                          sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
+}
+
+
+def gpu(name: str) -> GPU:
+    """The preset ``name``; the error lists the valid names."""
+    key = name.lower()
+    if key not in GPUS:
+        raise SwizzleKitError(f"unknown GPU {name!r}; valid: " + ", ".join(GPUS))
+    return GPUS[key]

@@ -1,0 +1,168 @@
+"""Measure L2 hit rate, DRAM traffic and time of GEMMs under CTA orders, on the GPU.
+
+The table behind the L2 model's validation (``tests/data/l2_h200.csv``):
+
+* the order-table Triton GEMM (fp16, 128x128x64 tiles) on 8 shapes, among them seed 001's,
+  under 7 orders, each launch profiled once by Nsight Compute (``lts__t_sector_hit_rate.pct``,
+  ``dram__bytes_read.sum``, ``dram__bytes_write.sum``; ncu flushes the caches before each
+  profiled launch) and timed separately with ``triton.testing.do_bench`` (median, L2 flushed
+  before every repetition);
+* seed 001's own experiment: its ``matmul_smem<32>`` and ``matmul_swizzle<32,4>`` (fp32) at its
+  four sizes, profiled and timed the same way.
+
+``python -m swizzlekit.measure.l2_bench --out DIR`` on a GPU machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+__all__ = ["SHAPES", "ORDER_SET", "SEED001_SIZES", "configs", "main"]
+
+SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (1024, 1024, 128),
+          (8192, 8192, 8192), (16384, 16384, 2048), (16384, 2048, 8192), (2048, 16384, 8192)]
+ORDER_SET = [("row", {}), ("col", {}), ("grouped", {"group": 8}), ("strip", {"width": 8}),
+             ("morton", {}), ("hilbert", {}), ("snake", {})]
+SEED001_SIZES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (1024, 1024, 128)]
+METRICS = ("lts__t_sector_hit_rate.pct", "dram__bytes_read.sum", "dram__bytes_write.sum",
+           "gpu__time_duration.sum")
+TILE = 128
+
+
+def configs() -> list[dict]:
+    """Every measured launch, in launch order."""
+    out = [{"kernel": "table_gemm", "M": m, "N": n, "K": k, "order": name, "params": params}
+           for (m, n, k) in SHAPES for name, params in ORDER_SET]
+    for m, n, k in SEED001_SIZES:
+        for kern in ("matmul_smem<32>", "matmul_swizzle<32,4>"):
+            out.append({"kernel": kern, "M": m, "N": n, "K": k, "order": None, "params": {}})
+    return out
+
+
+def _seed001_module():
+    import cupy
+
+    src = (Path(__file__).parents[1] / "kernels" / "cuda" / "seed001.cu").read_text()
+    return cupy.RawModule(code=src, options=("-std=c++17",),
+                          name_expressions=["matmul_smem<32>", "matmul_swizzle<32,4>"])
+
+
+def _run(cfg: dict, time_it: bool) -> dict:
+    """Launch one config once (under ncu), or time it and check it (without)."""
+    import numpy as np
+    import torch
+
+    from swizzlekit.cta import order
+    from swizzlekit.kernels.triton.table_gemm import check, order_table, table_gemm
+
+    m, n, k = cfg["M"], cfg["N"], cfg["K"]
+    if cfg["kernel"] == "table_gemm":
+        o = order(cfg["order"], -(-m // TILE), -(-n // TILE), **cfg["params"])
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        table = order_table(o, "cuda")
+        fn = lambda: table_gemm(a, b, table, out=c)  # noqa: E731
+        err = check(m, n, k, o) if time_it else None
+    else:
+        import cupy
+
+        mod = _seed001_module()
+        kern = mod.get_function(cfg["kernel"])
+        a = cupy.random.standard_normal((m, k), dtype=cupy.float32)
+        b = cupy.random.standard_normal((k, n), dtype=cupy.float32)
+        c = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+        args = (a, b, c, np.int32(m), np.int32(n), np.int32(k))
+        fn = lambda: kern((n // 32, m // 32), (32, 32), args)  # noqa: E731
+        err = None
+        if time_it:
+            fn()
+            cupy.cuda.Device().synchronize()
+            ref = a.astype(cupy.float64) @ b.astype(cupy.float64)
+            err = float(cupy.linalg.norm(c - ref) / cupy.linalg.norm(ref))
+    if not time_it:
+        fn()
+        torch.cuda.synchronize()
+        return {}
+    from triton.testing import do_bench
+
+    ms = do_bench(fn, warmup=50, rep=300, return_mode="median")
+    return {"ms": ms, "rel_err": err, "tflops": 2 * m * n * k / (ms * 1e-3) / 1e12}
+
+
+def _known_metrics(names: list[str]) -> list[str]:
+    """The names this ncu knows (base names before .sum/.pct), printing the dropped ones."""
+    if not names:
+        return []
+    import subprocess
+
+    from swizzlekit.measure import ncu
+
+    listing = subprocess.run([ncu.find_ncu(), "--query-metrics"], capture_output=True,
+                             text=True).stdout
+    known = {line.split()[0] for line in listing.splitlines() if line.strip()}
+    keep = [n for n in names if n.rsplit(".", 1)[0] in known]
+    for n in names:
+        if n not in keep:
+            print(f"note: ncu has no metric {n}; dropped", file=sys.stderr)
+    return keep
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--inner", choices=("launch", "time"), default=None,
+                    help=argparse.SUPPRESS)
+    ap.add_argument("--extra-metrics", default="",
+                    help="comma-separated ncu metrics to add as columns (those this ncu lacks "
+                         "are dropped, with a note)")
+    args = ap.parse_args(argv)
+    cfgs = configs()
+    if args.inner == "launch":
+        for cfg in cfgs:
+            _run(cfg, time_it=False)
+        return 0
+    if args.inner == "time":
+        rows = [dict(cfg, **_run(cfg, time_it=True)) for cfg in cfgs]
+        (args.out / "timings.json").write_text(json.dumps(rows, indent=1))
+        return 0
+    import subprocess
+
+    from swizzlekit.measure import ncu
+    from swizzlekit.measure.ceilings import environment
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    extra = _known_metrics([m for m in args.extra_metrics.split(",") if m])
+    me = [sys.executable, "-m", "swizzlekit.measure.l2_bench", "--out", str(args.out)]
+    subprocess.run([*me, "--inner", "time"], check=True)
+    prof = ncu.profile([*me, "--inner", "launch"], (*METRICS, *extra),
+                       kernel_regex="order_table_gemm|matmul_", keep_log=args.out / "ncu_raw.csv",
+                       extra_args=("--print-units", "base"))
+    timings = json.loads((args.out / "timings.json").read_text())
+    if len(prof) != len(cfgs):
+        raise RuntimeError(f"ncu profiled {len(prof)} launches for {len(cfgs)} configs")
+    with open(args.out / "l2.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "M", "N", "K", "order", "params", "l2_hit_rate_pct",
+                    "dram_read_bytes", "dram_write_bytes", "ncu_ms", "ms", "tflops", "rel_err",
+                    *extra])
+        for cfg, p, t in zip(cfgs, prof, timings):
+            w.writerow([cfg["kernel"], cfg["M"], cfg["N"], cfg["K"], cfg["order"] or "",
+                        json.dumps(cfg["params"]), p["lts__t_sector_hit_rate.pct"],
+                        int(p["dram__bytes_read.sum"]), int(p["dram__bytes_write.sum"]),
+                        p["gpu__time_duration.sum"] / 1e6, t["ms"], t["tflops"], t["rel_err"],
+                        *(p[m] for m in extra)])
+    meta = environment()
+    meta["command"] = "python -m swizzlekit.measure.l2_bench --out DIR"
+    meta["ncu_metrics"] = list(METRICS)
+    (args.out / "l2.json").write_text(json.dumps(meta, indent=2) + "\n")
+    print((args.out / "l2.csv").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
