@@ -244,12 +244,12 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
                 return done("")
         bases = [_subspace(p[:, 0] * cols + p[:, 1]) for ps in placements for p in ps]
         if all(b is not None for b in bases):
-            groups: dict[tuple[int, ...], int] = {}
+            # placements with the same subspace cost the same under a linear layout
+            groups: dict[tuple[int, ...], tuple[list[int], int]] = {}
             for b in bases:
                 key = tuple(sorted(gf2.span(b).tolist()))
-                groups[key] = groups.get(key, 0) + 1
-            found = _xor_search(n, elem_bytes, [(_subspace(np.array(k)) or [], c)
-                                                for k, c in groups.items()])
+                groups[key] = (b, groups.get(key, (b, 0))[1] + 1)
+            found = _xor_search(n, elem_bytes, list(groups.values()))
             if found is not None:
                 lin, _, tried = found
                 searched += tried - 1
