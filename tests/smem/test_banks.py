@@ -88,3 +88,45 @@ def test_set_wavefronts_counts_words_not_lanes():
 def test_bad_input_names_the_problem(call, message):
     with pytest.raises(SwizzleKitError, match=message):
         call()
+
+
+def _variant(addrs, width, xors=(1, 2), per_half=False):
+    """Load wavefronts and conflicts under an alternative merge rule, for the docs' claims."""
+    from swizzlekit.smem.banks import _pairs_agree
+
+    addrs = list(addrs) + [None] * (32 - len(addrs))
+    size = 32 * 4 // width
+    groups = [list(range(p, p + size)) for p in range(0, 32, size)]
+    if width == 8 and any(_pairs_agree(addrs, range(32), x) for x in xors):
+        groups = [list(range(32))]
+    if width == 16:
+        groups = []
+        for h in (0, 16):
+            scope = range(h, h + 16) if per_half else range(32)
+            if any(_pairs_agree(addrs, scope, x) for x in xors):
+                groups.append(list(range(h, h + 16)))
+            else:
+                groups += [list(range(h, h + 8)), list(range(h + 8, h + 16))]
+    wf = conf = 0
+    for g in groups:
+        act = [addrs[i] for i in g if addrs[i] is not None]
+        w = _naive_phase_cost(act, width)
+        words = {a // 4 + k for a in act for k in range(width // 4)}
+        wf, conf = wf + w, conf + w - -(-len(words) // 32)
+    return wf, conf
+
+
+def test_the_rules_the_measurements_rejected():
+    """docs/smem.md: an i^1-only merge misses 8-byte loads whose lanes i, i^2 share; a
+    per-half-warp condition fits every wavefront count but not ncu's conflict counts."""
+    loads = [r for r in TABLE if r["op"] == "ld"]
+    xor1_only = [r["name"] for r in loads if r["width"] == 8 and
+                 _variant(r["addresses"], 8, xors=(1,))[0] != r["wavefronts"]]
+    assert xor1_only and all(n.startswith("probe_xor2_random") for n in xor1_only)
+    half = [r for r in loads if r["width"] == 16]
+    assert all(_variant(r["addresses"], 16, per_half=True)[0] == r["wavefronts"] for r in half)
+    wrong = [r["name"] for r in half
+             if _variant(r["addresses"], 16, per_half=True)[1] != r["bank_conflicts"]]
+    assert len(wrong) == 6 and "probe_share_xor1_half0_only" in wrong
+    assert all(_variant(r["addresses"], r["width"]) == (r["wavefronts"], r["bank_conflicts"])
+               for r in loads if r["width"] in (8, 16))
