@@ -79,3 +79,24 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr
     assert message in lines[0]
+
+
+def test_cta_show_png_and_seed003_count(tmp_path, capsys):
+    out = tmp_path / "order.png"
+    assert main(["cta", "show", "--grid", "9x9", "--order", "grouped", "--param", "group=3",
+                 "--concurrent", "9", "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["tile_loads_per_k_step"][0] * 9 == 54          # seed 003: 54 over 9 K steps
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--order", "zig"], "unknown order 'zig'; valid orders: row"),
+    (["--order", "grouped", "--param", "width=3"], "no parameter 'width'"),
+    (["--order", "grouped", "--param", "group"], "must be KEY=VALUE"),
+    (["--order", "row", "--concurrent", "0"], "must be a positive integer"),
+])
+def test_cta_show_bad_input(args, message, tmp_path):
+    done = run("cta", "show", "--grid", "4x4", "--out", str(tmp_path / "x.png"), *args)
+    assert done.returncode == 2 and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -64,7 +64,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--width", type=int, default=4, help="access width: 4, 8 or 16 bytes")
     p.add_argument("--op", default="ld", help="ld, st, ldmatrix or stmatrix")
     p.add_argument("--json", action="store_true")
+    cta = top.add_parser("cta", help="CTA orders: show")
+    csub = cta.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    p = csub.add_parser("show", help="PNG of an order over the tile grid, and its first waves")
+    p.add_argument("--grid", type=_shape, required=True, help="tiles_m x tiles_n, e.g. 16x16")
+    p.add_argument("--order", required=True, help="an order name (see swizzlekit.cta.ORDERS)")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="order parameter, e.g. group=8; repeat for more")
+    p.add_argument("--concurrent", type=int, default=132, help="CTAs per wave (default 132)")
+    p.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    p.add_argument("--json", action="store_true")
     return ap
+
+
+def _order_params(pairs: list[str]) -> dict:
+    out: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SwizzleKitError(f"order parameter {pair!r} must be KEY=VALUE, e.g. group=8")
+        out[key] = int(value) if value.lstrip("-").isdigit() else value
+    return out
+
+
+def _run_cta(args: argparse.Namespace) -> int:
+    from swizzlekit.cta import order, wave_tile_loads
+    from swizzlekit.plots import save_order_map
+
+    tm, tn = args.grid
+    if args.concurrent < 1:
+        raise SwizzleKitError(f"--concurrent {args.concurrent} must be a positive integer")
+    params = _order_params(args.param)
+    o = order(args.order, tm, tn, **params)
+    label = args.order + "".join(f" {k}={v}" for k, v in params.items())
+    path = save_order_map(args.out, o, tm, tn, args.concurrent, f"{label} on {tm}x{tn} tiles")
+    loads = wave_tile_loads(o, 1, args.concurrent)
+    _emit({"png": str(path), "order": o.tolist(), "tile_loads_per_k_step": loads}, args.json,
+          f"wrote {path}; A+B tiles per K step, per wave: {loads}")
+    return 0
 
 
 def _emit(obj: dict, as_json: bool, text: str) -> None:
@@ -183,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.area == "smem":
             return _run_smem(args)
+        if args.area == "cta":
+            return _run_cta(args)
         raise SwizzleKitError(f"unknown area {args.area!r}")  # pragma: no cover
     except SwizzleKitError as e:
         print(f"swizzlekit: error: {e}", file=sys.stderr)

@@ -16,7 +16,7 @@ import numpy as np
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import placement_index, set_costs
 
-__all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps"]
+__all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps", "save_order_map"]
 
 
 def bank_groups(layout, elem_bytes: int) -> np.ndarray:
@@ -87,6 +87,47 @@ def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
         bank_map(ax, layout, elem_bytes, highlight, title)
     if suptitle:
         fig.suptitle(suptitle, fontsize=10)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: int,
+                   concurrent: int, title: str = "", waves: int = 3) -> Path:
+    """A heatmap of the launch order over the tile grid, then one panel per wave (the first
+    ``waves``) marking the tiles it computes and the A tile-rows and B tile-columns it reads."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rank = np.empty((tiles_m, tiles_n), dtype=np.int64)
+    rank[order[:, 0], order[:, 1]] = np.arange(len(order))
+    shown = min(waves, -(-len(order) // concurrent))
+    fig, axes = plt.subplots(1, 1 + shown, figsize=(4.2 * (1 + shown), 4.2), squeeze=False)
+    ax = axes[0, 0]
+    im = ax.imshow(rank, cmap="viridis", aspect="equal")
+    if tiles_m * tiles_n <= 400:
+        for (m, n), v in np.ndenumerate(rank):
+            ax.text(n, m, str(v), ha="center", va="center", fontsize=6, color="white")
+    fig.colorbar(im, ax=ax, fraction=0.046, label="launch index")
+    ax.set_title(f"{title}\nlaunch order", fontsize=9)
+    for w in range(shown):
+        wave = order[w * concurrent:(w + 1) * concurrent]
+        grid = np.zeros((tiles_m, tiles_n))
+        grid[np.unique(wave[:, 0]), :] += 1          # A tile-rows read
+        grid[:, np.unique(wave[:, 1])] += 1          # B tile-columns read
+        grid[wave[:, 0], wave[:, 1]] = 3             # tiles computed
+        a = axes[0, 1 + w]
+        a.imshow(grid, cmap="Blues", vmin=0, vmax=3, aspect="equal")
+        a.set_title(f"wave {w}: {len(wave)} CTAs\n{np.unique(wave[:, 0]).size} A tile-rows, "
+                    f"{np.unique(wave[:, 1]).size} B tile-columns", fontsize=9)
+    for a in axes[0]:
+        a.set_xlabel("pid_n")
+        a.set_ylabel("pid_m")
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
