@@ -100,3 +100,18 @@ def test_cta_show_bad_input(args, message, tmp_path):
     done = run("cta", "show", "--grid", "4x4", "--out", str(tmp_path / "x.png"), *args)
     assert done.returncode == 2 and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cta_simulate_json_keys(capsys):
+    assert main(["cta", "simulate", "--mnk", "8192x8192x8192", "--tile", "128x128x64",
+                 "--gpu", "h200", "--order", "grouped", "--param", "group=8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert 0 < out["l2_hit_rate"] < 100 and out["dram_read_bytes"] > 0
+
+
+def test_cta_simulate_all_recommends(capsys):
+    assert main(["cta", "simulate", "--mnk", "8192x8192x8192", "--order", "all", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["recommended"] == out["ranking"][0]
+    assert out["ranking"][0]["dram_read_bytes"] <= out["ranking"][-1]["dram_read_bytes"]
+    assert {r["order"] for r in out["ranking"]} >= {"row", "grouped", "hilbert", "strip"}

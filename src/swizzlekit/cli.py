@@ -64,8 +64,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--width", type=int, default=4, help="access width: 4, 8 or 16 bytes")
     p.add_argument("--op", default="ld", help="ld, st, ldmatrix or stmatrix")
     p.add_argument("--json", action="store_true")
-    cta = top.add_parser("cta", help="CTA orders: show")
+    cta = top.add_parser("cta", help="CTA orders: simulate, show")
     csub = cta.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    p = csub.add_parser("simulate", help="predict L2 hit rate and DRAM traffic of a GEMM order")
+    p.add_argument("--mnk", type=_dims(3), required=True, help="MxNxK, e.g. 8192x8192x8192")
+    p.add_argument("--tile", type=_dims(3), default=(128, 128, 64), help="BMxBNxBK (128x128x64)")
+    p.add_argument("--gpu", default="h200", help="GPU preset (see swizzlekit.gpus)")
+    p.add_argument("--order", required=True, help="an order name, or 'all' to rank them")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--elem-bytes", type=int, default=2, help="bytes per element (2)")
+    p.add_argument("--concurrent", type=int, default=None,
+                   help="CTAs per wave (default: the GPU's SM count)")
+    p.add_argument("--json", action="store_true")
     p = csub.add_parser("show", help="PNG of an order over the tile grid, and its first waves")
     p.add_argument("--grid", type=_shape, required=True, help="tiles_m x tiles_n, e.g. 16x16")
     p.add_argument("--order", required=True, help="an order name (see swizzlekit.cta.ORDERS)")
@@ -75,6 +85,62 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
     p.add_argument("--json", action="store_true")
     return ap
+
+
+def _dims(count: int):
+    def parse(text: str) -> tuple[int, ...]:
+        parts = text.strip().split("x")
+        if len(parts) != count or not all(p.isdigit() and int(p) > 0 for p in parts):
+            form = "MxNxK" if count == 3 else "RxC"
+            raise argparse.ArgumentTypeError(f"{text!r} must be {form} with positive integers")
+        return tuple(int(p) for p in parts)
+    return parse
+
+
+#: The parameter values --order all tries for each order.
+_SWEEP = {"grouped": [{"group": g, "along": a} for g in (4, 8, 16) for a in "mn"],
+          "grouped_persistent": [{"group": g} for g in (4, 8, 16)],
+          "strip": [{"width": w} for w in (4, 8, 16)],
+          "strip_snake": [{"width": w} for w in (4, 8, 16)],
+          "cutlass": [{"log_tile": t, "raster": r} for t in (1, 2, 3) for r in "mn"],
+          "zlayer": [{"layers": z} for z in (2, 4)]}
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from swizzlekit.cta import ORDERS, order
+    from swizzlekit.cta.l2 import simulate
+    from swizzlekit.gpus import gpu
+
+    g = gpu(args.gpu)
+    (m, n, k), (bm, bn, bk) = args.mnk, args.tile
+    tm, tn = -(-m // bm), -(-n // bn)
+    settings = dict(tile=(bm, bn, bk), elem_bytes=args.elem_bytes, l2_bytes=g.l2_bytes,
+                    concurrent=args.concurrent or g.sms, partitions=g.l2_partitions)
+    if args.order != "all":
+        params = _order_params(args.param)
+        pred = simulate(m, n, k, order(args.order, tm, tn, **params), **settings)
+        out = {"order": args.order, "params": params, "gpu": args.gpu, **pred.to_dict()}
+        label = args.order + "".join(f" {a}={b}" for a, b in params.items())
+        _emit(out, args.json, f"{label} on {g.name}: L2 hit rate "
+              f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
+              f"({pred.waves} waves of {settings['concurrent']} CTAs)")
+        return 0
+    ranked = []
+    for name in ORDERS:
+        for params in _SWEEP.get(name, [{}]):
+            pred = simulate(m, n, k, order(name, tm, tn, **params), **settings)
+            ranked.append({"order": name, "params": params, "l2_hit_rate": pred.l2_hit_rate,
+                           "dram_read_bytes": pred.dram_read_bytes})
+    ranked.sort(key=lambda r: (r["dram_read_bytes"], -r["l2_hit_rate"]))
+    best = ranked[0]
+    out = {"gpu": args.gpu, "recommended": best, "ranking": ranked,
+           "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
+    lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
+    lines += [f"{r['order'] + ' ' + ' '.join(f'{a}={b}' for a, b in r['params'].items()):22s} "
+              f"{r['l2_hit_rate']:9.1f} {r['dram_read_bytes'] / 1e6:13.0f}" for r in ranked]
+    lines.append(f"recommended: {best['order']} {best['params'] or ''}")
+    _emit(out, args.json, "\n".join(lines))
+    return 0
 
 
 def _order_params(pairs: list[str]) -> dict:
@@ -88,6 +154,8 @@ def _order_params(pairs: list[str]) -> dict:
 
 
 def _run_cta(args: argparse.Namespace) -> int:
+    if args.cmd == "simulate":
+        return _run_simulate(args)
     from swizzlekit.cta import order, wave_tile_loads
     from swizzlekit.plots import save_order_map
 
@@ -226,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     except SwizzleKitError as e:
         print(f"swizzlekit: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:          # output piped into head and the like
+        return 0
 
 
 if __name__ == "__main__":

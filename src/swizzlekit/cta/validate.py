@@ -1,0 +1,64 @@
+"""The L2 model against the H200 measurements: per run, the measured and predicted hit rate.
+
+``python -m swizzlekit.cta.validate`` prints the comparison table and the mean and worst
+absolute error in percentage points. docs/cta.md quotes it; the tests hold the model to it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.orders import order
+
+__all__ = ["TABLES", "compare", "main"]
+
+_DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
+TABLES = (_DATA / "l2_h200.csv", _DATA / "l2_h200_counters.csv")
+#: The model's settings for the measured kernel (128x128x64 fp16 tiles) on the H200.
+H200_SETTINGS = dict(l2_bytes=60 * 2**20, concurrent=132, partitions=2)
+
+
+def compare(paths=TABLES, **settings) -> list[dict]:
+    """One row per measured table_gemm run: shape, order, measured and predicted numbers."""
+    settings = {**H200_SETTINGS, **settings}
+    out = []
+    for path in paths:
+        if not Path(path).exists():
+            from swizzlekit.errors import SwizzleKitError
+
+            raise SwizzleKitError(f"{path} not found: the measured tables live in a checkout's "
+                                  f"tests/data")
+        for r in csv.DictReader(open(path)):
+            if r["kernel"] != "table_gemm":
+                continue
+            m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
+            o = order(r["order"], -(-m // 128), -(-n // 128), **json.loads(r["params"]))
+            p = simulate(m, n, k, o, **settings)
+            out.append({"run": Path(path).stem, "shape": f"{m}x{n}x{k}", "order": r["order"],
+                        "measured_hit": float(r["l2_hit_rate_pct"]), "model_hit": p.l2_hit_rate,
+                        "measured_dram": int(r["dram_read_bytes"]),
+                        "model_dram": p.dram_read_bytes})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    rows = compare()
+    err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
+    print(f"{'run':20s} {'shape':18s} {'order':8s} {'ncu hit':>8s} {'model':>7s} "
+          f"{'ncu DRAM MB':>12s} {'model':>8s}")
+    for r in rows:
+        print(f"{r['run']:20s} {r['shape']:18s} {r['order']:8s} {r['measured_hit']:8.1f} "
+              f"{r['model_hit']:7.1f} {r['measured_dram'] / 1e6:12.0f} {r['model_dram'] / 1e6:8.0f}")
+    print(f"hit rate: mean absolute error {err.mean():.2f} points, worst {err.max():.1f} "
+          f"({len(rows)} runs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
