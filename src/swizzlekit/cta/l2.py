@@ -26,7 +26,7 @@ the two equal.
 >>> from swizzlekit.cta import order
 >>> p = simulate(4096, 4096, 4096, order("grouped", 32, 32, group=8))
 >>> round(p.l2_hit_rate, 1), p.dram_read_bytes // 2**20
-(87.4, 180)
+(87.1, 151)
 """
 
 from __future__ import annotations
