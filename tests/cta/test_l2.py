@@ -71,3 +71,14 @@ def test_the_model_ranks_the_measured_order_effects():
         a = simulate(m, n, k, order(bad, tm, tn))
         b = simulate(m, n, k, order(good, tm, tn, **kw))
         assert b.dram_read_bytes < a.dram_read_bytes and b.l2_hit_rate > a.l2_hit_rate
+
+
+def test_seed001_predicted():
+    """docs/cta.md: the model beside seed 001's measured kernels, within 5 points each."""
+    from swizzlekit.cta.validate import compare_seed001
+
+    rows = compare_seed001()
+    assert len(rows) == 8
+    assert all(abs(r["model_hit"] - r["measured_hit"]) <= 5.0 for r in rows)
+    big = [r for r in rows if r["shape"] == "4096x4096x4096"]
+    assert all(abs(r["model_dram"] / r["measured_dram"] - 1) < 0.02 for r in big)
