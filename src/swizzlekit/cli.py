@@ -84,7 +84,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrent", type=int, default=132, help="CTAs per wave (default 132)")
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
     p.add_argument("--json", action="store_true")
+    p = top.add_parser("bench", help="GEMM kernels against cuBLAS on this GPU")
+    p.add_argument("--suite", action="append", default=None,
+                   help="square, large-square, seed001, seed002, llm, tall-wide (repeat)")
+    p.add_argument("--precision", action="append", default=None, help="fp16, bf16, tf32, fp32")
+    p.add_argument("--kernel", action="append", default=None, help="a name from KERNELS")
+    p.add_argument("--order", action="append", default=None, metavar="NAME[:K=V,...]",
+                   help="orders for the kernels that take one (default grouped:group=8)")
+    p.add_argument("--out", type=Path, default=Path("bench-out"))
+    p.add_argument("--warm", action="store_true", help="do not flush L2 between repetitions")
+    p.add_argument("--json", action="store_true")
     return ap
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from swizzlekit.measure.bench import bench, chart, runs
+
+    orders = []
+    for text in args.order or ["grouped:group=8"]:
+        name, _, rest = text.partition(":")
+        orders.append((name, _order_params([p for p in rest.split(",") if p])))
+    run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
+                    args.kernel or ["triton"], orders)
+    try:
+        import torch
+        has_gpu = torch.cuda.is_available()
+    except ImportError:
+        has_gpu = False
+    if not has_gpu:
+        print("swizzlekit: error: bench needs torch with a CUDA GPU; none here", file=sys.stderr)
+        return 1
+    rows = bench(run_list, args.out, warm=args.warm, progress=not args.json)
+    charts = [str(chart(rows, s, p, args.out / f"chart_{s}_{p}.png"))
+              for s in sorted({r["suite"] for r in rows}) for p in sorted({r["precision"] for r in rows})
+              if any(r["suite"] == s and r["precision"] == p for r in rows)]
+    text = "\n".join(f"{r['suite']:12s} {r['M']}x{r['N']}x{r['K']:<6} {r['precision']:5s} "
+                     f"{r['kernel']:18s} {r['order']:10s} {float(r['tflops']):8.1f} TFLOP/s "
+                     f"{float(r['vs_cublas']):6.3f}x  {'ok' if r['ok'] == 'True' else 'WRONG'}"
+                     for r in rows)
+    _emit({"rows": rows, "charts": charts}, args.json,
+          text + f"\n(L2 {'not ' if args.warm else ''}flushed before each repetition; "
+          f"results in {args.out})")
+    return 0
 
 
 def _dims(count: int):
@@ -290,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_smem(args)
         if args.area == "cta":
             return _run_cta(args)
+        if args.area == "bench":
+            return _run_bench(args)
         raise SwizzleKitError(f"unknown area {args.area!r}")  # pragma: no cover
     except SwizzleKitError as e:
         print(f"swizzlekit: error: {e}", file=sys.stderr)

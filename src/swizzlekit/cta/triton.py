@@ -14,8 +14,9 @@ Orders here: ``row``, ``col``, ``grouped`` (along M), ``grouped_n`` (its twin al
 ``grouped_persistent``, ``strip``, ``strip_snake``, ``snake``; ``cutlass`` and ``zlayer`` take
 the program id in their own launch grids (``cutlass_ctas``, ``zlayer_ctas`` in
 :mod:`swizzlekit.cta.cuda`'s header; here compute the grid as the numpy docstrings say) and
-return ``n >= tiles_n`` for programs that must exit; ``morton`` and ``hilbert`` need a square
-grid of ``2**LOG2`` tiles a side. This module imports triton; ``swizzlekit.cta`` does not.
+return ``n >= tiles_n`` for programs that must exit; ``morton`` and ``hilbert`` map a square of
+``2**log2`` tiles a side (launch that square over any grid and exit outside it: that is the
+numpy order exactly). This module imports triton; ``swizzlekit.cta`` does not.
 """
 
 import triton
@@ -106,21 +107,21 @@ def zlayer(pid, tiles_m, tiles_n, LAYERS: tl.constexpr):
 
 
 @triton.jit
-def morton(pid, LOG2: tl.constexpr):
+def morton(pid, log2):
     m = pid * 0
     n = pid * 0
-    for b in tl.static_range(LOG2):
+    for b in range(log2):
         n |= ((pid >> (2 * b)) & 1) << b
         m |= ((pid >> (2 * b + 1)) & 1) << b
     return m, n
 
 
 @triton.jit
-def hilbert(pid, LOG2: tl.constexpr):
+def hilbert(pid, log2):
     x = pid * 0
     y = pid * 0
     t = pid
-    for i in tl.static_range(LOG2):
+    for i in range(log2):
         s = 1 << i
         rx = 1 & (t // 2)
         ry = 1 & (t ^ rx)

@@ -1,0 +1,86 @@
+"""GEMM kernels and their registry.
+
+``swizzlekit.kernels.matmul`` is the Triton tensor-core GEMM under any CTA order;
+:data:`KERNELS` names every implementation the benchmark can run (cuBLAS through torch
+included). torch and triton are imported when a kernel runs, not here.
+
+>>> sorted(KERNELS)
+['cublas', 'table_gemm', 'triton', 'triton_persistent', 'triton_pointer']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["KernelSpec", "KERNELS", "kernel", "matmul"]
+
+
+def matmul(a, b, order: str = "grouped", **kwargs):
+    """``a @ b`` by the Triton GEMM under ``order`` (see kernels/triton/matmul.py)."""
+    from swizzlekit.kernels.triton.matmul import matmul as _matmul
+
+    return _matmul(a, b, order, **kwargs)
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    name: str
+    backend: str
+    dtypes: tuple[str, ...]
+    takes_order: bool
+    demonstrates: str
+    run: Callable
+
+
+def _cublas(a, b, out=None, precision="tf32", **_):
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+    return torch.matmul(a, b, out=out)
+
+
+def _triton(a, b, out=None, precision="tf32", order="grouped", **params):
+    return matmul(a, b, order, out=out, precision=precision, **params)
+
+
+def _triton_persistent(a, b, out=None, precision="tf32", order="grouped", **params):
+    return matmul(a, b, order, out=out, precision=precision, persistent=True, **params)
+
+
+def _triton_pointer(a, b, out=None, precision="tf32", order="grouped", **params):
+    return matmul(a, b, order, out=out, precision=precision, tma=False, **params)
+
+
+def _table(a, b, out=None, precision="tf32", order="grouped", **params):
+    from swizzlekit.cta import order as make_order
+    from swizzlekit.kernels.triton.table_gemm import CONFIG, table_gemm
+
+    tm = -(-a.shape[0] // CONFIG["BLOCK_M"])
+    tn = -(-b.shape[1] // CONFIG["BLOCK_N"])
+    return table_gemm(a, b, make_order(order, tm, tn, **params), out=out)
+
+
+KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
+    KernelSpec("cublas", "torch", ("fp16", "bf16", "tf32", "fp32"), False,
+               "the vendor library through torch.matmul: the bar to reach", _cublas),
+    KernelSpec("triton", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
+               "tensor-core GEMM, autotuned, any CTA order through @triton.jit order functions; "
+               "tiles moved by TMA when the tensors allow", _triton),
+    KernelSpec("triton_pointer", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
+               "the same GEMM with pointer loads (cp.async) instead of TMA", _triton_pointer),
+    KernelSpec("triton_persistent", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
+               "the same kernel as a persistent grid (two programs per SM walking the order)",
+               _triton_persistent),
+    KernelSpec("table_gemm", "triton", ("fp16", "bf16"), True,
+               "fixed 128x128x64 tiles reading the order from a table (the L2 measurements)",
+               _table),
+]}
+
+
+def kernel(name: str) -> KernelSpec:
+    if name not in KERNELS:
+        raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: " + ", ".join(KERNELS))
+    return KERNELS[name]

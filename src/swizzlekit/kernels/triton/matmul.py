@@ -1,0 +1,341 @@
+"""Tensor-core GEMM in Triton under any CTA order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
+
+Reads top to bottom: configs, kernel (tile order, then the K loop), launcher, validation.
+Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
+of :mod:`swizzlekit.cta.triton`. CUTLASS and zlayer launch grids of their own, and Morton and
+Hilbert the enclosing power-of-two square; programs that land outside the tile grid exit, so
+the tiles run in exactly the numpy order. ``persistent=True`` launches two programs per SM,
+each walking those launch slots with a stride.
+"""
+
+from __future__ import annotations
+
+import os
+
+import triton
+import triton.language as tl
+
+from swizzlekit.cta import triton as tri
+from swizzlekit.cta.orders import ORDERS, order as make_order
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["matmul", "ORDER_IDS", "PRECISIONS", "check", "TOLERANCE"]
+
+# ----------------------------------------------------------------------------------- configs
+_INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
+
+
+_AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
+
+
+def _configs(pre_hook=None):
+    if _INTERPRET:               # the interpreter: one small tile, nothing to tune
+        return [triton.Config({"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32}, num_warps=4,
+                              num_stages=1, pre_hook=pre_hook)]
+    shapes = [(128, 256, 64, 3, 8), (128, 256, 64, 4, 8), (256, 128, 64, 3, 8),
+              (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (128, 256, 32, 4, 8),
+              (128, 128, 32, 4, 4), (64, 128, 64, 4, 4),
+              # smaller ones that fit fp32 operands (TF32 and IEEE)
+              (128, 128, 32, 3, 8), (64, 256, 32, 4, 8), (128, 64, 64, 3, 4)]
+    if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
+        shapes = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)]
+    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
+                          num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
+
+
+def _prune(configs, named_args, **kwargs):
+    """Keep the configs whose shared memory fits the H200's 227 KiB per block: the pipelined
+    A and B tiles plus the C tile the epilogue stages. Without autotuning, keep the first."""
+    first = named_args.get("a_ptr", named_args.get("a_desc"))
+    elem = first.element_size() if hasattr(first, "element_size") else first.base.element_size()
+    keep = [c for c in configs
+            if (c.num_stages * (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"]
+                + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"]) * elem <= 232448]
+    keep = keep or configs[-1:]
+    return keep if _AUTOTUNE else keep[:1]
+
+
+#: Order name -> the constexpr id the kernel dispatches on.
+ORDER_IDS = {"row": 0, "col": 1, "grouped": 2, "grouped_n": 3, "grouped_persistent": 4,
+             "strip": 5, "strip_snake": 6, "snake": 7, "cutlass": 8, "zlayer": 9,
+             "morton": 10, "hilbert": 11}
+PRECISIONS = ("tf32", "ieee")
+
+
+# ------------------------------------------------------------------------------------ kernel
+@triton.jit
+def _log2_square(tiles_m, tiles_n):
+    """log2 of the smallest power-of-two square holding the grid (at least 2 x 2)."""
+    side = tl.maximum(tiles_m, tiles_n)
+    lg = 1
+    while (1 << lg) < side:
+        lg += 1
+    return lg
+
+
+@triton.jit
+def _tile(pid, tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
+    if ORDER == 0:
+        m, n = tri.row(pid, tiles_m, tiles_n)
+    elif ORDER == 1:
+        m, n = tri.col(pid, tiles_m, tiles_n)
+    elif ORDER == 2:
+        m, n = tri.grouped(pid, tiles_m, tiles_n, P)
+    elif ORDER == 3:
+        m, n = tri.grouped_n(pid, tiles_m, tiles_n, P)
+    elif ORDER == 4:
+        m, n = tri.grouped_persistent(pid, tiles_m, tiles_n, P)
+    elif ORDER == 5:
+        m, n = tri.strip(pid, tiles_m, tiles_n, P)
+    elif ORDER == 6:
+        m, n = tri.strip_snake(pid, tiles_m, tiles_n, P)
+    elif ORDER == 7:
+        m, n = tri.snake(pid, tiles_m, tiles_n)
+    elif ORDER == 8:
+        m, n = tri.cutlass(pid, tiles_m, tiles_n, P)
+    elif ORDER == 9:
+        m, n = tri.zlayer(pid, tiles_m, tiles_n, P)
+    elif ORDER == 10:
+        m, n = tri.morton(pid, _log2_square(tiles_m, tiles_n))
+    else:
+        m, n = tri.hilbert(pid, _log2_square(tiles_m, tiles_n))
+    return m, n
+
+
+@triton.jit
+def _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak, stride_bk,
+                  stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  EVEN_K: tl.constexpr):
+    # rows and columns past the edge wrap around for the loads (always in bounds, no mask);
+    # the store below is masked, so they are never written
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        if EVEN_K:
+            a = tl.load(a_ptrs)
+            b = tl.load(b_ptrs)
+        else:
+            k_left = K - k * BLOCK_K
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < k_left, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < k_left, other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@triton.autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+                                          "PRECISION"], prune_configs_by={"early_config_prune": _prune})
+@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
+@triton.jit
+def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                   stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
+                   PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                   EVEN_K: tl.constexpr):
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    if ORDER == 8:                      # CUTLASS and zlayer launch grids of their own
+        slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
+    elif ORDER == 9:
+        slots = tl.cdiv(tiles_n, P) * tiles_m * P
+    elif ORDER >= 10:                   # Morton and Hilbert: the enclosing power-of-two square
+        slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
+    else:
+        slots = tiles_m * tiles_n
+    if PERSISTENT:
+        for slot in range(tl.program_id(0), slots, NUM_PROGRAMS):
+            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+            if (pid_m < tiles_m) & (pid_n < tiles_n):
+                _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am,
+                              stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
+                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K)
+    else:
+        pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
+        if (pid_m < tiles_m) & (pid_n < tiles_n):
+            _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
+                          stride_bk, stride_bn, stride_cm, stride_cn, PRECISION, BLOCK_M,
+                          BLOCK_N, BLOCK_K, EVEN_K)
+
+
+def _set_blocks(nargs):
+    """Autotune pre-hook: the descriptors' block shapes follow the config being tried."""
+    bm, bn, bk = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["BLOCK_K"]
+    nargs["a_desc"].block_shape = [bm, bk]
+    nargs["b_desc"].block_shape = [bn, bk] if nargs["B_KMAJOR"] else [bk, bn]
+    nargs["c_desc"].block_shape = [bm, bn]
+
+
+@triton.autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+                                                     "PRECISION", "B_KMAJOR"],
+                 prune_configs_by={"early_config_prune": _prune})
+@triton.jit
+def _matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K, ORDER: tl.constexpr, P: tl.constexpr,
+                       PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
+                       B_KMAJOR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       BLOCK_K: tl.constexpr):
+    """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
+    engine fetches whole tiles and zero-fills past the edges, and clips the stores.
+    ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
+    transposed on load. wgmma takes TF32 only with B K-major."""
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    if ORDER == 8:
+        slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
+    elif ORDER == 9:
+        slots = tl.cdiv(tiles_n, P) * tiles_m * P
+    elif ORDER >= 10:
+        slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
+    else:
+        slots = tiles_m * tiles_n
+    first = tl.program_id(0)
+    step = NUM_PROGRAMS if PERSISTENT else slots
+    for slot in range(first, slots, step):
+        pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+        if (pid_m < tiles_m) & (pid_n < tiles_n):
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k in range(0, tl.cdiv(K, BLOCK_K)):
+                a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+                if B_KMAJOR:
+                    b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+                else:
+                    b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+                acc = tl.dot(a, b, acc, input_precision=PRECISION)
+            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+
+
+# ---------------------------------------------------------------------------------- launcher
+_DTYPES = ("float16", "bfloat16", "float32")
+_PARAM = {"grouped": "group", "grouped_persistent": "group", "strip": "width",
+          "strip_snake": "width", "cutlass": "log_tile", "zlayer": "layers"}
+
+
+def _order_args(order: str, params: dict) -> tuple[int, int]:
+    """(constexpr order id, its integer parameter), after checking name and parameters."""
+    if order not in ORDERS:
+        raise SwizzleKitError(f"unknown order {order!r}; valid orders: " + ", ".join(ORDERS))
+    make_order(order, 1, 1, **params)                      # validates the parameters
+    name = "grouped_n" if order == "grouped" and params.get("along") == "n" else order
+    key = _PARAM.get(order)
+    p = params.get(key, ORDERS[order].params.get(key, 1)) if key else 1
+    return ORDER_IDS[name], int(p)
+
+
+def _slots(oid: int, p: int, tm: int, tn: int) -> int:
+    if oid == ORDER_IDS["cutlass"]:
+        return (tm << p) * triton.cdiv(tn, 1 << p)
+    if oid == ORDER_IDS["zlayer"]:
+        return triton.cdiv(tn, p) * tm * p
+    if oid >= ORDER_IDS["morton"]:
+        side = max(2, 1 << (max(tm, tn) - 1).bit_length())
+        return side * side
+    return tm * tn
+
+
+def _tma_ok(*tensors) -> bool:
+    """TMA needs row-major tensors with 16-byte aligned bases and row strides."""
+    return all(t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0
+               and t.data_ptr() % 16 == 0 for t in tensors)
+
+
+def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
+           persistent: bool = False, tma: bool | None = None, **order_params):
+    """``a @ b`` on torch tensors (2-D, same device and dtype: fp16, bf16 or fp32).
+
+    ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
+    ``width=...``); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
+    strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
+    tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU).
+    """
+    import torch
+
+    if a.dim() != 2 or b.dim() != 2:
+        raise SwizzleKitError(f"matmul takes 2-D tensors, got {a.dim()}-D and {b.dim()}-D")
+    if a.shape[1] != b.shape[0]:
+        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply "
+                              f"(inner sizes {a.shape[1]} and {b.shape[0]})")
+    if a.device != b.device:
+        raise SwizzleKitError(f"a is on {a.device}, b on {b.device}; put both on one device")
+    if a.dtype != b.dtype or str(a.dtype).replace("torch.", "") not in _DTYPES:
+        raise SwizzleKitError(f"dtypes {a.dtype} and {b.dtype}: both must be one of "
+                              f"float16, bfloat16, float32")
+    if precision not in PRECISIONS:
+        raise SwizzleKitError(f"precision {precision!r} is not valid; choose one of: tf32, ieee")
+    if a.device.type != "cuda" and not _INTERPRET:
+        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
+                              f"Triton's interpreter")
+    if a.dtype == torch.bfloat16 and _INTERPRET:
+        raise SwizzleKitError("Triton's interpreter does not do bf16; use fp16 or fp32")
+    M, K = a.shape
+    N = b.shape[1]
+    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
+    if c.shape != (M, N) or c.dtype != a.dtype or c.device != a.device:
+        raise SwizzleKitError(f"out must be {M}x{N} {a.dtype} on {a.device}, got "
+                              f"{tuple(c.shape)} {c.dtype} on {c.device}")
+    if M == 0 or N == 0:
+        return c
+    if K == 0:
+        return c.zero_()
+    oid, p = _order_args(order, order_params)
+    programs = (torch.cuda.get_device_properties(a.device).multi_processor_count * 2
+                if persistent and a.device.type == "cuda" else 8)
+
+    def grid(meta):
+        slots = _slots(oid, p, triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))
+        return (min(slots, programs) if persistent else slots,)
+
+    # B K-major (a transposed view) is read through its transpose. For TF32, a row-major B is
+    # copied K-major first: Hopper's wgmma takes TF32 only with B K-major, and without it
+    # Triton falls back to mma.sync at a third of the rate (docs/benchmarks.md).
+    b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
+    b_tma = b.T if b_kmajor else b
+    if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
+            and (a.device.type == "cuda" or _INTERPRET)):
+        b_tma, b_kmajor = b.T.contiguous(), True
+    ok = _tma_ok(a, b_tma, c)
+    use_tma = ok and (a.device.type == "cuda" or _INTERPRET) if tma is None else tma
+    if use_tma:
+        if not ok:
+            raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
+        from triton.tools.tensor_descriptor import TensorDescriptor
+
+        descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [16, 16])
+                 for t in (a, b_tma, c)]
+        _matmul_tma_kernel[grid](*descs, M, N, K, ORDER=oid, P=p, PERSISTENT=persistent,
+                                 NUM_PROGRAMS=programs, PRECISION=precision, B_KMAJOR=b_kmajor)
+        return c
+    _matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                         c.stride(0), c.stride(1), ORDER=oid, P=p, PERSISTENT=persistent,
+                         NUM_PROGRAMS=programs, PRECISION=precision)
+    return c
+
+
+# -------------------------------------------------------------------------------- validation
+#: Relative Frobenius error bounds against a float64 reference, per precision.
+TOLERANCE = {"float16": 1e-2, "bfloat16": 1e-2, "tf32": 1e-3, "ieee": 1e-5}
+
+
+def check(M: int, N: int, K: int, dtype, order: str = "grouped", *, device="cuda",
+          precision: str = "tf32", transpose_a: bool = False, transpose_b: bool = False,
+          persistent: bool = False, tma: bool | None = None, **order_params) -> float:
+    """Relative error against float64 on fresh random inputs, output poisoned with NaN."""
+    import torch
+
+    a = torch.randn(K, M, device=device, dtype=dtype).T if transpose_a else \
+        torch.randn(M, K, device=device, dtype=dtype)
+    b = torch.randn(N, K, device=device, dtype=dtype).T if transpose_b else \
+        torch.randn(K, N, device=device, dtype=dtype)
+    c = torch.full((M, N), float("nan"), device=device, dtype=dtype)
+    matmul(a, b, order, out=c, precision=precision, persistent=persistent, tma=tma,
+           **order_params)
+    ref = a.double() @ b.double()
+    return float(torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref))

@@ -1,0 +1,190 @@
+"""The GEMM benchmark: registered kernels against cuBLAS, by suite, with correctness checked.
+
+For each (shape, precision, kernel, order): the median time over many repetitions, with L2
+flushed before each (``triton.testing.do_bench``; ``warm=True`` times back to back without
+flushing), TFLOP/s, the ratio to cuBLAS, and the relative error against float64 once per
+shape. Results go to ``results.csv`` and ``results.json`` tagged with GPU, driver, CUDA, torch
+and triton versions; a run resumes from an existing ``results.csv``; ``chart_<suite>.png``
+draws TFLOP/s by size, one line per kernel.
+
+>>> [s for s in SUITES][:3]
+['square', 'large-square', 'seed001']
+>>> SUITES["seed001"][0]
+(1024, 1024, 1024)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "chart"]
+
+SUITES: dict[str, list[tuple[int, int, int]]] = {
+    "square": [(n, n, n) for n in (256, 512, 1024, 2048, 4096, 8192, 16384)],
+    "large-square": [(n, n, n) for n in (4096, 6144, 8192, 12288, 16384)],
+    "seed001": [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (1024, 1024, 128)],
+    "seed002": [(n, n, n) for n in (256, 512, 1024, 2048, 4096, 8192)],
+    "llm": [(4096, 14336, 4096), (8192, 8192, 512), (16384, 2048, 8192), (4096, 4096, 14336),
+            (8192, 28672, 8192)],
+    "tall-wide": [(16384, 2048, 8192), (2048, 16384, 8192), (32768, 1024, 4096),
+                  (1024, 32768, 4096)],
+    # shapes where the L2 measurements saw the order matter (docs/cta.md); run with --order
+    "order-effect": [(16384, 16384, 2048), (8192, 8192, 8192), (2048, 16384, 8192)],
+}
+#: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/benchmarks.md).
+PRECISIONS = {"fp16": ("float16", "tf32", 1e-2), "bf16": ("bfloat16", "tf32", 1e-2),
+              "tf32": ("float32", "tf32", 1e-3), "fp32": ("float32", "ieee", 1e-5)}
+FIELDS = ["suite", "M", "N", "K", "precision", "kernel", "order", "params", "ms", "tflops",
+          "vs_cublas", "rel_err", "ok", "flushed"]
+
+
+@dataclass(frozen=True)
+class Run:
+    suite: str
+    shape: tuple[int, int, int]
+    precision: str
+    kernel: str
+    order: str = ""
+    params: tuple = ()
+
+    def key(self) -> tuple:
+        return (self.suite, *map(str, self.shape), self.precision, self.kernel, self.order,
+                json.dumps(dict(self.params), sort_keys=True))
+
+
+def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str],
+         orders: Iterable[tuple[str, dict]] = (("grouped", {"group": 8}),)) -> list[Run]:
+    """Every run, cuBLAS first for each shape and precision (the ratios need it)."""
+    from swizzlekit.kernels import KERNELS
+
+    out = []
+    for suite in suites:
+        if suite not in SUITES:
+            raise SwizzleKitError(f"unknown suite {suite!r}; valid suites: " + ", ".join(SUITES))
+        for shape in SUITES[suite]:
+            for prec in precisions:
+                if prec not in PRECISIONS:
+                    raise SwizzleKitError(f"unknown precision {prec!r}; valid: "
+                                          + ", ".join(PRECISIONS))
+                for name in ["cublas"] + [k for k in kernels if k != "cublas"]:
+                    if name not in KERNELS:
+                        raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: "
+                                              + ", ".join(KERNELS))
+                    spec = KERNELS[name]
+                    if prec not in spec.dtypes:
+                        continue
+                    for o, params in (orders if spec.takes_order else [("", {})]):
+                        out.append(Run(suite, shape, prec, name, o, tuple(sorted(params.items()))))
+    return out
+
+
+def _time(fn, warm: bool) -> float:
+    from triton.testing import do_bench
+
+    if not warm:   # do_bench zeroes a 256 MB buffer before every repetition: L2 is flushed
+        return do_bench(fn, warmup=100, rep=400, return_mode="median")
+    import torch
+
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(50):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return float(sorted(times)[len(times) // 2])
+
+
+def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool = True) -> list[dict]:
+    """Run, resuming from ``out_dir/results.csv``; returns every row (old and new)."""
+    import torch
+    from rich.progress import Progress
+
+    from swizzlekit.kernels import KERNELS
+    from swizzlekit.measure.ceilings import environment
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "results.csv"
+    rows = list(csv.DictReader(open(path))) if path.exists() else []
+    done = {(r["suite"], r["M"], r["N"], r["K"], r["precision"], r["kernel"], r["order"],
+             r["params"]) for r in rows}
+    todo = [r for r in run_list if r.key() not in done]
+    inputs: dict = {}
+    with Progress(disable=not progress) as bar, open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, FIELDS)
+        if not rows:
+            writer.writeheader()
+        task = bar.add_task("GEMMs", total=len(todo))
+        for run in todo:
+            m, n, k = run.shape
+            dtype_name, mm_precision, bound = PRECISIONS[run.precision]
+            ikey = (run.shape, dtype_name)
+            if ikey not in inputs:
+                inputs.clear()
+                torch.cuda.empty_cache()
+                dtype = getattr(torch, dtype_name)
+                a = torch.randn(m, k, device="cuda", dtype=dtype)
+                b = torch.randn(k, n, device="cuda", dtype=dtype)
+                inputs[ikey] = (a, b, (a.double() @ b.double()))
+            a, b, ref = inputs[ikey]
+            spec = KERNELS[run.kernel]
+            kw = dict(precision=mm_precision, **dict(run.params))
+            if spec.takes_order:
+                kw["order"] = run.order
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=a.dtype)
+            spec.run(a, b, out=c, **kw)                      # also compiles / autotunes
+            torch.cuda.synchronize()
+            err = float(torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref))
+            ms = _time(lambda: spec.run(a, b, out=c, **kw), warm)
+            tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
+            base = [r for r in rows if (r["suite"], int(r["M"]), int(r["N"]), int(r["K"]),
+                                        r["precision"], r["kernel"]) ==
+                    (run.suite, m, n, k, run.precision, "cublas")]
+            ratio = tflops / float(base[0]["tflops"]) if base else 1.0
+            row = {"suite": run.suite, "M": m, "N": n, "K": k, "precision": run.precision,
+                   "kernel": run.kernel, "order": run.order,
+                   "params": json.dumps(dict(run.params), sort_keys=True), "ms": f"{ms:.5f}",
+                   "tflops": f"{tflops:.2f}", "vs_cublas": f"{ratio:.4f}", "rel_err": f"{err:.3e}",
+                   "ok": str(err == err and err < bound), "flushed": str(not warm)}
+            writer.writerow(row)
+            f.flush()
+            rows.append({k_: str(v) for k_, v in row.items()})
+            bar.advance(task)
+    (out_dir / "results.json").write_text(json.dumps({"env": environment(), "rows": rows},
+                                                     indent=1))
+    return rows
+
+
+def chart(rows: list[dict], suite: str, precision: str, path: Path) -> Path:
+    """TFLOP/s by size for one suite and precision, one line per kernel (and order)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sel = [r for r in rows if r["suite"] == suite and r["precision"] == precision]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label in sorted({(r["kernel"], r["order"]) for r in sel}):
+        pts = sorted((int(r["M"]) * int(r["N"]) * int(r["K"]), float(r["tflops"]),
+                      f"{r['M']}x{r['N']}x{r['K']}") for r in sel if (r["kernel"], r["order"]) == label)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                label=" ".join(x for x in label if x))
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("M·N·K")
+    ax.set_ylabel("TFLOP/s")
+    ax.set_title(f"{suite}, {precision}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,95 @@
+"""swizzlekit.kernels.matmul in Triton's interpreter on CPU tensors (CI tier 2): ragged
+shapes, transposed inputs, every order, persistent schedules; NaN-poisoned outputs."""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("triton")
+
+pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
+                                reason="interpreter tier: runs where there is no GPU")
+
+from swizzlekit.cta import ORDERS  # noqa: E402
+from swizzlekit.errors import SwizzleKitError  # noqa: E402
+
+ORDER_CASES = [(name, {}) for name in ORDERS] + [("grouped", {"group": 2, "along": "n"}),
+                                                  ("strip", {"width": 2}),
+                                                  ("cutlass", {"log_tile": 2, "raster": "m"}),
+                                                  ("zlayer", {"layers": 3})]
+
+
+@pytest.mark.parametrize("name,params", ORDER_CASES, ids=str)
+def test_every_order_ragged(name, params):
+    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+
+    err = check(100, 70, 45, torch.float32, name, device="cpu", precision="ieee", **params)
+    assert err == err and err < TOLERANCE["ieee"]
+
+
+@pytest.mark.parametrize("ta,tb", [(False, True), (True, False), (True, True)])
+@pytest.mark.parametrize("dtype,precision,bound", [(torch.float32, "tf32", "tf32"),
+                                                   (torch.float16, "tf32", "float16")])
+def test_transposed_inputs(ta, tb, dtype, precision, bound):
+    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+
+    err = check(65, 96, 64, dtype, "grouped", device="cpu", precision=precision,
+                transpose_a=ta, transpose_b=tb, group=2)
+    assert err == err and err < TOLERANCE[bound]
+
+
+@pytest.mark.parametrize("name", ["grouped", "hilbert", "cutlass"])
+def test_persistent(name):
+    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+
+    err = check(130, 97, 33, torch.float32, name, device="cpu", precision="ieee",
+                persistent=True)
+    assert err == err and err < TOLERANCE["ieee"]
+
+
+def test_out_and_edge_sizes():
+    from swizzlekit.kernels.triton.matmul import matmul
+
+    a, b = torch.randn(5, 0), torch.randn(0, 7)
+    assert torch.equal(matmul(a, b), torch.zeros(5, 7))
+    a, b = torch.randn(3, 4), torch.randn(4, 2)
+    out = torch.full((3, 2), float("nan"))
+    assert matmul(a, b, out=out, precision="ieee") is out
+    assert torch.allclose(out, a @ b, atol=1e-5)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda m: m(torch.randn(3, 4), torch.randn(5, 2)), "do not multiply"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2).half()), "dtypes"),
+    (lambda m: m(torch.randn(3, 4).int(), torch.randn(4, 2).int()), "dtypes"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), order="zorder"), "unknown order 'zorder'"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), order="grouped", width=2), "no parameter"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), precision="tf16"), "precision 'tf16'"),
+    (lambda m: m(torch.randn(3, 4, 1), torch.randn(4, 2)), "2-D"),
+    (lambda m: m(torch.randn(3, 4).bfloat16(), torch.randn(4, 2).bfloat16()), "bf16"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), out=torch.empty(2, 2)), "out must be"),
+])
+def test_bad_input(call, message):
+    from swizzlekit.kernels.triton.matmul import matmul
+
+    with pytest.raises(SwizzleKitError, match=message):
+        call(matmul)
+
+
+@pytest.mark.parametrize("name", ["row", "grouped", "hilbert", "zlayer"])
+@pytest.mark.parametrize("persistent", [False, True])
+def test_tma_descriptors(name, persistent):
+    """Rows of 72 fp32 / 48 fp32 are 16-byte aligned: the TMA kernel, ragged at every edge."""
+    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+
+    err = check(100, 72, 48, torch.float32, name, device="cpu", precision="ieee", tma=True,
+                persistent=persistent)
+    assert err == err and err < TOLERANCE["ieee"]
+
+
+def test_tma_refuses_unaligned_rows():
+    from swizzlekit.kernels.triton.matmul import matmul
+
+    with pytest.raises(SwizzleKitError, match="16-byte aligned"):
+        matmul(torch.randn(8, 5), torch.randn(5, 8), tma=True)
