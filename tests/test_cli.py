@@ -115,3 +115,15 @@ def test_cta_simulate_all_recommends(capsys):
     assert out["recommended"] == out["ranking"][0]
     assert out["ranking"][0]["dram_read_bytes"] <= out["ranking"][-1]["dram_read_bytes"]
     assert {r["order"] for r in out["ranking"]} >= {"row", "grouped", "hilbert", "strip"}
+
+
+def test_bench_needs_a_gpu_and_names_bad_choices(tmp_path):
+    from swizzlekit.measure.bench import runs
+
+    with pytest.raises(Exception, match="unknown suite 'nope'; valid suites: square"):
+        runs(["nope"], ["bf16"], ["triton"])
+    with pytest.raises(Exception, match="unknown kernel 'cutlass3'; valid kernels: cublas"):
+        runs(["square"], ["bf16"], ["cutlass3"])
+    plan = runs(["seed001"], ["bf16", "tf32"], ["triton", "table_gemm"])
+    assert plan[0].kernel == "cublas"                      # the baseline runs first
+    assert not any(r.kernel == "table_gemm" and r.precision == "tf32" for r in plan)

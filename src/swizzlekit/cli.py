@@ -93,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="orders for the kernels that take one (default grouped:group=8)")
     p.add_argument("--out", type=Path, default=Path("bench-out"))
     p.add_argument("--warm", action="store_true", help="do not flush L2 between repetitions")
+    p.add_argument("--ncu", action="store_true",
+                   help="also profile one call of each run with Nsight Compute (ncu.csv)")
     p.add_argument("--json", action="store_true")
     return ap
 
@@ -115,12 +117,26 @@ def _run_bench(args: argparse.Namespace) -> int:
         print("swizzlekit: error: bench needs torch with a CUDA GPU; none here", file=sys.stderr)
         return 1
     rows = bench(run_list, args.out, warm=args.warm, progress=not args.json)
+    if args.ncu:
+        from swizzlekit.measure.bench import profile_runs
+
+        profiled = {(r["kernel"], r["order"], str(r["M"]), str(r["N"]), str(r["K"]),
+                     r["precision"]): r for r in profile_runs(run_list, args.out)}
+        for r in rows:
+            hit = profiled.get((r["kernel"], r["order"], r["M"], r["N"], r["K"], r["precision"]))
+            if hit:
+                r.update(l2_hit_rate_pct=hit["l2_hit_rate_pct"],
+                         dram_read_bytes=hit["dram_read_bytes"],
+                         smem_bank_conflicts_ld=hit["smem_bank_conflicts_ld"])
     charts = [str(chart(rows, s, p, args.out / f"chart_{s}_{p}.png"))
               for s in sorted({r["suite"] for r in rows}) for p in sorted({r["precision"] for r in rows})
               if any(r["suite"] == s and r["precision"] == p for r in rows)]
     text = "\n".join(f"{r['suite']:12s} {r['M']}x{r['N']}x{r['K']:<6} {r['precision']:5s} "
                      f"{r['kernel']:18s} {r['order']:10s} {float(r['tflops']):8.1f} TFLOP/s "
                      f"{float(r['vs_cublas']):6.3f}x  {'ok' if r['ok'] == 'True' else 'WRONG'}"
+                     + (f"  L2 {r['l2_hit_rate_pct']}%  DRAM {int(r['dram_read_bytes']) / 1e6:.0f} MB"
+                        f"  bank conflicts {r['smem_bank_conflicts_ld']}"
+                        if "l2_hit_rate_pct" in r else "")
                      for r in rows)
     _emit({"rows": rows, "charts": charts}, args.json,
           text + f"\n(L2 {'not ' if args.warm else ''}flushed before each repetition; "

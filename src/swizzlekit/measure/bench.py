@@ -23,7 +23,7 @@ from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "chart"]
+__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "chart", "profile_runs", "NCU_METRICS"]
 
 SUITES: dict[str, list[tuple[int, int, int]]] = {
     "square": [(n, n, n) for n in (256, 512, 1024, 2048, 4096, 8192, 16384)],
@@ -188,3 +188,76 @@ def chart(rows: list[dict], suite: str, precision: str, path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+# ------------------------------------------------------------------------------------ --ncu
+#: Summed over every kernel of the profiled call (cuBLAS may launch more than one).
+NCU_METRICS = ("lts__t_sectors.sum", "lts__t_sectors_lookup_hit.sum", "dram__bytes_read.sum",
+               "dram__bytes_write.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+               "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "gpu__time_duration.sum")
+NCU_FIELDS = ["suite", "M", "N", "K", "precision", "kernel", "order", "params", "kernels",
+              "l2_hit_rate_pct", "dram_read_bytes", "dram_write_bytes", "smem_bank_conflicts_ld",
+              "smem_bank_conflicts_st", "ncu_ms"]
+
+
+def _one(spec_json: str) -> None:
+    """Child process under ncu: compile and tune first, then profile exactly one call."""
+    import torch
+
+    from swizzlekit.kernels import KERNELS
+
+    run = json.loads(spec_json)
+    m, n, k = run["shape"]
+    dtype_name, mm_precision, _ = PRECISIONS[run["precision"]]
+    a = torch.randn(m, k, device="cuda", dtype=getattr(torch, dtype_name))
+    b = torch.randn(k, n, device="cuda", dtype=getattr(torch, dtype_name))
+    c = torch.empty(m, n, device="cuda", dtype=a.dtype)
+    spec = KERNELS[run["kernel"]]
+    kw = dict(precision=mm_precision, **run["params"])
+    if spec.takes_order:
+        kw["order"] = run["order"]
+    spec.run(a, b, out=c, **kw)
+    torch.cuda.synchronize()
+    torch.cuda.profiler.start()
+    spec.run(a, b, out=c, **kw)
+    torch.cuda.synchronize()
+    torch.cuda.profiler.stop()
+
+
+def profile_runs(run_list: list[Run], out_dir: Path) -> list[dict]:
+    """Nsight Compute on one call of each run: L2 hit rate, DRAM bytes, bank conflicts."""
+    import sys
+
+    from swizzlekit.measure import ncu
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for run in run_list:
+        spec = json.dumps({"shape": run.shape, "precision": run.precision, "kernel": run.kernel,
+                           "order": run.order, "params": dict(run.params)})
+        prof = ncu.profile([sys.executable, "-m", "swizzlekit.measure.bench", "--one", spec],
+                           NCU_METRICS, extra_args=("--profile-from-start", "off",
+                                                    "--print-units", "base"))
+        total = {mtr: sum(float(p[mtr]) for p in prof) for mtr in NCU_METRICS}
+        rows.append({"suite": run.suite, "M": run.shape[0], "N": run.shape[1], "K": run.shape[2],
+                     "precision": run.precision, "kernel": run.kernel, "order": run.order,
+                     "params": json.dumps(dict(run.params), sort_keys=True), "kernels": len(prof),
+                     "l2_hit_rate_pct": round(100 * total["lts__t_sectors_lookup_hit.sum"]
+                                              / max(total["lts__t_sectors.sum"], 1), 2),
+                     "dram_read_bytes": int(total["dram__bytes_read.sum"]),
+                     "dram_write_bytes": int(total["dram__bytes_write.sum"]),
+                     "smem_bank_conflicts_ld": int(total[NCU_METRICS[4]]),
+                     "smem_bank_conflicts_st": int(total[NCU_METRICS[5]]),
+                     "ncu_ms": total["gpu__time_duration.sum"] / 1e6})
+    with open(out_dir / "ncu.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, NCU_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--one":
+        _one(sys.argv[2])
