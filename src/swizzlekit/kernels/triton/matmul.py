@@ -55,6 +55,15 @@ def _prune(configs, named_args, **kwargs):
     return keep if _AUTOTUNE else keep[:1]
 
 
+def _autotune(**kwargs):
+    """triton.autotune, caching the chosen config per shape on disk where Triton can."""
+    import inspect
+
+    if "cache_results" in inspect.signature(triton.autotune).parameters:
+        kwargs["cache_results"] = True
+    return triton.autotune(**kwargs)
+
+
 #: Order name -> the constexpr id the kernel dispatches on.
 ORDER_IDS = {"row": 0, "col": 1, "grouped": 2, "grouped_n": 3, "grouped_persistent": 4,
              "strip": 5, "strip_snake": 6, "snake": 7, "cutlass": 8, "zlayer": 9,
@@ -133,8 +142,8 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_
              mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
-@triton.autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                          "PRECISION"], prune_configs_by={"early_config_prune": _prune})
+@_autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION"],
+           prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
 @triton.jit
 def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
@@ -175,9 +184,9 @@ def _set_blocks(nargs):
     nargs["c_desc"].block_shape = [bm, bn]
 
 
-@triton.autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                                     "PRECISION", "B_KMAJOR"],
-                 prune_configs_by={"early_config_prune": _prune})
+@_autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+                                               "PRECISION", "B_KMAJOR"],
+           prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K, ORDER: tl.constexpr, P: tl.constexpr,
                        PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
