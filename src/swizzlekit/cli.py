@@ -84,6 +84,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrent", type=int, default=132, help="CTAs per wave (default 132)")
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
     p.add_argument("--json", action="store_true")
+    kern = top.add_parser("kernels", help="GEMM kernels: list, build, ptx, sass")
+    ksub = kern.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    p = ksub.add_parser("list", help="every registered kernel")
+    p.add_argument("--json", action="store_true")
+    p = ksub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--json", action="store_true")
+    for verb in ("ptx", "sass"):
+        p = ksub.add_parser(verb, help=f"the {verb.upper()} of one CUDA kernel")
+        p.add_argument("name")
+        p.add_argument("--arch", default="sm_90")
     p = top.add_parser("bench", help="GEMM kernels against cuBLAS on this GPU")
     p.add_argument("--suite", action="append", default=None,
                    help="square, large-square, seed001, seed002, llm, tall-wide (repeat)")
@@ -97,6 +108,48 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also profile one call of each run with Nsight Compute (ncu.csv)")
     p.add_argument("--json", action="store_true")
     return ap
+
+
+def _run_kernels(args: argparse.Namespace) -> int:
+    from swizzlekit.kernels import KERNELS
+
+    if args.cmd == "list":
+        rows = [{"name": k.name, "backend": k.backend, "precisions": list(k.dtypes),
+                 "takes_order": k.takes_order, "demonstrates": k.demonstrates}
+                for k in KERNELS.values()]
+        _emit({"kernels": rows}, args.json, "\n".join(
+            f"{r['name']:22s} {r['backend']:13s} {','.join(r['precisions']):18s} {r['demonstrates']}"
+            for r in rows))
+        return 0
+    from swizzlekit.kernels.cuda.ladder import RUNGS, build, expressions, rung
+
+    if args.cmd == "build":
+        modules = build(args.arch)
+        rows = [{"kernel": r.name, "instance": expr, "arch": args.arch,
+                 **modules[r.source].resources.get(modules[r.source].lowered[expr], {})}
+                for r in RUNGS for expr in expressions(r)]
+        _emit({"arch": args.arch, "kernels": rows}, args.json, "\n".join(
+            f"{r['kernel']:22s} {r['instance']:42s} {r.get('registers', '?'):>4} regs "
+            f"{r.get('smem_bytes', '?'):>6} B smem  spills {r.get('spill_stores', '?')}/"
+            f"{r.get('spill_loads', '?')}" for r in rows))
+        return 0
+    r = rung(args.name)
+    compiled = build(args.arch, [r.name])[r.source]
+    if args.cmd == "ptx":
+        print(compiled.ptx)
+        return 0
+    import shutil
+    import subprocess
+    import tempfile
+
+    tool = shutil.which("cuobjdump")
+    if tool is None:
+        raise SwizzleKitError("sass needs cuobjdump (CUDA toolkit) on PATH; none found")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(compiled.cubin)
+        f.flush()
+        print(subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True).stdout)
+    return 0
 
 
 def _run_bench(args: argparse.Namespace) -> int:
@@ -349,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_cta(args)
         if args.area == "bench":
             return _run_bench(args)
+        if args.area == "kernels":
+            return _run_kernels(args)
         raise SwizzleKitError(f"unknown area {args.area!r}")  # pragma: no cover
     except SwizzleKitError as e:
         print(f"swizzlekit: error: {e}", file=sys.stderr)

@@ -4,8 +4,8 @@
 :data:`KERNELS` names every implementation the benchmark can run (cuBLAS through torch
 included). torch and triton are imported when a kernel runs, not here.
 
->>> sorted(KERNELS)
-['cublas', 'table_gemm', 'triton', 'triton_persistent', 'triton_pointer']
+>>> sorted(KERNELS)[:4]
+['cublas', 'cuda_bank_free', 'cuda_naive', 'cuda_seed001_smem']
 """
 
 from __future__ import annotations
@@ -78,6 +78,25 @@ KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
                "fixed 128x128x64 tiles reading the order from a table (the L2 measurements)",
                _table),
 ]}
+
+
+def _cuda_rung(name: str) -> Callable:
+    def run(a, b, out=None, **_):
+        from swizzlekit.kernels.cuda.ladder import run as run_rung
+
+        return run_rung(name, a, b, out=out)
+    return run
+
+
+def _register_cuda() -> None:
+    from swizzlekit.kernels.cuda.ladder import RUNGS
+
+    for r in RUNGS:
+        KERNELS[r.name] = KernelSpec(r.name, "cuda (NVRTC)", ("fp32",), False, r.demonstrates,
+                                     _cuda_rung(r.name))
+
+
+_register_cuda()
 
 
 def kernel(name: str) -> KernelSpec:

@@ -1,0 +1,140 @@
+"""Seed 002's SGEMM ladder (and seed 001's kernels) as a registry of CUDA kernels.
+
+Each rung names its source file, its template instantiation, its launch shape, and what it
+demonstrates. :func:`build` compiles them with NVRTC (no GPU needed); :func:`run` launches one
+on torch tensors through the CUDA driver API (cuda.bindings), on torch's current stream.
+
+>>> [r.name for r in RUNGS][:3]
+['cuda_naive', 'cuda_smem', 'cuda_sgemmopt']
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.kernels.cuda.nvrtc import Compiled, compile_cuda
+
+__all__ = ["Rung", "RUNGS", "rung", "expressions", "build", "run"]
+
+_HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class Rung:
+    name: str
+    source: str                          # file next to this module
+    expression: str                      # the kernel (template instantiation) to launch
+    block: tuple[int, int]
+    tile: tuple[int, int]                # output tile per block (rows, cols)
+    demonstrates: str
+    vec4: Callable[[int, int, int], bool] | None = None   # pick the float4 variant
+
+
+def _aligned(m: int, n: int, k: int) -> bool:
+    return k % 4 == 0 and n % 4 == 0
+
+
+_REG = "sgemm_reg<128,128,8,8,8,{swz},{vec}>"
+RUNGS: tuple[Rung, ...] = (
+    Rung("cuda_naive", "sgemm.cu", "sgemm_naive", (32, 8), (8, 32),
+         "seed 002's baseline: one thread per output, straight from global memory"),
+    Rung("cuda_smem", "sgemm.cu", "sgemm_smem<32>", (32, 32), (32, 32),
+         "shared-memory tiling (32x32 tiles)"),
+    Rung("cuda_sgemmopt", "sgemm.cu", _REG, (256, 1), (128, 128),
+         "seed 002's sgemmopt: 128x128x8 tiles, 8x8 per thread, A transposed, float4, "
+         "unrolled, double-buffered (2-way bank conflicts on its shared-memory reads)",
+         _aligned),
+    Rung("cuda_bank_free", "sgemm.cu", _REG, (256, 1), (128, 128),
+         "sgemmopt with the layout swizzlekit.smem.solve chose for its tiles: Swizzle<1,2,3>",
+         _aligned),
+    Rung("cuda_seed001_smem", "seed001.cu", "matmul_smem<32>", (32, 32), (32, 32),
+         "seed 001's matmul_smem<32>"),
+    Rung("cuda_seed001_swizzle", "seed001.cu", "matmul_swizzle<32,4>", (32, 32),
+         (32, 32), "seed 001's matmul_swizzle<32,4> (strip swizzle of the block index)"),
+)
+
+
+def rung(name: str) -> Rung:
+    for r in RUNGS:
+        if r.name == name:
+            return r
+    raise SwizzleKitError(f"unknown CUDA kernel {name!r}; valid: " + ", ".join(r.name for r in RUNGS))
+
+
+def expressions(r: Rung) -> list[str]:
+    if "{swz}" not in r.expression:
+        return [r.expression]
+    swz = "true" if r.name == "cuda_bank_free" else "false"
+    return [r.expression.format(swz=swz, vec=v) for v in ("true", "false")]
+
+
+def build(arch: str = "sm_90", names: list[str] | None = None) -> dict[str, Compiled]:
+    """Compile every rung (or ``names``) for ``arch``: file -> compiled module."""
+    chosen = [rung(n) for n in names] if names else list(RUNGS)
+    by_file: dict[str, list[str]] = {}
+    for r in chosen:
+        by_file.setdefault(r.source, []).extend(expressions(r))
+    return {src: compile_cuda((_HERE / src).read_text(), sorted(set(exprs)), arch=arch,
+                              filename=Path(src).name)
+            for src, exprs in by_file.items()}
+
+
+_loaded: dict = {}
+
+
+def _function(r: Rung, expr: str, arch: str):
+    from cuda.bindings import driver
+
+    key = (r.source, expr, arch)
+    if key not in _loaded:
+        compiled = build(arch, [r.name])[r.source]
+        err, module = driver.cuModuleLoadData(compiled.cubin)
+        if int(err):
+            raise SwizzleKitError(f"cuModuleLoadData failed: {err}")
+        err, fn = driver.cuModuleGetFunction(module, compiled.lowered[expr].encode())
+        if int(err):
+            raise SwizzleKitError(f"cuModuleGetFunction failed: {err}")
+        _loaded[key] = (module, fn)
+    return _loaded[key][1]
+
+
+def run(name: str, a, b, out=None, **_):
+    """``a @ b`` by the rung ``name`` (fp32, row-major contiguous, one CUDA device)."""
+    import torch
+
+    r = rung(name)
+    if a.dtype != torch.float32 or b.dtype != torch.float32:
+        raise SwizzleKitError(f"{name} is an fp32 kernel; got {a.dtype} and {b.dtype}")
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
+        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply")
+    if not (a.is_cuda and b.is_cuda):
+        raise SwizzleKitError(f"{name} runs on a CUDA device")
+    a, b = a.contiguous(), b.contiguous()
+    m, k = a.shape
+    n = b.shape[1]
+    c = out if out is not None else torch.empty(m, n, device=a.device, dtype=a.dtype)
+    if c.shape != (m, n) or not c.is_contiguous():
+        raise SwizzleKitError(f"out must be a contiguous {m}x{n} tensor")
+    major, minor = torch.cuda.get_device_capability(a.device)
+    exprs = expressions(r)
+    expr = exprs[0] if len(exprs) == 1 or (r.vec4 and r.vec4(m, n, k)) else exprs[1]
+    fn = _function(r, expr, f"sm_{major}{minor}")
+    from cuda.bindings import driver
+
+    grid = (-(-n // r.tile[1]), -(-m // r.tile[0]), 1)
+    params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
+              (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+               ctypes.c_void_p))
+    if "seed001" in name:           # seed 001's kernels take (A, B, C, M, N, K)
+        params = ((a.data_ptr(), b.data_ptr(), c.data_ptr(), m, n, k),
+                  (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                   ctypes.c_int, ctypes.c_int))
+    stream = driver.CUstream(torch.cuda.current_stream(a.device).cuda_stream)
+    (err,) = driver.cuLaunchKernel(fn, *grid, r.block[0], r.block[1], 1, 0, stream, params, 0)
+    if int(err):
+        raise SwizzleKitError(f"cuLaunchKernel({name}) failed: {err}")
+    return c

@@ -1,0 +1,137 @@
+// Seed 002's SGEMM ladder (C = A B, row-major fp32, any M, N, K), one template per rung.
+// Compiled at run time with NVRTC (swizzlekit.kernels.cuda.nvrtc); the seed's parameters are
+// template parameters, not copies of a file.
+//
+//   sgemm_naive               one thread per output element, straight from global memory
+//   sgemm_smem<BS>            BS x BS tiles of A and B staged in shared memory
+//   sgemm_reg<...,SWZ,VEC4>   the seed's sgemmopt: 128x128x8 block tiles, 8x8 outputs per
+//                             thread, A stored transposed, float4 shared-memory reads,
+//                             unrolled, double-buffered. SWZ=true is gemm_bank_free with the
+//                             layout swizzlekit.smem.solve chose for these tiles: Swizzle<1,2,3>.
+//                             VEC4: float4 global loads and stores (rows 16-byte aligned).
+
+__global__ void sgemm_naive(int M, int N, int K, const float* __restrict__ A,
+                            const float* __restrict__ B, float* __restrict__ C) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= M || col >= N) return;
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k) acc += A[(size_t)row * K + k] * B[(size_t)k * N + col];
+  C[(size_t)row * N + col] = acc;
+}
+
+template <int BS>
+__global__ void sgemm_smem(int M, int N, int K, const float* __restrict__ A,
+                           const float* __restrict__ B, float* __restrict__ C) {
+  __shared__ float As[BS][BS];
+  __shared__ float Bs[BS][BS];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + tx;
+  float acc = 0.f;
+  for (int k0 = 0; k0 < K; k0 += BS) {
+    As[ty][tx] = (row < M && k0 + tx < K) ? A[(size_t)row * K + k0 + tx] : 0.f;
+    Bs[ty][tx] = (k0 + ty < K && col < N) ? B[(size_t)(k0 + ty) * N + col] : 0.f;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BS; ++k) acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N) C[(size_t)row * N + col] = acc;
+}
+
+// Column c of a 128-float shared-memory row, swizzled or not.
+//   Swizzle<1,2,3> over (row * 128 + col) touches only the column bits:
+//   col bits: xYxZxx   Z (bit 2, which float4 of a pair) ^= Y (bit 5, which 32-float half)
+// so the two float4 halves of a thread's 8 floats fall in different banks.
+template <bool SWZ>
+__device__ __forceinline__ int swz(int c) {
+  return SWZ ? (c ^ (((c >> 5) & 1) << 2)) : c;
+}
+
+template <int BM, int BN, int BK, int TM, int TN, bool SWZ, bool VEC4>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+    sgemm_reg(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+              float* __restrict__ C) {
+  static_assert(BM == 128 && BN == 128 && BK == 8 && TM == 8 && TN == 8, "the seed's shape");
+  __shared__ __align__(16) float As[2][BK][BM];  // A transposed: As[k][m]
+  __shared__ __align__(16) float Bs[2][BK][BN];
+  const int tid = threadIdx.x;
+  const int tx = tid % (BN / TN), ty = tid / (BN / TN);  // 16 x 16 threads
+  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+  // each thread moves 4 floats of A (row tid/2, k (tid%2)*4) and 4 of B (row tid/32, col (tid%32)*4)
+  const int a_r = tid / 2, a_c = (tid % 2) * 4;
+  const int b_r = tid / 32, b_c = (tid % 32) * 4;
+  float a_ld[4], b_ld[4];
+  float acc[TM][TN] = {};
+
+  auto load = [&](int k0) {
+    int gr = bm + a_r, gk = k0 + a_c;
+    if (VEC4 && gr < M && gk + 3 < K) {
+      float4 v = *reinterpret_cast<const float4*>(&A[(size_t)gr * K + gk]);
+      a_ld[0] = v.x; a_ld[1] = v.y; a_ld[2] = v.z; a_ld[3] = v.w;
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        a_ld[i] = (gr < M && gk + i < K) ? A[(size_t)gr * K + gk + i] : 0.f;
+    }
+    int gk2 = k0 + b_r, gc = bn + b_c;
+    if (VEC4 && gk2 < K && gc + 3 < N) {
+      float4 v = *reinterpret_cast<const float4*>(&B[(size_t)gk2 * N + gc]);
+      b_ld[0] = v.x; b_ld[1] = v.y; b_ld[2] = v.z; b_ld[3] = v.w;
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        b_ld[i] = (gk2 < K && gc + i < N) ? B[(size_t)gk2 * N + gc + i] : 0.f;
+    }
+  };
+  auto store = [&](int buf) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) As[buf][a_c + i][swz<SWZ>(a_r)] = a_ld[i];
+    *reinterpret_cast<float4*>(&Bs[buf][b_r][swz<SWZ>(b_c)]) =
+        make_float4(b_ld[0], b_ld[1], b_ld[2], b_ld[3]);
+  };
+
+  load(0);
+  store(0);
+  __syncthreads();
+  int buf = 0;
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    bool more = k0 + BK < K;
+    if (more) load(k0 + BK);  // prefetch into registers while computing
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a[TM], b[TN];
+      float4 a0 = *reinterpret_cast<const float4*>(&As[buf][k][swz<SWZ>(ty * TM)]);
+      float4 a1 = *reinterpret_cast<const float4*>(&As[buf][k][swz<SWZ>(ty * TM + 4)]);
+      float4 b0 = *reinterpret_cast<const float4*>(&Bs[buf][k][swz<SWZ>(tx * TN)]);
+      float4 b1 = *reinterpret_cast<const float4*>(&Bs[buf][k][swz<SWZ>(tx * TN + 4)]);
+      a[0] = a0.x; a[1] = a0.y; a[2] = a0.z; a[3] = a0.w;
+      a[4] = a1.x; a[5] = a1.y; a[6] = a1.z; a[7] = a1.w;
+      b[0] = b0.x; b[1] = b0.y; b[2] = b0.z; b[3] = b0.w;
+      b[4] = b1.x; b[5] = b1.y; b[6] = b1.z; b[7] = b1.w;
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+    }
+    if (more) store(buf ^ 1);
+    __syncthreads();
+    buf ^= 1;
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    int r = bm + ty * TM + i;
+    if (r >= M) continue;
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      int c = bn + tx * TN + j;
+      if (VEC4 && c + 3 < N) {
+        *reinterpret_cast<float4*>(&C[(size_t)r * N + c]) =
+            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+      } else {
+        for (int q = 0; q < 4; ++q)
+          if (c + q < N) C[(size_t)r * N + c + q] = acc[i][j + q];
+      }
+    }
+  }
+}
