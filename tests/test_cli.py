@@ -127,3 +127,11 @@ def test_bench_needs_a_gpu_and_names_bad_choices(tmp_path):
     plan = runs(["seed001"], ["bf16", "tf32"], ["triton", "table_gemm"])
     assert plan[0].kernel == "cublas"                      # the baseline runs first
     assert not any(r.kernel == "table_gemm" and r.precision == "tf32" for r in plan)
+
+
+def test_kernels_list_and_reproduce_without_gpu(capsys):
+    assert main(["kernels", "list", "--json"]) == 0
+    names = {k["name"] for k in json.loads(capsys.readouterr().out)["kernels"]}
+    assert {"cublas", "triton", "cuda_sgemmopt", "cuda_bank_free", "cuda_block_swizzle"} <= names
+    done = run("reproduce", "seed003")
+    assert done.returncode == 2 and "invalid choice" in done.stderr

@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
         p = ksub.add_parser(verb, help=f"the {verb.upper()} of one CUDA kernel")
         p.add_argument("name")
         p.add_argument("--arch", default="sm_90")
+    rep = top.add_parser("reproduce", help="a seed's own table, measured on this GPU")
+    p = rep.add_argument("seed", choices=("seed001", "seed002"))
+    rep.add_argument("--out", type=Path, default=Path("reproduce-out"))
     p = top.add_parser("bench", help="GEMM kernels against cuBLAS on this GPU")
     p.add_argument("--suite", action="append", default=None,
                    help="square, large-square, seed001, seed002, llm, tall-wide (repeat)")
@@ -152,6 +155,14 @@ def _run_kernels(args: argparse.Namespace) -> int:
     return 0
 
 
+def _has_gpu() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
 def _run_bench(args: argparse.Namespace) -> int:
     from swizzlekit.measure.bench import bench, chart, runs
 
@@ -161,12 +172,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         orders.append((name, _order_params([p for p in rest.split(",") if p])))
     run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
                     args.kernel or ["triton"], orders)
-    try:
-        import torch
-        has_gpu = torch.cuda.is_available()
-    except ImportError:
-        has_gpu = False
-    if not has_gpu:
+    if not _has_gpu():
         print("swizzlekit: error: bench needs torch with a CUDA GPU; none here", file=sys.stderr)
         return 1
     rows = bench(run_list, args.out, warm=args.warm, progress=not args.json)
@@ -404,6 +410,16 @@ def main(argv: list[str] | None = None) -> int:
             return _run_bench(args)
         if args.area == "kernels":
             return _run_kernels(args)
+        if args.area == "reproduce":
+            if not _has_gpu():
+                print("swizzlekit: error: reproduce needs torch with a CUDA GPU; none here",
+                      file=sys.stderr)
+                return 1
+            from swizzlekit.measure import reproduce
+
+            out = args.out / args.seed
+            print(reproduce.seed002(out) if args.seed == "seed002" else reproduce.seed001(out))
+            return 0
         raise SwizzleKitError(f"unknown area {args.area!r}")  # pragma: no cover
     except SwizzleKitError as e:
         print(f"swizzlekit: error: {e}", file=sys.stderr)

@@ -32,13 +32,16 @@ class Rung:
     tile: tuple[int, int]                # output tile per block (rows, cols)
     demonstrates: str
     vec4: Callable[[int, int, int], bool] | None = None   # pick the float4 variant
+    order: str = ""                      # block swizzle: the template's ORDER, P
 
 
 def _aligned(m: int, n: int, k: int) -> bool:
     return k % 4 == 0 and n % 4 == 0
 
 
-_REG = "sgemm_reg<128,128,8,8,8,{swz},{vec}>"
+_REG = "sgemm_reg<128,128,8,8,8,{swz},{vec}{order}>"
+#: Block swizzles: rung name -> template ORDER,P (see sgemm.cu's block_tile).
+_ORDERS = {"cuda_block_swizzle": ",1,8", "cuda_block_strip": ",2,4", "cuda_block_snake": ",3,1"}
 RUNGS: tuple[Rung, ...] = (
     Rung("cuda_naive", "sgemm.cu", "sgemm_naive", (32, 8), (8, 32),
          "seed 002's baseline: one thread per output, straight from global memory"),
@@ -51,6 +54,13 @@ RUNGS: tuple[Rung, ...] = (
     Rung("cuda_bank_free", "sgemm.cu", _REG, (256, 1), (128, 128),
          "sgemmopt with the layout swizzlekit.smem.solve chose for its tiles: Swizzle<1,2,3>",
          _aligned),
+    Rung("cuda_block_swizzle", "sgemm.cu", _REG, (256, 1), (128, 128),
+         "bank_free with a block swizzle: the grouped order of swizzlekit.cta (group 8)",
+         _aligned),
+    Rung("cuda_block_strip", "sgemm.cu", _REG, (256, 1), (128, 128),
+         "bank_free with seed 001's strip swizzle (width 4), from swizzlekit.cta", _aligned),
+    Rung("cuda_block_snake", "sgemm.cu", _REG, (256, 1), (128, 128),
+         "bank_free with seed 002's snake order", _aligned),
     Rung("cuda_seed001_smem", "seed001.cu", "matmul_smem<32>", (32, 32), (32, 32),
          "seed 001's matmul_smem<32>"),
     Rung("cuda_seed001_swizzle", "seed001.cu", "matmul_swizzle<32,4>", (32, 32),
@@ -68,8 +78,9 @@ def rung(name: str) -> Rung:
 def expressions(r: Rung) -> list[str]:
     if "{swz}" not in r.expression:
         return [r.expression]
-    swz = "true" if r.name == "cuda_bank_free" else "false"
-    return [r.expression.format(swz=swz, vec=v) for v in ("true", "false")]
+    swz = "false" if r.name == "cuda_sgemmopt" else "true"
+    order = _ORDERS.get(r.name, "")
+    return [r.expression.format(swz=swz, vec=v, order=order) for v in ("true", "false")]
 
 
 def build(arch: str = "sm_90", names: list[str] | None = None) -> dict[str, Compiled]:
@@ -78,8 +89,10 @@ def build(arch: str = "sm_90", names: list[str] | None = None) -> dict[str, Comp
     by_file: dict[str, list[str]] = {}
     for r in chosen:
         by_file.setdefault(r.source, []).extend(expressions(r))
-    return {src: compile_cuda((_HERE / src).read_text(), sorted(set(exprs)), arch=arch,
-                              filename=Path(src).name)
+    from swizzlekit.cta.cuda import cuda_source
+
+    return {src: compile_cuda(cuda_source() + (_HERE / src).read_text(), sorted(set(exprs)),
+                              arch=arch, filename=Path(src).name)
             for src, exprs in by_file.items()}
 
 
@@ -126,6 +139,8 @@ def run(name: str, a, b, out=None, **_):
     from cuda.bindings import driver
 
     grid = (-(-n // r.tile[1]), -(-m // r.tile[0]), 1)
+    if "sgemm_reg" in r.expression:     # a 1-D grid; the block swizzle maps it to tiles
+        grid = (grid[0] * grid[1], 1, 1)
     params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
               (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
                ctypes.c_void_p))

@@ -9,6 +9,9 @@
 //                             unrolled, double-buffered. SWZ=true is gemm_bank_free with the
 //                             layout swizzlekit.smem.solve chose for these tiles: Swizzle<1,2,3>.
 //                             VEC4: float4 global loads and stores (rows 16-byte aligned).
+//                             ORDER/P: the block swizzle, a CTA order of swizzlekit.cta over
+//                             a 1-D grid (orders.cuh, prepended by the builder): 0 the natural
+//                             row order, 1 grouped(P), 2 strip(P), 3 snake.
 
 __global__ void sgemm_naive(int M, int N, int K, const float* __restrict__ A,
                             const float* __restrict__ B, float* __restrict__ C) {
@@ -48,7 +51,16 @@ __device__ __forceinline__ int swz(int c) {
   return SWZ ? (c ^ (((c >> 5) & 1) << 2)) : c;
 }
 
-template <int BM, int BN, int BK, int TM, int TN, bool SWZ, bool VEC4>
+template <int ORDER, int P>
+__device__ __forceinline__ sk_tile block_tile(int tiles_m, int tiles_n) {
+  int pid = blockIdx.x;
+  if (ORDER == 1) return sk_grouped(pid, tiles_m, tiles_n, P);
+  if (ORDER == 2) return sk_strip(pid, tiles_m, tiles_n, P);
+  if (ORDER == 3) return sk_snake(pid, tiles_m, tiles_n);
+  return sk_row(pid, tiles_m, tiles_n);
+}
+
+template <int BM, int BN, int BK, int TM, int TN, bool SWZ, bool VEC4, int ORDER = 0, int P = 1>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     sgemm_reg(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
               float* __restrict__ C) {
@@ -57,7 +69,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   __shared__ __align__(16) float Bs[2][BK][BN];
   const int tid = threadIdx.x;
   const int tx = tid % (BN / TN), ty = tid / (BN / TN);  // 16 x 16 threads
-  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+  const sk_tile tile = block_tile<ORDER, P>((M + BM - 1) / BM, (N + BN - 1) / BN);
+  const int bm = tile.m * BM, bn = tile.n * BN;
   // each thread moves 4 floats of A (row tid/2, k (tid%2)*4) and 4 of B (row tid/32, col (tid%32)*4)
   const int a_r = tid / 2, a_c = (tid % 2) * 4;
   const int b_r = tid / 32, b_c = (tid % 32) * 4;
