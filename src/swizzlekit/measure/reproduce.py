@@ -14,8 +14,9 @@ __all__ = ["SEED001_PUBLISHED", "seed002", "seed001", "LADDER"]
 #: Seed 001's published ncu "L2 Hit Rate" (%) on its GPU: (matmul_smem<32>, matmul_swizzle<32,4>).
 SEED001_PUBLISHED = {(1024, 1024, 1024): (95.93, 93.37), (2048, 2048, 2048): (51.90, 84.62),
                      (4096, 4096, 4096): (48.98, 84.25), (1024, 1024, 128): (86.20, 96.94)}
-LADDER = ["cuda_naive", "cuda_smem", "cuda_sgemmopt", "cuda_bank_free", "cuda_block_swizzle",
-          "cuda_block_strip", "cuda_block_snake"]
+LADDER = ["cuda_naive", "cuda_smem", "cuda_sgemmopt", "cuda_bank_free", "cuda_cp_async2",
+          "cuda_cp_async3", "cuda_cp_async4", "cuda_block_swizzle", "cuda_block_strip",
+          "cuda_block_snake"]
 
 
 def seed002(out_dir: Path, progress: bool = True) -> str:

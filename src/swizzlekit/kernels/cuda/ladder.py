@@ -54,6 +54,12 @@ RUNGS: tuple[Rung, ...] = (
     Rung("cuda_bank_free", "sgemm.cu", _REG, (256, 1), (128, 128),
          "sgemmopt with the layout swizzlekit.smem.solve chose for its tiles: Swizzle<1,2,3>",
          _aligned),
+    Rung("cuda_cp_async2", "sgemm.cu", "sgemm_async<2,{vec}>", (256, 1), (128, 128),
+         "bank_free with B loaded by cp.async, 2 stages", _aligned),
+    Rung("cuda_cp_async3", "sgemm.cu", "sgemm_async<3,{vec}>", (256, 1), (128, 128),
+         "the same, 3 stages (the seed found 3 slower than 2 and 4)", _aligned),
+    Rung("cuda_cp_async4", "sgemm.cu", "sgemm_async<4,{vec}>", (256, 1), (128, 128),
+         "the same, 4 stages", _aligned),
     Rung("cuda_block_swizzle", "sgemm.cu", _REG, (256, 1), (128, 128),
          "bank_free with a block swizzle: the grouped order of swizzlekit.cta (group 8)",
          _aligned),
@@ -76,8 +82,10 @@ def rung(name: str) -> Rung:
 
 
 def expressions(r: Rung) -> list[str]:
-    if "{swz}" not in r.expression:
+    if "{vec}" not in r.expression:
         return [r.expression]
+    if "{swz}" not in r.expression:
+        return [r.expression.format(vec=v) for v in ("true", "false")]
     swz = "false" if r.name == "cuda_sgemmopt" else "true"
     order = _ORDERS.get(r.name, "")
     return [r.expression.format(swz=swz, vec=v, order=order) for v in ("true", "false")]
@@ -139,7 +147,7 @@ def run(name: str, a, b, out=None, **_):
     from cuda.bindings import driver
 
     grid = (-(-n // r.tile[1]), -(-m // r.tile[0]), 1)
-    if "sgemm_reg" in r.expression:     # a 1-D grid; the block swizzle maps it to tiles
+    if "sgemm_reg" in r.expression or "sgemm_async" in r.expression:   # 1-D grids
         grid = (grid[0] * grid[1], 1, 1)
     params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
               (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,

@@ -148,3 +148,107 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// sgemm_async<STAGES>: bank_free with a STAGES-deep pipeline. B's tiles go global -> shared
+// by cp.async (16 bytes, zero-filled past the edges); A's are stored transposed, which
+// cp.async cannot do, so they still pass through registers. VEC4=false (rows not 16-byte
+// aligned) takes the synchronous path for B as well.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src_bytes) {
+  unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
+               "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+template <int STAGES, bool VEC4>
+__global__ void __launch_bounds__(256)
+    sgemm_async(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+                float* __restrict__ C) {
+  constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
+  __shared__ __align__(16) float As[STAGES][BK][BM];
+  __shared__ __align__(16) float Bs[STAGES][BK][BN];
+  const int tid = threadIdx.x;
+  const int tx = tid % 16, ty = tid / 16;
+  const sk_tile tile = sk_row(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN);
+  const int bm = tile.m * BM, bn = tile.n * BN;
+  const int a_r = tid / 2, a_c = (tid % 2) * 4;
+  const int b_r = tid / 32, b_c = (tid % 32) * 4;
+  const int tiles_k = (K + BK - 1) / BK;
+  float a_ld[4];
+  float acc[TM][TN] = {};
+
+  auto load_a = [&](int t) {
+    int gr = bm + a_r, gk = t * BK + a_c;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a_ld[i] = (gr < M && gk + i < K) ? A[(size_t)gr * K + gk + i] : 0.f;
+  };
+  auto store_a = [&](int s) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) As[s][a_c + i][swz<true>(a_r)] = a_ld[i];
+  };
+  auto load_b = [&](int t, int s) {  // issue (VEC4) or perform the copy of B's tile t
+    int gk = t * BK + b_r, gc = bn + b_c;
+    float* dst = &Bs[s][b_r][swz<true>(b_c)];
+    if (VEC4) {
+      int bytes = (gk < K && gc < N) ? 4 * min(4, N - gc) : 0;
+      cp_async16(dst, bytes ? &B[(size_t)gk * N + gc] : B, bytes);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) dst[i] = (gk < K && gc + i < N) ? B[(size_t)gk * N + gc + i] : 0.f;
+    }
+  };
+
+  // prologue: tiles 0 .. STAGES-2
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles_k) {
+      load_a(s);
+      store_a(s);
+      load_b(s, s);
+    }
+    cp_async_commit();
+  }
+  for (int t = 0; t < tiles_k; ++t) {
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();  // tile t is in stage t % STAGES, for every thread
+    const int next = t + STAGES - 1, ns = next % STAGES, cs = t % STAGES;
+    if (next < tiles_k) {
+      load_a(next);
+      load_b(next, ns);
+    }
+    cp_async_commit();
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float4 a0 = *reinterpret_cast<const float4*>(&As[cs][k][swz<true>(ty * TM)]);
+      float4 a1 = *reinterpret_cast<const float4*>(&As[cs][k][swz<true>(ty * TM + 4)]);
+      float4 b0 = *reinterpret_cast<const float4*>(&Bs[cs][k][swz<true>(tx * TN)]);
+      float4 b1 = *reinterpret_cast<const float4*>(&Bs[cs][k][swz<true>(tx * TN + 4)]);
+      float a[TM] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      float b[TN] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+    }
+    if (next < tiles_k) store_a(ns);  // ns was last read in iteration t-1: safe after the sync
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    int r = bm + ty * TM + i;
+    if (r >= M) continue;
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      int c = bn + tx * TN + j;
+      if (VEC4 && c + 3 < N) {
+        *reinterpret_cast<float4*>(&C[(size_t)r * N + c]) =
+            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+      } else {
+        for (int q = 0; q < 4; ++q)
+          if (c + q < N) C[(size_t)r * N + c + q] = acc[i][j + q];
+      }
+    }
+  }
+}
