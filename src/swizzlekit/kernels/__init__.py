@@ -7,7 +7,7 @@ included). torch and triton are imported when a kernel runs, not here.
 >>> [k for k in sorted(KERNELS) if not k.startswith("cuda_")]
 ['cublas', 'table_gemm', 'triton', 'triton_persistent', 'triton_pointer']
 >>> sum(k.startswith("cuda_") for k in KERNELS)     # the SGEMM ladder and seed 001's kernels
-12
+13
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def _register_cuda() -> None:
     from swizzlekit.kernels.cuda.ladder import RUNGS
 
     for r in RUNGS:
-        KERNELS[r.name] = KernelSpec(r.name, "cuda (NVRTC)", ("fp32",), False, r.demonstrates,
+        precision = ("tf32",) if r.tolerance > 1e-5 else ("fp32",)
+        KERNELS[r.name] = KernelSpec(r.name, "cuda (NVRTC)", precision, False, r.demonstrates,
                                      _cuda_rung(r.name))
 
 

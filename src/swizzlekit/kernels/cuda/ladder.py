@@ -33,6 +33,7 @@ class Rung:
     demonstrates: str
     vec4: Callable[[int, int, int], bool] | None = None   # pick the float4 variant
     order: str = ""                      # block swizzle: the template's ORDER, P
+    tolerance: float = 1e-5              # relative error bound against float64 (TF32: 1e-3)
 
 
 def _aligned(m: int, n: int, k: int) -> bool:
@@ -67,6 +68,9 @@ RUNGS: tuple[Rung, ...] = (
          "bank_free with seed 001's strip swizzle (width 4), from swizzlekit.cta", _aligned),
     Rung("cuda_block_snake", "sgemm.cu", _REG, (256, 1), (128, 128),
          "bank_free with seed 002's snake order", _aligned),
+    Rung("cuda_wmma_tf32", "wmma_tf32.cu", "sgemm_wmma_tf32<{vec}>", (256, 1), (128, 128),
+         "tensor cores: WMMA TF32 m16n16k8, cp.async-loaded 128x128x32 tiles (mma.sync on sm_90)",
+         _aligned, tolerance=1e-3),
     Rung("cuda_seed001_smem", "seed001.cu", "matmul_smem<32>", (32, 32), (32, 32),
          "seed 001's matmul_smem<32>"),
     Rung("cuda_seed001_swizzle", "seed001.cu", "matmul_swizzle<32,4>", (32, 32),
@@ -147,7 +151,7 @@ def run(name: str, a, b, out=None, **_):
     from cuda.bindings import driver
 
     grid = (-(-n // r.tile[1]), -(-m // r.tile[0]), 1)
-    if "sgemm_reg" in r.expression or "sgemm_async" in r.expression:   # 1-D grids
+    if any(x in r.expression for x in ("sgemm_reg", "sgemm_async", "sgemm_wmma")):  # 1-D grids
         grid = (grid[0] * grid[1], 1, 1)
     params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
               (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,

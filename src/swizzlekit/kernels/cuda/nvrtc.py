@@ -22,7 +22,7 @@ from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["CompileError", "Compiled", "compile_cuda", "cache_dir", "parse_ptxas"]
+__all__ = ["CompileError", "Compiled", "compile_cuda", "cache_dir", "cuda_include", "parse_ptxas"]
 
 
 class CompileError(SwizzleKitError):
@@ -37,6 +37,22 @@ class Compiled:
     log: str
     lowered: dict[str, str]                     # name expression -> mangled kernel name
     resources: dict[str, dict] = field(default_factory=dict)
+
+
+def cuda_include() -> str | None:
+    """The CUDA toolkit's include folder (for headers like mma.h), or None."""
+    candidates = [os.environ.get("CUDA_HOME", ""), os.environ.get("CUDA_PATH", ""),
+                  "/usr/local/cuda"]
+    try:
+        import nvidia.cuda_runtime as rt  # the pip wheel's headers
+        candidates += [str(Path(p)) for p in rt.__path__]
+    except ImportError:
+        pass
+    for c in candidates:
+        inc = Path(c) / "include" if c else None
+        if inc and (inc / "mma.h").exists():
+            return str(inc)
+    return None
 
 
 def cache_dir() -> Path:
@@ -95,6 +111,12 @@ def compile_cuda(source: str, name_expressions: list[str], arch: str = "sm_90",
         raise SwizzleKitError(f"arch {arch!r} is not valid; write it like sm_90 or sm_80")
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-default-device",
             "--ptxas-options=--verbose", *options]
+    if "#include <mma.h>" in source:
+        inc = cuda_include()
+        if inc is None:
+            raise SwizzleKitError("this kernel includes <mma.h>, which NVRTC finds in the CUDA "
+                                  "toolkit: set CUDA_HOME to a toolkit with include/mma.h")
+        opts.append(f"--include-path={inc}")
     key = hashlib.sha256(json.dumps([source, sorted(name_expressions), opts]).encode()).hexdigest()
     cached = cache_dir() / f"{key}.json"
     if use_cache and cached.exists():
