@@ -1,4 +1,5 @@
-"""Pictures: shared-memory bank maps (before and after a swizzle).
+"""Pictures: shared-memory bank maps (before and after a swizzle), CTA order maps, and
+benchmark charts.
 
 matplotlib is imported when a picture is drawn, with the non-interactive Agg backend.
 Each cell of a bank map is one tile element, colored by the bank (or, for elements of 8 or
@@ -16,7 +17,8 @@ import numpy as np
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import placement_index, set_costs
 
-__all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps", "save_order_map"]
+__all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps", "save_order_map",
+           "benchmark_chart"]
 
 
 def bank_groups(layout, elem_bytes: int) -> np.ndarray:
@@ -63,21 +65,37 @@ def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
     ax.set_title(title + shown, fontsize=9)
 
 
-def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
-                   suptitle: str = "") -> Path:
-    """Save side-by-side bank maps: ``panels`` holds (layout, access spec or None, title)."""
+def _figure(*args, **kwargs):
+    """A matplotlib figure on the non-interactive Agg backend."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt.subplots(*args, **kwargs)
+
+
+def _save(fig, path: str | Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
+                   suptitle: str = "") -> Path:
+    """Save side-by-side bank maps: ``panels`` holds (layout, access spec or None, title)."""
     rows = min(16, panels[0][0].rows)
     cols = min(64, panels[0][0].cols)
     if cols <= 16:       # narrow tiles side by side, wide ones stacked
-        fig, axes = plt.subplots(1, len(panels), squeeze=False,
+        fig, axes = _figure(1, len(panels), squeeze=False,
                                  figsize=(max(4.6, 0.4 * cols + 2) * len(panels), 0.4 * rows + 2.6))
     else:
-        fig, axes = plt.subplots(len(panels), 1, squeeze=False,
+        fig, axes = _figure(len(panels), 1, squeeze=False,
                                  figsize=(0.25 * cols + 1.5, (0.25 * rows + 1.8) * len(panels)))
     for ax, (layout, spec, title) in zip(axes.reshape(-1), panels):
         highlight = None
@@ -87,27 +105,17 @@ def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
         bank_map(ax, layout, elem_bytes, highlight, title)
     if suptitle:
         fig.suptitle(suptitle, fontsize=10)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: int,
                    concurrent: int, title: str = "", waves: int = 3) -> Path:
     """A heatmap of the launch order over the tile grid, then one panel per wave (the first
     ``waves``) marking the tiles it computes and the A tile-rows and B tile-columns it reads."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     rank = np.empty((tiles_m, tiles_n), dtype=np.int64)
     rank[order[:, 0], order[:, 1]] = np.arange(len(order))
     shown = min(waves, -(-len(order) // concurrent))
-    fig, axes = plt.subplots(1, 1 + shown, figsize=(4.2 * (1 + shown), 4.2), squeeze=False)
+    fig, axes = _figure(1, 1 + shown, figsize=(4.2 * (1 + shown), 4.2), squeeze=False)
     ax = axes[0, 0]
     im = ax.imshow(rank, cmap="viridis", aspect="equal")
     if tiles_m * tiles_n <= 400:
@@ -128,9 +136,24 @@ def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: i
     for a in axes[0]:
         a.set_xlabel("pid_n")
         a.set_ylabel("pid_m")
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
+
+
+def benchmark_chart(rows: list[dict], suite: str, precision: str, path: str | Path) -> Path:
+    """TFLOP/s by problem size (M·N·K) for one suite and precision, one line per kernel and
+    order, from the rows of ``swizzlekit bench`` (seed 002's charts, from our numbers)."""
+    sel = [r for r in rows if r["suite"] == suite and r["precision"] == precision]
+    fig, axes = _figure(figsize=(7, 4.2))
+    ax = axes
+    for label in sorted({(r["kernel"], r["order"]) for r in sel}):
+        pts = sorted((int(r["M"]) * int(r["N"]) * int(r["K"]), float(r["tflops"]))
+                     for r in sel if (r["kernel"], r["order"]) == label)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                label=" ".join(x for x in label if x))
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("M·N·K")
+    ax.set_ylabel("TFLOP/s")
+    ax.set_title(f"{suite}, {precision}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)

@@ -165,29 +165,10 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
 
 
 def chart(rows: list[dict], suite: str, precision: str, path: Path) -> Path:
-    """TFLOP/s by size for one suite and precision, one line per kernel (and order)."""
-    import matplotlib
+    """TFLOP/s by size for one suite and precision (see :func:`swizzlekit.plots.benchmark_chart`)."""
+    from swizzlekit.plots import benchmark_chart
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    sel = [r for r in rows if r["suite"] == suite and r["precision"] == precision]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label in sorted({(r["kernel"], r["order"]) for r in sel}):
-        pts = sorted((int(r["M"]) * int(r["N"]) * int(r["K"]), float(r["tflops"]),
-                      f"{r['M']}x{r['N']}x{r['K']}") for r in sel if (r["kernel"], r["order"]) == label)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                label=" ".join(x for x in label if x))
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("M·N·K")
-    ax.set_ylabel("TFLOP/s")
-    ax.set_title(f"{suite}, {precision}")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return benchmark_chart(rows, suite, precision, path)
 
 
 # ------------------------------------------------------------------------------------ --ncu

@@ -51,6 +51,28 @@ __device__ __forceinline__ int swz(int c) {
   return SWZ ? (c ^ (((c >> 5) & 1) << 2)) : c;
 }
 
+// A thread's TM x TN outputs at (r0, c0), clipped to M x N; float4 stores when VEC4.
+template <int TM, int TN, bool VEC4>
+__device__ __forceinline__ void store_tile(const float (&acc)[TM][TN], float* __restrict__ C,
+                                           int M, int N, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    int r = r0 + i;
+    if (r >= M) continue;
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      int c = c0 + j;
+      if (VEC4 && c + 3 < N) {
+        *reinterpret_cast<float4*>(&C[(size_t)r * N + c]) =
+            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+      } else {
+        for (int q = 0; q < 4; ++q)
+          if (c + q < N) C[(size_t)r * N + c + q] = acc[i][j + q];
+      }
+    }
+  }
+}
+
 template <int ORDER, int P>
 __device__ __forceinline__ sk_tile block_tile(int tiles_m, int tiles_n) {
   int pid = blockIdx.x;
@@ -131,22 +153,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     __syncthreads();
     buf ^= 1;
   }
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    int r = bm + ty * TM + i;
-    if (r >= M) continue;
-#pragma unroll
-    for (int j = 0; j < TN; j += 4) {
-      int c = bn + tx * TN + j;
-      if (VEC4 && c + 3 < N) {
-        *reinterpret_cast<float4*>(&C[(size_t)r * N + c]) =
-            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
-      } else {
-        for (int q = 0; q < 4; ++q)
-          if (c + q < N) C[(size_t)r * N + c + q] = acc[i][j + q];
-      }
-    }
-  }
+  store_tile<TM, TN, VEC4>(acc, C, M, N, bm + ty * TM, bn + tx * TN);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -235,20 +242,5 @@ __global__ void __launch_bounds__(256)
     }
     if (next < tiles_k) store_a(ns);  // ns was last read in iteration t-1: safe after the sync
   }
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    int r = bm + ty * TM + i;
-    if (r >= M) continue;
-#pragma unroll
-    for (int j = 0; j < TN; j += 4) {
-      int c = bn + tx * TN + j;
-      if (VEC4 && c + 3 < N) {
-        *reinterpret_cast<float4*>(&C[(size_t)r * N + c]) =
-            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
-      } else {
-        for (int q = 0; q < 4; ++q)
-          if (c + q < N) C[(size_t)r * N + c + q] = acc[i][j + q];
-      }
-    }
-  }
+  store_tile<TM, TN, VEC4>(acc, C, M, N, bm + ty * TM, bn + tx * TN);
 }

