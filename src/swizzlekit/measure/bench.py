@@ -111,6 +111,7 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
 
     from swizzlekit.kernels import KERNELS
     from swizzlekit.measure.ceilings import environment
+    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
 
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "results.csv"
@@ -131,19 +132,17 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
             if ikey not in inputs:
                 inputs.clear()
                 torch.cuda.empty_cache()
-                dtype = getattr(torch, dtype_name)
-                a = torch.randn(m, k, device="cuda", dtype=dtype)
-                b = torch.randn(k, n, device="cuda", dtype=dtype)
+                a, b = random_operands(m, n, k, getattr(torch, dtype_name), "cuda")
                 inputs[ikey] = (a, b, (a.double() @ b.double()))
             a, b, ref = inputs[ikey]
             spec = KERNELS[run.kernel]
             kw = dict(precision=mm_precision, **dict(run.params))
             if spec.takes_order:
                 kw["order"] = run.order
-            c = torch.full((m, n), float("nan"), device="cuda", dtype=a.dtype)
+            c = poisoned(m, n, a.dtype, "cuda")
             spec.run(a, b, out=c, **kw)                      # also compiles / autotunes
             torch.cuda.synchronize()
-            err = float(torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref))
+            err = relative_error(c, ref=ref)
             ms = _time(lambda: spec.run(a, b, out=c, **kw), warm)
             tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
             base = [r for r in rows if (r["suite"], int(r["M"]), int(r["N"]), int(r["K"]),

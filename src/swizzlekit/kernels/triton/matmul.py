@@ -338,14 +338,10 @@ def check(M: int, N: int, K: int, dtype, order: str = "grouped", *, device="cuda
           precision: str = "tf32", transpose_a: bool = False, transpose_b: bool = False,
           persistent: bool = False, tma: bool | None = None, **order_params) -> float:
     """Relative error against float64 on fresh random inputs, output poisoned with NaN."""
-    import torch
+    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
 
-    a = torch.randn(K, M, device=device, dtype=dtype).T if transpose_a else \
-        torch.randn(M, K, device=device, dtype=dtype)
-    b = torch.randn(N, K, device=device, dtype=dtype).T if transpose_b else \
-        torch.randn(K, N, device=device, dtype=dtype)
-    c = torch.full((M, N), float("nan"), device=device, dtype=dtype)
+    a, b = random_operands(M, N, K, dtype, device, transpose_a, transpose_b)
+    c = poisoned(M, N, dtype, device)
     matmul(a, b, order, out=c, precision=precision, persistent=persistent, tma=tma,
            **order_params)
-    ref = a.double() @ b.double()
-    return float(torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref))
+    return relative_error(c, a, b)

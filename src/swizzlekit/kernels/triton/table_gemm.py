@@ -87,10 +87,10 @@ def check(M: int, N: int, K: int, order: np.ndarray, device: str = "cuda", dtype
     output poisoned with NaN first so an unwritten tile fails."""
     import torch
 
+    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
+
     dtype = dtype or torch.float16
-    a = torch.randn(M, K, device=device, dtype=dtype)
-    b = torch.randn(K, N, device=device, dtype=dtype)
-    c = torch.full((M, N), float("nan"), device=device, dtype=dtype)
+    a, b = random_operands(M, N, K, dtype, device)
+    c = poisoned(M, N, dtype, device)
     table_gemm(a, b, order, out=c)
-    ref = a.double() @ b.double()
-    return float(torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref))
+    return relative_error(c, a, b)

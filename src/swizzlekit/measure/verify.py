@@ -1,0 +1,39 @@
+"""Verification against float64: relative Frobenius error, with unwritten outputs caught.
+
+Every GEMM check in swizzlekit goes through here: fresh random inputs, the output poisoned
+with NaN before the kernel runs (an unwritten element keeps its NaN, and NaN never passes),
+and ``||out - ref|| / ||ref||`` against the product in float64.
+"""
+
+from __future__ import annotations
+
+__all__ = ["random_operands", "poisoned", "relative_error"]
+
+
+def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
+                    transpose_b: bool = False):
+    """Fresh standard-normal A (m x k) and B (k x n); transposed views when asked."""
+    import torch
+
+    a = (torch.randn(k, m, device=device, dtype=dtype).T if transpose_a
+         else torch.randn(m, k, device=device, dtype=dtype))
+    b = (torch.randn(n, k, device=device, dtype=dtype).T if transpose_b
+         else torch.randn(k, n, device=device, dtype=dtype))
+    return a, b
+
+
+def poisoned(m: int, n: int, dtype, device):
+    """An m x n output full of NaN."""
+    import torch
+
+    return torch.full((m, n), float("nan"), device=device, dtype=dtype)
+
+
+def relative_error(out, a=None, b=None, ref=None) -> float:
+    """``||out - a @ b|| / ||a @ b||`` in float64 (pass ``ref`` to reuse a reference).
+    NaN anywhere in ``out`` gives NaN, which fails every ``err < bound`` test."""
+    import torch
+
+    if ref is None:
+        ref = a.double() @ b.double()
+    return float(torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref))
