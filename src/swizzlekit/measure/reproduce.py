@@ -16,7 +16,7 @@ SEED001_PUBLISHED = {(1024, 1024, 1024): (95.93, 93.37), (2048, 2048, 2048): (51
                      (4096, 4096, 4096): (48.98, 84.25), (1024, 1024, 128): (86.20, 96.94)}
 LADDER = ["cuda_naive", "cuda_smem", "cuda_sgemmopt", "cuda_bank_free", "cuda_cp_async2",
           "cuda_cp_async3", "cuda_cp_async4", "cuda_block_swizzle", "cuda_block_strip",
-          "cuda_block_snake"]
+          "cuda_block_snake", "cuda_block_zlayer"]
 
 
 def seed002(out_dir: Path, progress: bool = True) -> str:

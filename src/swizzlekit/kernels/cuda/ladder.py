@@ -42,7 +42,8 @@ def _aligned(m: int, n: int, k: int) -> bool:
 
 _REG = "sgemm_reg<128,128,8,8,8,{swz},{vec}{order}>"
 #: Block swizzles: rung name -> template ORDER,P (see sgemm.cu's block_tile).
-_ORDERS = {"cuda_block_swizzle": ",1,8", "cuda_block_strip": ",2,4", "cuda_block_snake": ",3,1"}
+_ORDERS = {"cuda_block_swizzle": ",1,8", "cuda_block_strip": ",2,4", "cuda_block_snake": ",3,1",
+           "cuda_block_zlayer": ",4,2"}
 RUNGS: tuple[Rung, ...] = (
     Rung("cuda_naive", "sgemm.cu", "sgemm_naive", (32, 8), (8, 32),
          "seed 002's baseline: one thread per output, straight from global memory"),
@@ -68,6 +69,8 @@ RUNGS: tuple[Rung, ...] = (
          "bank_free with seed 001's strip swizzle (width 4), from swizzlekit.cta", _aligned),
     Rung("cuda_block_snake", "sgemm.cu", _REG, (256, 1), (128, 128),
          "bank_free with seed 002's snake order", _aligned),
+    Rung("cuda_block_zlayer", "sgemm.cu", _REG, (256, 1), (128, 128),
+         "bank_free with seed 002's z-layer block swizzle (2 layers)", _aligned),
     Rung("cuda_wmma_tf32", "wmma_tf32.cu", "sgemm_wmma_tf32<{vec}>", (256, 1), (128, 128),
          "tensor cores: WMMA TF32 m16n16k8, cp.async-loaded 128x128x32 tiles (mma.sync on sm_90)",
          _aligned, tolerance=1e-3),
@@ -153,6 +156,9 @@ def run(name: str, a, b, out=None, **_):
     grid = (-(-n // r.tile[1]), -(-m // r.tile[0]), 1)
     if any(x in r.expression for x in ("sgemm_reg", "sgemm_async", "sgemm_wmma")):  # 1-D grids
         grid = (grid[0] * grid[1], 1, 1)
+    if r.name == "cuda_block_zlayer":       # its own launch grid: ceil(tn / 2) * tm * 2 blocks
+        tm, tn = -(-m // r.tile[0]), -(-n // r.tile[1])
+        grid = (-(-tn // 2) * tm * 2, 1, 1)
     params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
               (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
                ctypes.c_void_p))

@@ -11,7 +11,9 @@
 //                             VEC4: float4 global loads and stores (rows 16-byte aligned).
 //                             ORDER/P: the block swizzle, a CTA order of swizzlekit.cta over
 //                             a 1-D grid (orders.cuh, prepended by the builder): 0 the natural
-//                             row order, 1 grouped(P), 2 strip(P), 3 snake.
+//                             row order, 1 grouped(P), 2 strip(P), 3 snake, 4 seed 002's
+//                             z-layer (P layers; its launch order over a 1-D grid of
+//                             sk_zlayer_ctas blocks, the spare ones exiting at once).
 
 __global__ void sgemm_naive(int M, int N, int K, const float* __restrict__ A,
                             const float* __restrict__ B, float* __restrict__ C) {
@@ -79,6 +81,7 @@ __device__ __forceinline__ sk_tile block_tile(int tiles_m, int tiles_n) {
   if (ORDER == 1) return sk_grouped(pid, tiles_m, tiles_n, P);
   if (ORDER == 2) return sk_strip(pid, tiles_m, tiles_n, P);
   if (ORDER == 3) return sk_snake(pid, tiles_m, tiles_n);
+  if (ORDER == 4) return sk_zlayer(pid, tiles_m, tiles_n, P);
   return sk_row(pid, tiles_m, tiles_n);
 }
 
@@ -92,6 +95,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   const int tid = threadIdx.x;
   const int tx = tid % (BN / TN), ty = tid / (BN / TN);  // 16 x 16 threads
   const sk_tile tile = block_tile<ORDER, P>((M + BM - 1) / BM, (N + BN - 1) / BN);
+  if (tile.n * BN >= N) return;  // a spare block of a launch-grid order (zlayer): no tile
   const int bm = tile.m * BM, bn = tile.n * BN;
   // each thread moves 4 floats of A (row tid/2, k (tid%2)*4) and 4 of B (row tid/32, col (tid%32)*4)
   const int a_r = tid / 2, a_c = (tid % 2) * 4;
