@@ -26,15 +26,8 @@ class _Parser(argparse.ArgumentParser):
         raise SwizzleKitError(f"{self.prog}: {message}")
 
 
-def _shape(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"(\d+)x(\d+)", text.strip())
-    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise argparse.ArgumentTypeError(f"shape {text!r} must be RxC with positive integers")
-    return int(m.group(1)), int(m.group(2))
-
-
 def _smem_common(p: argparse.ArgumentParser, layout: bool = False) -> None:
-    p.add_argument("--shape", type=_shape, required=True, help="tile rows x cols, e.g. 8x32")
+    p.add_argument("--shape", type=_dims(2), required=True, help="tile rows x cols, e.g. 8x32")
     p.add_argument("--elem-bytes", type=int, required=True, help="element size: 1,2,4,8,16")
     p.add_argument("--access", action="append", required=True, metavar="SPEC",
                    help="row, col or block:RxC[:vec=V][:stride=SRxSC]; repeat for more")
@@ -77,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="CTAs per wave (default: the GPU's SM count)")
     p.add_argument("--json", action="store_true")
     p = csub.add_parser("show", help="PNG of an order over the tile grid, and its first waves")
-    p.add_argument("--grid", type=_shape, required=True, help="tiles_m x tiles_n, e.g. 16x16")
+    p.add_argument("--grid", type=_dims(2), required=True, help="tiles_m x tiles_n, e.g. 16x16")
     p.add_argument("--order", required=True, help="an order name (see swizzlekit.cta.ORDERS)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="order parameter, e.g. group=8; repeat for more")
@@ -365,12 +358,13 @@ def _run_cases(args: argparse.Namespace, cases, solve) -> int:
                  "seed_answer": c.seed_answer, **sol.to_dict(), "access_specs": list(c.accesses)}
         entry.pop("offsets")
         if args.out is not None:
-            from swizzlekit.plots import save_bank_maps
+            from swizzlekit.plots import save_bank_maps, worst_placement
             from swizzlekit.smem.layouts import RowMajor
 
             slug = re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")
             before = RowMajor(c.rows, c.cols)
-            conflicted = max(c.accesses, key=lambda a: analyze_worst(before, a, c.elem_bytes))
+            conflicted = max(c.accesses,
+                             key=lambda a: worst_placement(before, a, c.elem_bytes)[1])
             entry["png"] = str(save_bank_maps(
                 args.out / f"{slug}.png",
                 [(before, conflicted, f"before: {before}"),
@@ -391,12 +385,6 @@ def _run_cases(args: argparse.Namespace, cases, solve) -> int:
                       "yes" if r["conflict_free"] else "no", r["seed_answer"])
     Console(width=160).print(table)
     return 0
-
-
-def analyze_worst(layout, access: str, elem_bytes: int) -> int:
-    from swizzlekit.smem import analyze
-
-    return analyze(layout, [access], elem_bytes).reports[0].worst
 
 
 def main(argv: list[str] | None = None) -> int:

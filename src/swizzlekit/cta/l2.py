@@ -127,40 +127,44 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     wave_of = np.arange(len(order)) // concurrent
     near_hits = near_total = fab_hits = fab_total = 0.0
     dram = np.zeros(n_waves)
-    sets = {}
+    reads = []          # per partition: (wave, tile id, near misses over k, tile bytes) for A, B
     for p in range(partitions):
         sel = lane == p
         m_sets = [np.unique(order[sel & (wave_of == w), 0]) for w in range(n_waves)]
         n_sets = [np.unique(order[sel & (wave_of == w), 1]) for w in range(n_waves)]
-        sets[p] = (m_sets, n_sets)
         hm, hn, (wa, va), (wb, vb) = _partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, cap)
-        ctas = np.bincount(wave_of[sel], minlength=n_waves)
-        near_total += ctas.sum() * tk * (a_bytes + b_bytes)
+        ctas = int(sel.sum())
         miss_a, miss_b = tk - hm, tk - hn
+        near_total += ctas * tk * (a_bytes + b_bytes)
         # near misses: the first CTA of the wave misses, the others of the wave then hit
-        near_hits += ctas.sum() * tk * (a_bytes + b_bytes) - (miss_a.sum() * a_bytes
-                                                               + miss_b.sum() * b_bytes)
-        sets[p] = sets[p] + ((wa, va, miss_a), (wb, vb, miss_b))
+        near_hits += ctas * tk * (a_bytes + b_bytes) - (miss_a.sum() * a_bytes
+                                                        + miss_b.sum() * b_bytes)
+        reads.append(((wa, va, miss_a, a_bytes), (wb, vb, miss_b, b_bytes)))
     share = 1.0 / partitions
+    span = max(tm, tn) + 1
     for p in range(partitions):
-        for kind, size, idx in (("a", a_bytes, 0), ("b", b_bytes, 1)):
-            w, v, miss = sets[p][2 + idx]
+        for idx in (0, 1):
+            w, v, miss, size = reads[p][idx]
             local = miss * size * share                      # own share straight from DRAM
             far = miss * size * (1 - share)                  # the rest asked of the others
-            span = max(tm, tn) + 1
             others = np.zeros(len(w), dtype=bool)
             for q in range(partitions):
                 if q != p:
-                    qw, qv = sets[q][2 + idx][:2]
+                    qw, qv = reads[q][idx][:2]
                     others |= np.isin(w * span + v, qw * span + qv)
             fab_total += far.sum()
             fab_hits += far[others].sum()
             np.add.at(dram, w, local + np.where(others, 0, far))
-    writes = M * N * elem_bytes
+    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes)
+
+
+def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total: float,
+                dram: np.ndarray, writes: int) -> L2Prediction:
+    """ncu's hit rate over near reads, fabric lookups and C's writes (which hit)."""
     lookups = near_total + fab_total + writes
     hit = 100.0 * (near_hits + fab_hits + writes) / lookups
     return L2Prediction(round(float(hit), 2), round(float(dram.sum())), writes,
-                        round(lookups / 32), n_waves, tuple(round(float(x)) for x in dram))
+                        round(lookups / 32), len(dram), tuple(round(float(x)) for x in dram))
 
 
 def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
@@ -215,8 +219,4 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                 history[p].append(touched)
                 for key in touched:
                     last[p][key] = step
-    writes = M * N * elem_bytes
-    lookups = near_total + fab_total + writes
-    hit = 100.0 * (near_hits + fab_hits + writes) / lookups
-    return L2Prediction(round(float(hit), 2), round(float(dram.sum())), writes,
-                        round(lookups / 32), n_waves, tuple(round(float(x)) for x in dram))
+    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes)
