@@ -178,7 +178,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     steps: for small problems only.
     """
     bm, bn, bk = tile
-    tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
+    tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
     cap = l2_bytes / partitions
     history: list[list[set]] = [[] for _ in range(partitions)]   # per partition, per step
