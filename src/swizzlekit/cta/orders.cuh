@@ -131,3 +131,14 @@ __host__ __device__ __forceinline__ sk_tile sk_hilbert(int pid, int log2) {
   }
   return {y, x};
 }
+
+// An order picked at compile time, for kernels templated on theirs: 0 row, 1 grouped(p),
+// 2 strip(p), 3 snake, 4 zlayer(p) (launch sk_zlayer_ctas blocks).
+template <int ORDER>
+__host__ __device__ __forceinline__ sk_tile sk_select(int pid, int tiles_m, int tiles_n, int p) {
+  if (ORDER == 1) return sk_grouped(pid, tiles_m, tiles_n, p);
+  if (ORDER == 2) return sk_strip(pid, tiles_m, tiles_n, p);
+  if (ORDER == 3) return sk_snake(pid, tiles_m, tiles_n);
+  if (ORDER == 4) return sk_zlayer(pid, tiles_m, tiles_n, p);
+  return sk_row(pid, tiles_m, tiles_n);
+}

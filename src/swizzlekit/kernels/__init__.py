@@ -7,7 +7,7 @@ included). torch and triton are imported when a kernel runs, not here.
 >>> [k for k in sorted(KERNELS) if not k.startswith("cuda_")]
 ['cublas', 'table_gemm', 'triton', 'triton_persistent', 'triton_pointer']
 >>> sum(k.startswith("cuda_") for k in KERNELS)     # the SGEMM ladder and seed 001's kernels
-14
+15
 """
 
 from __future__ import annotations

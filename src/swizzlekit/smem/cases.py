@@ -56,6 +56,13 @@ CASES: tuple[Case, ...] = (
     Case("WMMA TF32 B tile 32x128 fp32 (m16n8k8 fragments)", "seed 002", 32, 128, 4,
          ("row", "block:4x8"), "not given",
          "a B fragment load reads 4 rows of 8 consecutive floats"),
+    Case("SGEMM warp-tiled A^T tile 8x128 fp32 (transposing stores)", "swizzlekit", 8, 128, 4,
+         ("row", "block:2x16:stride=4x1"), "not in a seed (cuda_warptile, BK=8)",
+         "a warp stores one float of each of 16 rows of A, for 2 k-groups 4 rows apart; the "
+         "lanes then read rows back as float4"),
+    Case("SGEMM warp-tiled A^T tile 16x128 fp32 (transposing stores)", "swizzlekit", 16, 128,
+         4, ("row", "block:4x8:stride=4x1"), "not in a seed (cuda_warptile, BK=16)",
+         "the same with BK=16: 8 rows of A, 4 k-groups"),
 )
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.cuda.nvrtc import Compiled, compile_cuda
 
-__all__ = ["Rung", "RUNGS", "rung", "expressions", "build", "run"]
+__all__ = ["Rung", "RUNGS", "rung", "expressions", "build", "run", "wmma_smem"]
 
 _HERE = Path(__file__).parent
 
@@ -34,10 +34,30 @@ class Rung:
     vec4: Callable[[int, int, int], bool] | None = None   # pick the float4 variant
     order: str = ""                      # block swizzle: the template's ORDER, P
     tolerance: float = 1e-5              # relative error bound against float64 (TF32: 1e-3)
+    dynamic_smem: int = 0                # bytes of dynamic shared memory per block
+    grid: str = "1d"                     # "1d": one block per tile, flat; "2d": (tiles_n,
+                                         # tiles_m); "zlayer": seed 002's z-layer launch grid
+
+    def launch_grid(self, m: int, n: int) -> tuple[int, int, int]:
+        tm, tn = -(-m // self.tile[0]), -(-n // self.tile[1])
+        if self.grid == "2d":
+            return (tn, tm, 1)
+        if self.grid == "zlayer":       # ceil(tiles_n / 2) * tiles_m * 2 blocks
+            return (-(-tn // 2) * tm * 2, 1, 1)
+        return (tn * tm, 1, 1)
 
 
 def _aligned(m: int, n: int, k: int) -> bool:
     return k % 4 == 0 and n % 4 == 0
+
+
+def wmma_smem(stages: int, bk: int) -> int:
+    """Dynamic shared memory of ``sgemm_wmma_tf32<stages, bk, ...>`` (its wmma_smem_bytes)."""
+    return stages * (128 * (bk + 4) + bk * 132) * 4
+
+
+#: The WMMA rung's pipeline: stages and BK (chosen on the H200, docs/sgemm.md).
+WMMA_STAGES, WMMA_BK = 2, 32
 
 
 _REG = "sgemm_reg<128,128,8,8,8,{swz},{vec}{order}>"
@@ -46,9 +66,9 @@ _ORDERS = {"cuda_block_swizzle": ",1,8", "cuda_block_strip": ",2,4", "cuda_block
            "cuda_block_zlayer": ",4,2"}
 RUNGS: tuple[Rung, ...] = (
     Rung("cuda_naive", "sgemm.cu", "sgemm_naive", (32, 8), (8, 32),
-         "seed 002's baseline: one thread per output, straight from global memory"),
+         "seed 002's baseline: one thread per output, straight from global memory", grid="2d"),
     Rung("cuda_smem", "sgemm.cu", "sgemm_smem<32>", (32, 32), (32, 32),
-         "shared-memory tiling (32x32 tiles)"),
+         "shared-memory tiling (32x32 tiles)", grid="2d"),
     Rung("cuda_sgemmopt", "sgemm.cu", _REG, (256, 1), (128, 128),
          "seed 002's sgemmopt: 128x128x8 tiles, 8x8 per thread, A transposed, float4, "
          "unrolled, double-buffered (2-way bank conflicts on its shared-memory reads)",
@@ -70,14 +90,20 @@ RUNGS: tuple[Rung, ...] = (
     Rung("cuda_block_snake", "sgemm.cu", _REG, (256, 1), (128, 128),
          "bank_free with seed 002's snake order", _aligned),
     Rung("cuda_block_zlayer", "sgemm.cu", _REG, (256, 1), (128, 128),
-         "bank_free with seed 002's z-layer block swizzle (2 layers)", _aligned),
-    Rung("cuda_wmma_tf32", "wmma_tf32.cu", "sgemm_wmma_tf32<{vec}>", (256, 1), (128, 128),
-         "tensor cores: WMMA TF32 m16n16k8, cp.async-loaded 128x128x32 tiles (mma.sync on sm_90)",
-         _aligned, tolerance=1e-3),
+         "bank_free with seed 002's z-layer block swizzle (2 layers)", _aligned, grid="zlayer"),
+    Rung("cuda_wmma_tf32", "wmma_tf32.cu",
+         f"sgemm_wmma_tf32<{WMMA_STAGES},{WMMA_BK},1,8,{{vec}}>", (256, 1), (128, 128),
+         f"tensor cores: WMMA TF32 m16n16k8 on 128x128x{WMMA_BK} tiles, a {WMMA_STAGES}-stage "
+         "cp.async pipeline, grouped block swizzle (mma.sync on sm_90)",
+         _aligned, tolerance=1e-3, dynamic_smem=wmma_smem(WMMA_STAGES, WMMA_BK)),
+    Rung("cuda_warptile", "sgemm.cu", "sgemm_warp<8,4,1,0,1,{vec}>", (256, 1), (128, 256),
+         "past the seed: 128x256x8 block tiles, 32x128 warp tiles of 4x4 sub-tiles per lane "
+         "(one wavefront per shared read), A^T under the solver's Swizzle<1,4,5>", _aligned),
     Rung("cuda_seed001_smem", "seed001.cu", "matmul_smem<32>", (32, 32), (32, 32),
-         "seed 001's matmul_smem<32>"),
+         "seed 001's matmul_smem<32>", grid="2d"),
     Rung("cuda_seed001_swizzle", "seed001.cu", "matmul_swizzle<32,4>", (32, 32),
-         (32, 32), "seed 001's matmul_swizzle<32,4> (strip swizzle of the block index)"),
+         (32, 32), "seed 001's matmul_swizzle<32,4> (strip swizzle of the block index)",
+         grid="2d"),
 )
 
 
@@ -98,9 +124,10 @@ def expressions(r: Rung) -> list[str]:
     return [r.expression.format(swz=swz, vec=v, order=order) for v in ("true", "false")]
 
 
-def build(arch: str = "sm_90", names: list[str] | None = None) -> dict[str, Compiled]:
-    """Compile every rung (or ``names``) for ``arch``: file -> compiled module."""
-    chosen = [rung(n) for n in names] if names else list(RUNGS)
+def build(arch: str = "sm_90", names: list[str | Rung] | None = None) -> dict[str, Compiled]:
+    """Compile every rung (or ``names``: rung names or :class:`Rung` objects) for ``arch``:
+    file -> compiled module."""
+    chosen = [n if isinstance(n, Rung) else rung(n) for n in names] if names else list(RUNGS)
     by_file: dict[str, list[str]] = {}
     for r in chosen:
         by_file.setdefault(r.source, []).extend(expressions(r))
@@ -114,33 +141,40 @@ def build(arch: str = "sm_90", names: list[str] | None = None) -> dict[str, Comp
 _loaded: dict = {}
 
 
+def _check(err, what: str) -> None:
+    if int(err):
+        raise SwizzleKitError(f"{what} failed: {err}")
+
+
 def _function(r: Rung, expr: str, arch: str):
     from cuda.bindings import driver
 
-    key = (r.source, expr, arch)
+    key = (r.source, expr, arch, r.dynamic_smem)
     if key not in _loaded:
-        compiled = build(arch, [r.name])[r.source]
+        compiled = build(arch, [r])[r.source]
         err, module = driver.cuModuleLoadData(compiled.cubin)
-        if int(err):
-            raise SwizzleKitError(f"cuModuleLoadData failed: {err}")
+        _check(err, "cuModuleLoadData")
         err, fn = driver.cuModuleGetFunction(module, compiled.lowered[expr].encode())
-        if int(err):
-            raise SwizzleKitError(f"cuModuleGetFunction failed: {err}")
+        _check(err, "cuModuleGetFunction")
+        if r.dynamic_smem > 48 * 1024:     # above 48 KiB a kernel must opt in
+            attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            (err,) = driver.cuFuncSetAttribute(fn, attr, r.dynamic_smem)
+            _check(err, f"cuFuncSetAttribute({r.dynamic_smem} B of shared memory)")
         _loaded[key] = (module, fn)
     return _loaded[key][1]
 
 
-def run(name: str, a, b, out=None, **_):
-    """``a @ b`` by the rung ``name`` (fp32, row-major contiguous, one CUDA device)."""
+def run(name: str | Rung, a, b, out=None, **_):
+    """``a @ b`` by the rung ``name`` (or a :class:`Rung`; fp32, one CUDA device)."""
     import torch
 
-    r = rung(name)
+    r = name if isinstance(name, Rung) else rung(name)
     if a.dtype != torch.float32 or b.dtype != torch.float32:
-        raise SwizzleKitError(f"{name} is an fp32 kernel; got {a.dtype} and {b.dtype}")
+        raise SwizzleKitError(f"{r.name} is an fp32 kernel; got {a.dtype} and {b.dtype}")
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
         raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply")
     if not (a.is_cuda and b.is_cuda):
-        raise SwizzleKitError(f"{name} runs on a CUDA device")
+        raise SwizzleKitError(f"{r.name} runs on a CUDA device")
     a, b = a.contiguous(), b.contiguous()
     m, k = a.shape
     n = b.shape[1]
@@ -153,21 +187,15 @@ def run(name: str, a, b, out=None, **_):
     fn = _function(r, expr, f"sm_{major}{minor}")
     from cuda.bindings import driver
 
-    grid = (-(-n // r.tile[1]), -(-m // r.tile[0]), 1)
-    if any(x in r.expression for x in ("sgemm_reg", "sgemm_async", "sgemm_wmma")):  # 1-D grids
-        grid = (grid[0] * grid[1], 1, 1)
-    if r.name == "cuda_block_zlayer":       # its own launch grid: ceil(tn / 2) * tm * 2 blocks
-        tm, tn = -(-m // r.tile[0]), -(-n // r.tile[1])
-        grid = (-(-tn // 2) * tm * 2, 1, 1)
     params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
               (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
                ctypes.c_void_p))
-    if "seed001" in name:           # seed 001's kernels take (A, B, C, M, N, K)
+    if r.source == "seed001.cu":    # seed 001's kernels take (A, B, C, M, N, K)
         params = ((a.data_ptr(), b.data_ptr(), c.data_ptr(), m, n, k),
                   (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
                    ctypes.c_int, ctypes.c_int))
     stream = driver.CUstream(torch.cuda.current_stream(a.device).cuda_stream)
-    (err,) = driver.cuLaunchKernel(fn, *grid, r.block[0], r.block[1], 1, 0, stream, params, 0)
-    if int(err):
-        raise SwizzleKitError(f"cuLaunchKernel({name}) failed: {err}")
+    (err,) = driver.cuLaunchKernel(fn, *r.launch_grid(m, n), r.block[0], r.block[1], 1,
+                                   r.dynamic_smem, stream, params, 0)
+    _check(err, f"cuLaunchKernel({r.name})")
     return c

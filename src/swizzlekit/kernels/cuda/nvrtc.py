@@ -117,24 +117,27 @@ def compile_cuda(source: str, name_expressions: list[str], arch: str = "sm_90",
             raise SwizzleKitError("this kernel includes <mma.h>, which NVRTC finds in the CUDA "
                                   "toolkit: set CUDA_HOME to a toolkit with include/mma.h")
         opts.append(f"--include-path={inc}")
-    key = hashlib.sha256(json.dumps([source, sorted(name_expressions), opts]).encode()).hexdigest()
-    cached = cache_dir() / f"{key}.json"
-    if use_cache and cached.exists():
-        meta = json.loads(cached.read_text())
-        return Compiled(arch, (cache_dir() / f"{key}.cubin").read_bytes(), meta["ptx"],
-                        meta["log"], meta["lowered"], parse_ptxas(meta["log"]))
     try:
         from cuda.bindings import nvrtc
     except ImportError as e:
         raise SwizzleKitError("compiling CUDA needs cuda-python: pip install "
                               "'swizzlekit[cuda]' (cuda-bindings and nvidia-cuda-nvrtc)") from e
     try:
-        prog = _check(nvrtc.nvrtcCreateProgram(source.encode(), filename.encode(), 0, [], []),
-                      "create")
+        version = _check(nvrtc.nvrtcVersion(), "version")
     except Exception as e:                     # the library itself could not be loaded
         if isinstance(e, CompileError):
             raise
         raise SwizzleKitError(f"NVRTC is not available: {str(e).splitlines()[0]}") from e
+    # the compiler's version is part of the key: a newer NVRTC must not reuse older cubins
+    key = hashlib.sha256(json.dumps([source, sorted(name_expressions), opts, list(version)])
+                         .encode()).hexdigest()
+    cached = cache_dir() / f"{key}.json"
+    if use_cache and cached.exists():
+        meta = json.loads(cached.read_text())
+        return Compiled(arch, (cache_dir() / f"{key}.cubin").read_bytes(), meta["ptx"],
+                        meta["log"], meta["lowered"], parse_ptxas(meta["log"]))
+    prog = _check(nvrtc.nvrtcCreateProgram(source.encode(), filename.encode(), 0, [], []),
+                  "create")
     for expr in name_expressions:
         _check((nvrtc.nvrtcAddNameExpression(prog, expr.encode())[0], None), "name expression")
     enc = [o.encode() for o in opts]

@@ -14,6 +14,9 @@
 //                             row order, 1 grouped(P), 2 strip(P), 3 snake, 4 seed 002's
 //                             z-layer (P layers; its launch order over a 1-D grid of
 //                             sk_zlayer_ctas blocks, the spare ones exiting at once).
+//   sgemm_async<STAGES,VEC4>  bank_free with B loaded by cp.async, STAGES deep
+//   sgemm_warp<BK,MINB,...>   past the seed: warp tiles of 32x64, 4x4 sub-tiles per lane,
+//                             A^T stored under the solver's swizzle for BK (8 or 16)
 
 __global__ void sgemm_naive(int M, int N, int K, const float* __restrict__ A,
                             const float* __restrict__ B, float* __restrict__ C) {
@@ -77,12 +80,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[TM][TN], float* __
 
 template <int ORDER, int P>
 __device__ __forceinline__ sk_tile block_tile(int tiles_m, int tiles_n) {
-  int pid = blockIdx.x;
-  if (ORDER == 1) return sk_grouped(pid, tiles_m, tiles_n, P);
-  if (ORDER == 2) return sk_strip(pid, tiles_m, tiles_n, P);
-  if (ORDER == 3) return sk_snake(pid, tiles_m, tiles_n);
-  if (ORDER == 4) return sk_zlayer(pid, tiles_m, tiles_n, P);
-  return sk_row(pid, tiles_m, tiles_n);
+  return sk_select<ORDER>(blockIdx.x, tiles_m, tiles_n, P);
 }
 
 template <int BM, int BN, int BK, int TM, int TN, bool SWZ, bool VEC4, int ORDER = 0, int P = 1>
@@ -247,4 +245,121 @@ __global__ void __launch_bounds__(256)
     if (next < tiles_k) store_a(ns);  // ns was last read in iteration t-1: safe after the sync
   }
   store_tile<TM, TN, VEC4>(acc, C, M, N, bm + ty * TM, bn + tx * TN);
+}
+
+// ---------------------------------------------------------------------------------------
+// sgemm_warp<BK, TNS, MINB, ORDER, P, VEC4>: the rung past the seed. 128 x (64 TNS) x BK
+// block tiles, 256 threads as 8 warps in a 4 (M) x 2 (N) grid of 32 x (32 TNS) warp tiles. A
+// lane owns a 2 x TNS grid of 4x4 sub-tiles: lanes form 4 x 8 within the warp, the sub-tiles
+// sit 16 rows and 32 columns apart. Per k, a warp reads 4 distinct float4 of A (broadcast)
+// and 8 contiguous float4 of B per sub-tile column: one wavefront each, where sgemmopt's 8
+// contiguous outputs per thread make B's reads span 512 bytes. MINB: __launch_bounds__'s
+// minimum blocks per SM (2 caps registers at 128).
+//
+// A is stored transposed, As[k][m]. A thread's 4 scalar stores of one float4 of A land BK/4
+// k-groups of a warp on one bank; swizzlekit.smem.solve picks, for these accesses (cases
+// "SGEMM warp-tiled A^T tile ..."), a swizzle that moves whole 8- or 16-float groups, so the
+// float4 reads stay contiguous and aligned:
+//   BK = 16, Swizzle<2,3,6>:  offset = k * 128 + m:  k3 k2 k1 k0 m6 m5 m4 m3 m2 m1 m0
+//                                                    m4 m3 ^= k3 k2   (bits 3,4 ^= bits 9,10)
+//   BK = 8,  Swizzle<1,4,5>:  offset = k * 128 + m:     k2 k1 k0 m6 m5 m4 m3 m2 m1 m0
+//                                                    m4 ^= k2         (bit 4 ^= bit 9)
+template <int BK>
+__device__ __forceinline__ int swz_at(int k, int m) {
+  static_assert(BK == 8 || BK == 16, "BK is 8 or 16");
+  constexpr int SHIFT = BK == 16 ? 3 : 4;
+  return k * 128 + (m ^ (((k >> 2) & (BK / 4 - 1)) << SHIFT));
+}
+
+template <int BK, int TNS, int MINB, int ORDER, int P, bool VEC4>
+__global__ void __launch_bounds__(256, MINB)
+    sgemm_warp(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+               float* __restrict__ C) {
+  constexpr int BM = 128, BN = 64 * TNS, Q = BK / 8, QB = BK * BN / 1024;  // float4 per thread
+  __shared__ __align__(16) float As[2][BK * BM];
+  __shared__ __align__(16) float Bs[2][BK * BN];
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int row0 = (warp / 2) * 32 + (lane / 8) * 4;   // + 16 * s
+  const int col0 = (warp % 2) * (BN / 2) + (lane % 8) * 4;   // + 32 * t
+  const sk_tile tile = block_tile<ORDER, P>((M + BM - 1) / BM, (N + BN - 1) / BN);
+  if (tile.n * BN >= N) return;
+  const int bm = tile.m * BM, bn = tile.n * BN;
+  constexpr int AR = 256 / (BK / 4);                           // rows of A apart per q
+  const int a_r = tid / (BK / 4), a_c = (tid % (BK / 4)) * 4;  // rows a_r + AR q
+  constexpr int BR = 256 / (BN / 4);                           // rows of B apart per q
+  const int b_r = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;  // rows b_r + BR q
+  // Row pointers computed once and walked along K: no 64-bit index math in the loop.
+  const float* a_src = A + (size_t)(bm + a_r) * K + a_c;
+  const float* b_src = B + (size_t)b_r * N + bn + b_c;
+  float4 a_ld[Q], b_ld[QB];
+  float acc[2][TNS][4][4] = {};
+
+  auto load4 = [&](const float* __restrict__ p, bool row_ok, int room) {  // room: in-bounds cols
+    if (VEC4)  // K and N are multiples of 4, so room is too: a float4 is all in or all out
+      return (row_ok && room >= 4) ? *reinterpret_cast<const float4*>(p) : make_float4(0, 0, 0, 0);
+    float v[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) v[i] = (row_ok && i < room) ? p[i] : 0.f;
+    return make_float4(v[0], v[1], v[2], v[3]);
+  };
+  auto load = [&](int k0) {
+#pragma unroll
+    for (int q = 0; q < Q; ++q)
+      a_ld[q] = load4(a_src + (size_t)AR * q * K + k0, bm + a_r + AR * q < M, K - k0 - a_c);
+#pragma unroll
+    for (int q = 0; q < QB; ++q)
+      b_ld[q] = load4(b_src + (size_t)(k0 + BR * q) * N, k0 + b_r + BR * q < K, N - bn - b_c);
+  };
+  auto store = [&](int buf) {
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      const int m = a_r + AR * q;
+      As[buf][swz_at<BK>(a_c + 0, m)] = a_ld[q].x;
+      As[buf][swz_at<BK>(a_c + 1, m)] = a_ld[q].y;
+      As[buf][swz_at<BK>(a_c + 2, m)] = a_ld[q].z;
+      As[buf][swz_at<BK>(a_c + 3, m)] = a_ld[q].w;
+    }
+#pragma unroll
+    for (int q = 0; q < QB; ++q)
+      *reinterpret_cast<float4*>(&Bs[buf][(b_r + BR * q) * BN + b_c]) = b_ld[q];
+  };
+
+  load(0);
+  store(0);
+  __syncthreads();
+  int buf = 0;
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    const bool more = k0 + BK < K;
+    if (more) load(k0 + BK);  // the next tile's global loads fly while this one is computed
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a[2][4], b[TNS][4];
+#pragma unroll
+      for (int s = 0; s < 2; ++s) {
+        float4 va = *reinterpret_cast<const float4*>(&As[buf][swz_at<BK>(k, row0 + 16 * s)]);
+        a[s][0] = va.x; a[s][1] = va.y; a[s][2] = va.z; a[s][3] = va.w;
+      }
+#pragma unroll
+      for (int t = 0; t < TNS; ++t) {
+        float4 vb = *reinterpret_cast<const float4*>(&Bs[buf][k * BN + col0 + 32 * t]);
+        b[t][0] = vb.x; b[t][1] = vb.y; b[t][2] = vb.z; b[t][3] = vb.w;
+      }
+#pragma unroll
+      for (int s = 0; s < 2; ++s)
+#pragma unroll
+        for (int t = 0; t < TNS; ++t)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[s][t][i][j] += a[s][i] * b[t][j];
+    }
+    if (more) store(buf ^ 1);  // buf ^ 1 was last read before the previous barrier
+    __syncthreads();
+    buf ^= 1;
+  }
+#pragma unroll
+  for (int s = 0; s < 2; ++s)
+#pragma unroll
+    for (int t = 0; t < TNS; ++t)
+      store_tile<4, 4, VEC4>(acc[s][t], C, M, N, bm + row0 + 16 * s, bn + col0 + 32 * t);
 }

@@ -1,9 +1,15 @@
 // Seed 002's tensor-core rung: WMMA TF32 (m16n16k8), C = A B, row-major fp32, any M, N, K.
-// 128x128x32 block tiles, 8 warps in a 2 x 4 grid, each warp 64 x 32 of C as 4 x 2
+//
+//   sgemm_wmma_tf32<STAGES, BK, ORDER, P, VEC4>
+//
+// 128x128xBK block tiles, 8 warps in a 2 x 4 grid, each warp 64 x 32 of C as 4 x 2
 // accumulator fragments. Tiles go global -> shared by cp.async (16 bytes, zero-filled past
-// the edges; a scalar path when rows are not 16-byte aligned), rows padded by 4 floats so
-// that fragment loads stay 32-byte aligned and spread over the banks. On sm_90 WMMA compiles
-// to mma.sync (HMMA), not Hopper's wgmma: see docs/sgemm.md for what that costs.
+// the edges; a scalar path when rows are not 16-byte aligned) through a STAGES-deep ring in
+// dynamic shared memory (STAGES = 1: load, wait, compute). Rows are padded by 4 floats so
+// that fragment loads stay 32-byte aligned and spread over the banks. ORDER/P: the block
+// swizzle, an order of swizzlekit.cta over a 1-D grid (sk_select in orders.cuh, prepended by
+// the builder). On sm_90 WMMA compiles to mma.sync (HMMA), not Hopper's wgmma: see
+// docs/sgemm.md for the ceiling that sets.
 #include <mma.h>
 using namespace nvcuda;
 
@@ -12,31 +18,43 @@ __device__ __forceinline__ void wmma_cp_async16(void* smem, const void* gmem, in
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
                "r"(src_bytes));
 }
+__device__ __forceinline__ void wmma_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void wmma_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
-template <bool VEC4>
+// Dynamic shared memory of one instantiation, in bytes (the launcher computes the same).
+template <int STAGES, int BK>
+constexpr int wmma_smem_bytes() { return STAGES * (128 * (BK + 4) + BK * 132) * 4; }
+
+template <int STAGES, int BK, int ORDER, int P, bool VEC4>
 __global__ void __launch_bounds__(256)
     sgemm_wmma_tf32(int M, int N, int K, const float* __restrict__ A,
                     const float* __restrict__ B, float* __restrict__ C) {
-  constexpr int BM = 128, BN = 128, BK = 32, LDA = BK + 4, LDB = BN + 4;
-  __shared__ __align__(128) float As[BM * LDA];   // A tile, row-major (K contiguous)
-  __shared__ __align__(128) float Bs[BK * LDB];   // B tile, row-major (N contiguous)
+  constexpr int BM = 128, BN = 128, LDA = BK + 4, LDB = BN + 4;
+  constexpr int STAGE = BM * LDA + BK * LDB;               // floats per stage
+  extern __shared__ __align__(128) float smem[];           // STAGES x {A tile, B tile}
   const int tid = threadIdx.x, warp = tid / 32;
-  const int wm = warp / 4, wn = warp % 4;          // warp tile: rows wm*64, cols wn*32
-  const sk_tile tile = sk_row(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN);
+  const int wm = warp / 4, wn = warp % 4;                  // warp tile: rows wm*64, cols wn*32
+  const sk_tile tile = sk_select<ORDER>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, P);
+  if (tile.n * BN >= N) return;                            // a spare block of a launch-grid order
   const int bm = tile.m * BM, bn = tile.n * BN;
+  const int tiles_k = (K + BK - 1) / BK;
   wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[4][2];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
     for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.f);
 
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    // A: 128 x 32 floats = 1024 float4, 4 per thread; B: 32 x 128 = 1024 float4, 4 per thread
+  // Tile t into stage s: A is 128 x BK, B is BK x 128, BK * 32 float4 each.
+  auto load = [&](int t, int s) {
+    float* As = smem + s * STAGE;
+    float* Bs = As + BM * LDA;
+    const int k0 = t * BK;
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
+    for (int q = 0; q < BK / 8; ++q) {
       int idx = tid + q * 256;
-      int ar = idx / 8, ac = (idx % 8) * 4;          // A row, col (in K)
-      int br = idx / 32, bc = (idx % 32) * 4;        // B row (in K), col
+      int ar = idx / (BK / 4), ac = (idx % (BK / 4)) * 4;  // A row, col (in K)
+      int br = idx / 32, bc = (idx % 32) * 4;              // B row (in K), col
       int gar = bm + ar, gac = k0 + ac, gbr = k0 + br, gbc = bn + bc;
       if (VEC4) {
         int ab = (gar < M && gac < K) ? 4 * min(4, K - gac) : 0;
@@ -51,9 +69,10 @@ __global__ void __launch_bounds__(256)
         }
       }
     }
-    asm volatile("cp.async.commit_group;\n" ::);
-    asm volatile("cp.async.wait_group 0;\n" ::);
-    __syncthreads();
+  };
+  auto compute = [&](int s) {
+    const float* As = smem + s * STAGE;
+    const float* Bs = As + BM * LDA;
 #pragma unroll
     for (int kk = 0; kk < BK; kk += 8) {
       wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[4];
@@ -62,30 +81,57 @@ __global__ void __launch_bounds__(256)
       for (int i = 0; i < 4; ++i) {
         wmma::load_matrix_sync(a[i], &As[(wm * 64 + i * 16) * LDA + kk], LDA);
 #pragma unroll
-        for (int t = 0; t < a[i].num_elements; ++t) a[i].x[t] = wmma::__float_to_tf32(a[i].x[t]);
+        for (int e = 0; e < a[i].num_elements; ++e) a[i].x[e] = wmma::__float_to_tf32(a[i].x[e]);
       }
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
         wmma::load_matrix_sync(b[j], &Bs[kk * LDB + wn * 32 + j * 16], LDB);
 #pragma unroll
-        for (int t = 0; t < b[j].num_elements; ++t) b[j].x[t] = wmma::__float_to_tf32(b[j].x[t]);
+        for (int e = 0; e < b[j].num_elements; ++e) b[j].x[e] = wmma::__float_to_tf32(b[j].x[e]);
       }
 #pragma unroll
       for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
     }
+  };
+
+  if (STAGES == 1) {
+    for (int t = 0; t < tiles_k; ++t) {
+      load(t, 0);
+      wmma_commit();
+      wmma_wait<0>();
+      __syncthreads();
+      compute(0);
+      __syncthreads();
+    }
+  } else {
+    // prologue: tiles 0 .. STAGES-2 in flight
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+      if (s < tiles_k) load(s, s);
+      wmma_commit();
+    }
+    for (int t = 0; t < tiles_k; ++t) {
+      wmma_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+      __syncthreads();  // tile t has landed for every thread; stage (t-1) % STAGES is free
+      const int next = t + STAGES - 1;
+      if (next < tiles_k) load(next, next % STAGES);
+      wmma_commit();
+      compute(t % STAGES);
+    }
+    wmma_wait<0>();
     __syncthreads();
   }
   // epilogue through shared memory (each warp a 16 x 16 scratch), stores clipped to C
-  float* scratch = &As[warp * 16 * 20];
+  float* scratch = &smem[warp * 16 * 20];
+  const int lane = tid % 32;
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
       wmma::store_matrix_sync(scratch, acc[i][j], 20, wmma::mem_row_major);
       __syncwarp();
-      int lane = tid % 32;
 #pragma unroll
       for (int e = lane; e < 256; e += 32) {
         int r = bm + wm * 64 + i * 16 + e / 16, c = bn + wn * 32 + j * 16 + e % 16;
