@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "src" / "swizzlekit" / "data"
 
 
 def _has_gpu() -> bool:

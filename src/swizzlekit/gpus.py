@@ -1,6 +1,6 @@
 """GPU presets: SMs, L2, banks, memory and peak rates, each with where it came from.
 
-"measured" means read on this project's H200 (``docs/data/ceilings_h200.json``,
+"measured" means read on this project's H200 (``src/swizzlekit/data/ceilings_h200.json``,
 2026-11-21); "datasheet" means the vendor's published figure; "seed 002" the seed's device.
 
 >>> gpu("h200").sms, gpu("h200").l2_bytes // 2**20

@@ -1,6 +1,6 @@
 """The L2 model: DRAM traffic and Nsight Compute's L2 hit rate of a tiled GEMM under a CTA order.
 
-The picture, fitted to and judged against ``tests/data/l2_h200*.csv`` (docs/cta.md):
+The picture, fitted to and judged against ``src/swizzlekit/data/l2_h200*.csv`` (docs/cta.md):
 
 * CTAs run in *waves* of ``concurrent`` consecutive CTAs of the order, in lockstep over the K
   loop: at step k, the wave reads A tile (m, k) for each of its tile-rows m and B tile (k, n)

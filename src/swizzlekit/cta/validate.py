@@ -16,11 +16,11 @@ import numpy as np
 
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.orders import order
+from swizzlekit.data import FOLDER
 
 __all__ = ["TABLES", "compare", "compare_seed001", "sweep", "main"]
 
-_DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
-TABLES = (_DATA / "l2_h200.csv", _DATA / "l2_h200_counters.csv")
+TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
 #: The model's settings for the measured kernel (128x128x64 fp16 tiles) on the H200.
 H200_SETTINGS = dict(l2_bytes=60 * 2**20, concurrent=132, partitions=2)
 
@@ -33,8 +33,8 @@ def compare(paths=TABLES, **settings) -> list[dict]:
         if not Path(path).exists():
             from swizzlekit.errors import SwizzleKitError
 
-            raise SwizzleKitError(f"{path} not found: the measured tables live in a checkout's "
-                                  f"tests/data")
+            raise SwizzleKitError(f"{path} not found (the measured tables ship in "
+                                  f"swizzlekit/data)")
         for r in csv.DictReader(open(path)):
             if r["kernel"] != "table_gemm":
                 continue

@@ -1,6 +1,6 @@
 """Measure L2 hit rate, DRAM traffic and time of GEMMs under CTA orders, on the GPU.
 
-The table behind the L2 model's validation (``tests/data/l2_h200.csv``):
+The table behind the L2 model's validation (``src/swizzlekit/data/l2_h200.csv``):
 
 * the order-table Triton GEMM (fp16, 128x128x64 tiles) on 8 shapes, among them seed 001's,
   under 7 orders, each launch profiled once by Nsight Compute (``lts__t_sector_hit_rate.pct``,

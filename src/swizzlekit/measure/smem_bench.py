@@ -1,6 +1,6 @@
 """Measure shared-memory wavefronts on the GPU, one warp instruction at a time.
 
-This is the script behind ``tests/data/smem_wavefronts_h200.csv``, the table that the bank
+This is the script behind ``src/swizzlekit/data/smem_wavefronts_h200.csv``, the table that the bank
 model (:func:`swizzlekit.smem.wavefronts`) must reproduce row for row. It
 
 1. writes a few hundred address patterns (strides, tile rows/columns/blocks, swizzled tiles,

@@ -1,7 +1,7 @@
 """The shared-memory bank model: how many wavefronts one warp instruction takes.
 
 Rules measured on an H200 with Nsight Compute (``python -m swizzlekit.measure.smem_bench``;
-table in ``tests/data/smem_wavefronts_h200.csv``; the tests check every row):
+table in ``src/swizzlekit/data/smem_wavefronts_h200.csv``; the tests check every row):
 
 * A *wavefront* serves 32 banks x 4 bytes = 128 bytes. Within one wavefront, lanes that
   touch the same 4-byte word share it (broadcast on loads, one write on stores).

@@ -1,0 +1,27 @@
+"""Measured tables that ship with swizzlekit: what the models are judged against, and the
+committed H200 results the report shows when no GPU is at hand.
+
+Each file was written by a script in ``swizzlekit.measure`` (or ``swizzlekit bench``) on the
+H200; docs/ names the command, date and versions beside every number taken from them.
+
+>>> path("l2_h200.csv").exists()
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["FOLDER", "path"]
+
+FOLDER = Path(__file__).parent
+
+
+def path(name: str) -> Path:
+    """The shipped file ``name`` (e.g. ``"bench/tall_wide.csv"``); a clear error if absent."""
+    p = FOLDER / name
+    if not p.is_file():
+        raise SwizzleKitError(f"no measured table {name!r} in {FOLDER}")
+    return p
