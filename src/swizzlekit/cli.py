@@ -88,9 +88,17 @@ def build_parser() -> argparse.ArgumentParser:
         p = ksub.add_parser(verb, help=f"the {verb.upper()} of one CUDA kernel")
         p.add_argument("name")
         p.add_argument("--arch", default="sm_90")
+        p.add_argument("--json", action="store_true")
     rep = top.add_parser("reproduce", help="a seed's own table, measured on this GPU")
     p = rep.add_argument("seed", choices=("seed001", "seed002"))
     rep.add_argument("--out", type=Path, default=Path("reproduce-out"))
+    rep.add_argument("--json", action="store_true")
+    p = top.add_parser("report", help="one HTML page (plus PNGs and JSON) for a GPU")
+    p.add_argument("--gpu", default="h200", help="GPU preset (see swizzlekit.gpus)")
+    p.add_argument("--out", type=Path, default=Path("swizzlekit-report"))
+    p.add_argument("--measure", action="store_true",
+                   help="also measure on this machine's GPU (needs torch with CUDA, and ncu)")
+    p.add_argument("--json", action="store_true")
     p = top.add_parser("bench", help="GEMM kernels against cuBLAS on this GPU")
     p.add_argument("--suite", action="append", default=None,
                    help="square, large-square, seed001, seed002, llm, tall-wide (repeat)")
@@ -132,7 +140,7 @@ def _run_kernels(args: argparse.Namespace) -> int:
     r = rung(args.name)
     compiled = build(args.arch, [r.name])[r.source]
     if args.cmd == "ptx":
-        print(compiled.ptx)
+        _emit({"kernel": r.name, "arch": args.arch, "ptx": compiled.ptx}, args.json, compiled.ptx)
         return 0
     import shutil
     import subprocess
@@ -144,7 +152,8 @@ def _run_kernels(args: argparse.Namespace) -> int:
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(compiled.cubin)
         f.flush()
-        print(subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True).stdout)
+        sass = subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True).stdout
+    _emit({"kernel": r.name, "arch": args.arch, "sass": sass}, args.json, sass)
     return 0
 
 
@@ -196,6 +205,30 @@ def _run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_report(args: argparse.Namespace) -> int:
+    from swizzlekit.gpus import gpu
+    from swizzlekit.report import build
+
+    gpu(args.gpu)                       # a bad preset is bad input (2) before any work
+    if args.measure and not _has_gpu():
+        print("swizzlekit: error: report --measure needs torch with a CUDA GPU; none here",
+              file=sys.stderr)
+        return 1
+    data = build(args.gpu, args.out, measure=args.measure, progress=not args.json)
+    recommended = {"x".join(map(str, s["shape"])): s["recommended"] for s in data["cta"]["shapes"]}
+    summary = {"html": str(args.out / "report.html"), "json": str(args.out / "report.json"),
+               "pngs": len(list((args.out / "img").glob("*.png"))), "gpu": args.gpu,
+               "measured": args.measure,
+               "smem_conflict_free": sum(t["conflict_free"] for t in data["smem"]["gemm_tiles"]),
+               "smem_tiles": len(data["smem"]["gemm_tiles"]), "recommended_orders": recommended}
+    _emit(summary, args.json, f"wrote {summary['html']} ({summary['pngs']} PNGs inlined; every "
+          f"number in {summary['json']})\n"
+          f"shared memory: {summary['smem_conflict_free']}/{summary['smem_tiles']} GEMM tiles "
+          f"conflict-free under the solver's layout\n"
+          + "\n".join(f"CTA order for {k}: {v}" for k, v in recommended.items()))
+    return 0
+
+
 def _dims(count: int):
     def parse(text: str) -> tuple[int, ...]:
         parts = text.strip().split("x")
@@ -206,18 +239,10 @@ def _dims(count: int):
     return parse
 
 
-#: The parameter values --order all tries for each order.
-_SWEEP = {"grouped": [{"group": g, "along": a} for g in (4, 8, 16) for a in "mn"],
-          "grouped_persistent": [{"group": g} for g in (4, 8, 16)],
-          "strip": [{"width": w} for w in (4, 8, 16)],
-          "strip_snake": [{"width": w} for w in (4, 8, 16)],
-          "cutlass": [{"log_tile": t, "raster": r} for t in (1, 2, 3) for r in "mn"],
-          "zlayer": [{"layers": z} for z in (2, 4)]}
-
-
 def _run_simulate(args: argparse.Namespace) -> int:
-    from swizzlekit.cta import ORDERS, order
+    from swizzlekit.cta import order
     from swizzlekit.cta.l2 import simulate
+    from swizzlekit.cta.rank import label, rank
     from swizzlekit.gpus import gpu
 
     g = gpu(args.gpu)
@@ -229,23 +254,17 @@ def _run_simulate(args: argparse.Namespace) -> int:
         params = _order_params(args.param)
         pred = simulate(m, n, k, order(args.order, tm, tn, **params), **settings)
         out = {"order": args.order, "params": params, "gpu": args.gpu, **pred.to_dict()}
-        label = args.order + "".join(f" {a}={b}" for a, b in params.items())
-        _emit(out, args.json, f"{label} on {g.name}: L2 hit rate "
+        _emit(out, args.json, f"{label(args.order, params)} on {g.name}: L2 hit rate "
               f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
               f"({pred.waves} waves of {settings['concurrent']} CTAs)")
         return 0
-    ranked = []
-    for name in ORDERS:
-        for params in _SWEEP.get(name, [{}]):
-            pred = simulate(m, n, k, order(name, tm, tn, **params), **settings)
-            ranked.append({"order": name, "params": params, "l2_hit_rate": pred.l2_hit_rate,
-                           "dram_read_bytes": pred.dram_read_bytes})
-    ranked.sort(key=lambda r: (r["dram_read_bytes"], -r["l2_hit_rate"]))
+    ranked = rank(m, n, k, gpu=args.gpu, tile=(bm, bn, bk), elem_bytes=args.elem_bytes,
+                  concurrent=args.concurrent)
     best = ranked[0]
     out = {"gpu": args.gpu, "recommended": best, "ranking": ranked,
            "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
     lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
-    lines += [f"{r['order'] + ' ' + ' '.join(f'{a}={b}' for a, b in r['params'].items()):22s} "
+    lines += [f"{label(r['order'], r['params']):22s} "
               f"{r['l2_hit_rate']:9.1f} {r['dram_read_bytes'] / 1e6:13.0f}" for r in ranked]
     lines.append(f"recommended: {best['order']} {best['params'] or ''}")
     _emit(out, args.json, "\n".join(lines))
@@ -406,8 +425,12 @@ def main(argv: list[str] | None = None) -> int:
             from swizzlekit.measure import reproduce
 
             out = args.out / args.seed
-            print(reproduce.seed002(out) if args.seed == "seed002" else reproduce.seed001(out))
+            text = (reproduce.seed002(out, progress=not args.json) if args.seed == "seed002"
+                    else reproduce.seed001(out))
+            _emit({"seed": args.seed, "table": text, "out": str(out)}, args.json, text)
             return 0
+        if args.area == "report":
+            return _run_report(args)
         raise SwizzleKitError(f"unknown area {args.area!r}")  # pragma: no cover
     except SwizzleKitError as e:
         print(f"swizzlekit: error: {e}", file=sys.stderr)

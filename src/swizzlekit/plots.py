@@ -46,7 +46,7 @@ def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
     cmap = plt.get_cmap("tab20" if n <= 20 else "hsv", n)
     ax.imshow(groups, cmap=cmap, vmin=-0.5, vmax=n - 0.5, aspect="equal")
     rows, cols = groups.shape
-    if rows * cols <= 1024:
+    if rows * cols <= 512:      # numbers only where they stay legible
         size = 7 if cols <= 16 else 5
         for r in range(rows):
             for c in range(cols):

@@ -12,7 +12,7 @@ from swizzlekit.smem.access import (ACCESS_FORMS, AccessSpec, Instruction, ldmat
 from swizzlekit.smem.analyze import Analysis, AccessReport, analyze
 from swizzlekit.smem.banks import (H200_BANKS, BankGeometry, bank_conflicts, phases,
                                    set_wavefronts, wavefronts)
-from swizzlekit.smem.cases import CASES, Case, case
+from swizzlekit.smem.cases import CASES, GEMM_TILES, Case, case
 from swizzlekit.smem.emit import cuda_function, cute_type, triton_expr
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TileLayout,
                                      TmaSwizzle, TritonShared, XorCols)
@@ -22,7 +22,7 @@ __all__ = [
     "ACCESS_FORMS", "AccessSpec", "Instruction", "ldmatrix", "parse_access", "thread_block",
     "Analysis", "AccessReport", "analyze",
     "H200_BANKS", "BankGeometry", "bank_conflicts", "phases", "set_wavefronts", "wavefronts",
-    "CASES", "Case", "case",
+    "CASES", "GEMM_TILES", "Case", "case",
     "cuda_function", "cute_type", "triton_expr",
     "LinearLayout", "RowMajor", "Swizzle", "Swizzled", "TileLayout", "TmaSwizzle",
     "TritonShared", "XorCols",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["Case", "CASES", "case"]
+__all__ = ["Case", "CASES", "GEMM_TILES", "case"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,33 @@ CASES: tuple[Case, ...] = (
     Case("SGEMM warp-tiled A^T tile 16x128 fp32 (transposing stores)", "swizzlekit", 16, 128,
          4, ("row", "block:4x8:stride=4x1"), "not in a seed (cuda_warptile, BK=16)",
          "the same with BK=16: 8 rows of A, 4 k-groups"),
+)
+
+#: Shared-memory tiles of common GEMM configurations (the report's table): each precision,
+#: 4-, 8- and 16-byte accesses, and ldmatrix. ``source`` is the precision; ``seed_answer``
+#: the access that reads the tile.
+GEMM_TILES: tuple[Case, ...] = (
+    Case("fp16/bf16 128x64 tile (128-byte rows)", "fp16/bf16", 128, 64, 2, ("row", "block:8x8"),
+         "ldmatrix (8 rows of 16 bytes per phase)",
+         "cp.async or TMA writes 16-byte row segments; ldmatrix reads 8x8 matrices"),
+    Case("fp16/bf16 128x32 tile (64-byte rows)", "fp16/bf16", 128, 32, 2, ("row", "block:8x8"),
+         "ldmatrix", "a K block of 32 halves"),
+    Case("fp16/bf16 64x16 tile (32-byte rows)", "fp16/bf16", 64, 16, 2, ("row", "block:8x8"),
+         "ldmatrix", "a K block of 16 halves: one mma k-step"),
+    Case("fp16/bf16 64x64 tile, 8-byte column-block reads", "fp16/bf16", 64, 64, 2,
+         ("row", "block:16x4:vec=4"), "8-byte loads (4 halves) down 16 rows",
+         "a fragment read without ldmatrix"),
+    Case("tf32 A tile 128x32 (m16n8k8 fragments)", "tf32", 128, 32, 4, ("row", "block:8x4"),
+         "4-byte loads of an 8x4 block", "WMMA/mma.sync TF32 A operand"),
+    Case("tf32 B tile 32x128 (m16n8k8 fragments)", "tf32", 32, 128, 4, ("row", "block:4x8"),
+         "4-byte loads of a 4x8 block", "WMMA/mma.sync TF32 B operand"),
+    Case("fp32 8x128 tile, float4 reads (SIMT SGEMM)", "fp32", 8, 128, 4,
+         ("row", "block:1x32:vec=4:stride=1x8"), "16-byte loads, two per thread, 8 floats apart",
+         "seed 002's sgemmopt"),
+    Case("fp32 32x64 tile, float2 column-block reads", "fp32", 32, 64, 4,
+         ("row", "block:16x2:vec=2"), "8-byte loads down 16 rows", ""),
+    Case("fp32 64x32 tile, column reads (transposing loads)", "fp32", 64, 32, 4, ("row", "col"),
+         "4-byte loads down a column", ""),
 )
 
 

@@ -1,0 +1,62 @@
+"""Rank every CTA order for one GEMM on one GPU by the L2 model, and recommend one.
+
+Each order of :data:`~swizzlekit.cta.ORDERS` is tried with the parameter values of
+:data:`SWEEP` (group sizes, strip widths, ...); the ranking is by predicted DRAM bytes read,
+then by predicted L2 hit rate.
+
+>>> best = rank(8192, 8192, 8192)[0]
+>>> label(best["order"], best["params"]), best["l2_hit_rate"], round(best["vs_row"], 2)
+('strip_snake width=8', 83.79, 0.38)
+>>> rank(4096, 4096, 4096, gpu="b300")
+Traceback (most recent call last):
+...
+swizzlekit.errors.SwizzleKitError: unknown GPU 'b300'; valid: h200, h100-sxm, h100-pcie, a100, rtx4090, rtx4050-laptop
+"""
+
+from __future__ import annotations
+
+from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.orders import ORDERS, order
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.gpus import gpu as gpu_preset
+
+__all__ = ["SWEEP", "rank", "label"]
+
+#: The parameter values the ranking tries for each order (the others take none).
+SWEEP: dict[str, list[dict]] = {
+    "grouped": [{"group": g, "along": a} for g in (4, 8, 16) for a in "mn"],
+    "grouped_persistent": [{"group": g} for g in (4, 8, 16)],
+    "strip": [{"width": w} for w in (4, 8, 16)],
+    "strip_snake": [{"width": w} for w in (4, 8, 16)],
+    "cutlass": [{"log_tile": t, "raster": r} for t in (1, 2, 3) for r in "mn"],
+    "zlayer": [{"layers": z} for z in (2, 4)],
+}
+
+
+def label(name: str, params: dict) -> str:
+    """``grouped group=8 along=m``: an order and its parameters, as the CLI prints them."""
+    return " ".join([name] + [f"{k}={v}" for k, v in params.items()])
+
+
+def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int] = (128, 128, 64),
+         elem_bytes: int = 2, concurrent: int | None = None) -> list[dict]:
+    """Every order and parameter set, best first: ``order``, ``params``, ``l2_hit_rate`` (%),
+    ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's)."""
+    g = gpu_preset(gpu)
+    if min(M, N, K) < 1:
+        raise SwizzleKitError(f"GEMM shape {M}x{N}x{K} must be positive")
+    bm, bn, _ = tile
+    tm, tn = -(-M // bm), -(-N // bn)
+    settings = dict(tile=tile, elem_bytes=elem_bytes, l2_bytes=g.l2_bytes,
+                    concurrent=concurrent or g.sms, partitions=g.l2_partitions)
+    out = []
+    for name in ORDERS:
+        for params in SWEEP.get(name, [{}]):
+            pred = simulate(M, N, K, order(name, tm, tn, **params), **settings)
+            out.append({"order": name, "params": params, "l2_hit_rate": pred.l2_hit_rate,
+                        "dram_read_bytes": pred.dram_read_bytes})
+    row = next(r["dram_read_bytes"] for r in out if r["order"] == "row")
+    for r in out:
+        r["vs_row"] = r["dram_read_bytes"] / row if row else 1.0
+    out.sort(key=lambda r: (r["dram_read_bytes"], -r["l2_hit_rate"]))
+    return out

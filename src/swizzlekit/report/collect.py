@@ -1,0 +1,229 @@
+"""The report's numbers, from the library and the measured tables it ships (no GPU needed).
+
+Every function returns plain data (dicts, lists, numbers, strings) that goes into the JSON
+as it is, and names the PNGs it drew under ``img``.
+
+>>> rows = seed003()["rows"]
+>>> [(r["order"], r["published"], r["computed"]) for r in rows]
+[('row', 90, 90), ('grouped', 54, 54)]
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+from swizzlekit.data import FOLDER
+
+__all__ = ["SHAPES", "smem_section", "cta_section", "committed_kernels", "seed001", "seed002",
+           "seed003", "seed004", "slug"]
+
+#: The GEMM shapes the CTA section ranks orders for (fp16, 128x128x64 tiles).
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 2048), (4096, 14336, 4096),
+          (8192, 28672, 8192), (2048, 16384, 8192))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def _solved(c) -> dict:
+    from swizzlekit.smem import analyze, cute_type, solve, triton_expr
+    from swizzlekit.smem.layouts import RowMajor
+
+    sol = solve(c.rows, c.cols, c.elem_bytes, c.accesses)
+    plain = analyze(RowMajor(c.rows, c.cols), c.accesses, c.elem_bytes)
+    return {"name": c.name, "source": c.source, "shape": [c.rows, c.cols],
+            "elem_bytes": c.elem_bytes, "accesses": list(c.accesses), "answer": c.seed_answer,
+            "note": c.note, "layout": str(sol.layout), "family": sol.family,
+            "cute": None if sol.cute is None else str(sol.cute),
+            "cute_forbidden": None if sol.cute_forbidden is None else
+            "Swizzle<{},{},{}>".format(*sol.cute_forbidden),
+            "cute_type": cute_type(sol.layout),
+            "tma": None if sol.tma_mode is None else f"SWIZZLE_{sol.tma_mode}B",
+            "triton": triton_expr(sol.layout), "conflict_free": sol.conflict_free,
+            "wavefronts_before": plain.total, "wavefronts_after": sol.wavefronts,
+            "lower_bound": sol.lower_bound,
+            "worst_before": max(r.conflict_degree for r in plain.reports)}
+
+
+def _bank_png(c, path: Path) -> str:
+    """Bank maps of ``c`` before (row-major) and after (the solver's layout), at the access
+    row-major serves worst. A top-level function: the report draws these in parallel."""
+    from swizzlekit.plots import save_bank_maps, worst_placement
+    from swizzlekit.smem import solve
+    from swizzlekit.smem.layouts import RowMajor
+
+    before = RowMajor(c.rows, c.cols)
+    after = solve(c.rows, c.cols, c.elem_bytes, c.accesses).layout
+    conflicted = max(c.accesses, key=lambda a: worst_placement(before, a, c.elem_bytes)[1])
+    return save_bank_maps(path, [(before, conflicted, f"before: {before}"),
+                                 (after, conflicted, f"after: {after}")],
+                          c.elem_bytes, f"{c.name}, {c.elem_bytes}-byte elements").name
+
+
+def smem_section(img: Path | None) -> dict:
+    """The solver on the common GEMM tiles and on every built-in case, with bank maps drawn
+    by a pool of processes (one per core)."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from swizzlekit.smem import CASES, GEMM_TILES
+
+    groups = (("gemm_tiles", "smem", GEMM_TILES), ("cases", "case", CASES))
+    out = {key: [_solved(c) for c in cases] for key, _, cases in groups}
+    if img is not None:
+        img.mkdir(parents=True, exist_ok=True)
+        jobs = [(entry, c, img / f"{prefix}_{slug(c.name)}.png")
+                for key, prefix, cases in groups for entry, c in zip(out[key], cases)]
+        with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for (entry, _, _), png in zip(jobs, pool.map(_bank_png, *zip(*[j[1:] for j in jobs]))):
+                entry["png"] = png
+    return out
+
+
+def cta_section(gpu: str, img: Path | None) -> dict:
+    """Orders ranked by the L2 model per shape, the recommendation, heatmaps, and the
+    H200 measurements beside the model's predictions."""
+    from swizzlekit.cta import order
+    from swizzlekit.cta.rank import label, rank
+    from swizzlekit.gpus import gpu as preset
+
+    g = preset(gpu)
+    shapes = []
+    for m, n, k in SHAPES:
+        ranked = rank(m, n, k, gpu=gpu)
+        grouped = [r for r in ranked if r["order"] == "grouped"]
+        entry = {"shape": [m, n, k], "ranking": ranked,
+                 "recommended": label(ranked[0]["order"], ranked[0]["params"]),
+                 "best_grouped": label(grouped[0]["order"], grouped[0]["params"]),
+                 "row": next(r for r in ranked if r["order"] == "row")}
+        if img is not None and (m, n, k) == SHAPES[1]:
+            tm, tn = -(-m // 128), -(-n // 128)
+            for name, params in ((ranked[0]["order"], ranked[0]["params"]), ("row", {}),
+                                 ("grouped", {"group": 8})):
+                path = _order_png(img, order(name, tm, tn, **params), tm, tn, g.sms,
+                                  f"{label(name, params)}, {m}x{n} ({tm}x{tn} tiles)")
+                entry.setdefault("pngs", []).append(path)
+        shapes.append(entry)
+    out = {"gpu": gpu, "gpu_name": g.name, "sms": g.sms, "l2_bytes": g.l2_bytes,
+           "tile": [128, 128, 64], "elem_bytes": 2, "shapes": shapes}
+    if gpu == "h200":
+        out["measured"] = _measured_l2()
+    return out
+
+
+def _order_png(img: Path, o, tm: int, tn: int, concurrent: int, title: str) -> str:
+    from swizzlekit.plots import save_order_map
+
+    return save_order_map(img / f"order_{slug(title)}.png", o, tm, tn, concurrent, title).name
+
+
+def _measured_l2() -> dict:
+    import numpy as np
+
+    from swizzlekit.cta.validate import compare
+
+    rows = compare()
+    err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
+    meta = json.loads((FOLDER / "l2_h200.json").read_text())
+    return {"source": "swizzlekit/data/l2_h200.csv, l2_h200_counters.csv "
+                      "(python -m swizzlekit.measure.l2_bench)",
+            "env": meta.get("env", {}), "rows": rows,
+            "mean_abs_error": round(float(err.mean()), 2), "worst_abs_error": round(float(err.max()), 1)}
+
+
+def _bench_table(name: str) -> tuple[list[dict], dict]:
+    rows = list(csv.DictReader(open(FOLDER / name)))
+    meta_path = (FOLDER / name).with_suffix(".json")
+    env = json.loads(meta_path.read_text()).get("env", {}) if meta_path.exists() else {}
+    return rows, env
+
+
+#: The ladder at seed 002's sizes, every rung, on the H200.
+LADDER_TABLE = "sgemm/ladder_h200.csv"
+#: The committed H200 results the kernels section shows without a GPU: (file, what it is).
+COMMITTED = (("bench/large_square_llm_tma.csv", "Triton tensor-core GEMM against cuBLAS"),
+             ("bench/tf32_large_square.csv", "TF32: Triton against cuBLAS"),
+             (LADDER_TABLE, "the CUDA SGEMM ladder against cuBLAS SGEMM"))
+
+
+def committed_kernels(img: Path | None) -> dict:
+    """The H200 benchmark tables that ship with swizzlekit, with charts."""
+    from swizzlekit.plots import benchmark_chart
+
+    tables = []
+    for name, what in COMMITTED:
+        if not (FOLDER / name).exists():
+            continue
+        rows, env = _bench_table(name)
+        entry = {"file": f"swizzlekit/data/{name}", "what": what, "env": env, "rows": rows,
+                 "pngs": []}
+        if img is not None:
+            for suite in sorted({r["suite"] for r in rows}):
+                for prec in sorted({r["precision"] for r in rows if r["suite"] == suite}):
+                    entry["pngs"].append(benchmark_chart(
+                        rows, suite, prec, img / f"bench_{slug(name)}_{suite}_{prec}.png").name)
+        tables.append(entry)
+    return {"source": "committed", "tables": tables}
+
+
+def seed001() -> dict:
+    """Seed 001's L2 hit rates: published, measured on the H200, and the L2 model."""
+    from swizzlekit.cta.validate import compare_seed001
+    from swizzlekit.measure.reproduce import SEED001_PUBLISHED
+
+    rows = []
+    for r in compare_seed001():
+        shape = tuple(int(x) for x in r["shape"].split("x"))
+        pub = SEED001_PUBLISHED[shape][0 if r["kernel"] == "matmul_smem<32>" else 1]
+        rows.append({**r, "published": pub})
+    return {"title": "Seed 001: L2 hit rate of matmul_smem<32> and matmul_swizzle<32,4>",
+            "published_on": "the seed's GPU (ncu 'L2 Hit Rate')",
+            "measured": "H200, ncu lts__t_sectors_lookup_hit / lts__t_sectors "
+                        "(swizzlekit/data/l2_h200.csv)", "rows": rows}
+
+
+def seed002() -> dict:
+    """Seed 002's console table: baseline and optimized SGEMM, GFLOP/s and speedup, against
+    cuda_naive and cuda_sgemmopt (and the best rung) on the H200."""
+    from swizzlekit.measure.reproduce import SEED002_PUBLISHED
+
+    rows, env = _bench_table(LADDER_TABLE)
+    at = {(int(r["M"]), r["kernel"]): r for r in rows}
+    out = []
+    for n, (base, mine, speedup) in SEED002_PUBLISHED.items():
+        naive, opt = at.get((n, "cuda_naive")), at.get((n, "cuda_sgemmopt"))
+        if naive is None or opt is None:
+            continue
+        out.append({"size": n, "published_baseline_gflops": base, "published_gemm_gflops": mine,
+                    "published_speedup": speedup,
+                    "h200_naive_gflops": round(float(naive["tflops"]) * 1e3, 1),
+                    "h200_sgemmopt_gflops": round(float(opt["tflops"]) * 1e3, 1),
+                    "h200_speedup": round(float(naive["ms"]) / float(opt["ms"]), 2)})
+    return {"title": "Seed 002: baseline against the optimized SGEMM",
+            "published_on": "RTX 4050 Laptop GPU",
+            "measured": f"H200 (swizzlekit/data/{LADDER_TABLE})", "env": env, "rows": out}
+
+
+def seed003() -> dict:
+    """Seed 003's hand count of tile loads, computed by :func:`~swizzlekit.cta.wave_tile_loads`."""
+    from swizzlekit.cta import order, wave_tile_loads
+    from swizzlekit.measure.reproduce import SEED003_PUBLISHED
+
+    computed = {"row": wave_tile_loads(order("row", 9, 9), 9, 9)[0],
+                "grouped": wave_tile_loads(order("grouped", 9, 9, group=3), 9, 9)[0]}
+    return {"title": "Seed 003: A and B tile loads of the first wave (9x9 tiles, 9 CTAs, "
+                     "9 K steps)",
+            "rows": [{"order": k, "published": v, "computed": computed[k]}
+                     for k, v in SEED003_PUBLISHED.items()]}
+
+
+def seed004(cases: list[dict]) -> dict:
+    """Seed 004's answers beside the solver's, from the smem section's cases."""
+    return {"title": "Seed 004: the seed's swizzles against the solver's",
+            "rows": [{"case": c["name"], "published": c["answer"], "solver": c["cute"]
+                      or c["cute_forbidden"] or c["layout"], "conflict_free": c["conflict_free"]}
+                     for c in cases if c["source"] == "seed 004"]}

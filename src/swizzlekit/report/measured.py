@@ -1,0 +1,102 @@
+"""The report's measured sections (``swizzlekit report --measure``): run on this GPU now.
+
+* ceilings: cuBLAS per precision and the copy bandwidth (``measure.ceilings``);
+* kernels: a short benchmark, L2 flushed, every result checked against float64: cuBLAS, the
+  Triton GEMM under the order the L2 model recommends and under grouped(8), and the SGEMM
+  ladder's main rungs, at 4096^3 and 8192^3;
+* L2: Nsight Compute's hit rate for the order-table GEMM under row, grouped(8) and the
+  recommended order at two shapes, beside the model's prediction;
+* seed 001: its two kernels under ncu at its sizes; seed 002: the ladder at its sizes.
+
+Each step is a ``(title, function)`` in :data:`STEPS`; the report shows a progress bar over
+them. Everything needs torch with a CUDA GPU, and ncu for the L2 steps.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+__all__ = ["STEPS", "KERNEL_RUNS", "L2_SHAPES"]
+
+#: (precision, kernels) timed at 4096^3 and 8192^3; "triton" runs under two orders.
+KERNEL_RUNS = (("bf16", ("cublas", "triton")),
+               ("tf32", ("cublas", "triton", "cuda_wmma_tf32")),
+               ("fp32", ("cublas", "cuda_sgemmopt", "cuda_bank_free", "cuda_warptile")))
+L2_SHAPES = ((8192, 8192, 8192), (16384, 16384, 2048))
+
+
+def _orders(shape: tuple[int, int, int]) -> list[tuple[str, dict]]:
+    from swizzlekit.cta.rank import rank
+
+    best = rank(*shape)[0]
+    chosen = [("row", {}), ("grouped", {"group": 8})]
+    if (best["order"], best["params"]) not in chosen:
+        chosen.append((best["order"], best["params"]))
+    return chosen
+
+
+def ceilings(out: Path) -> dict:
+    from swizzlekit.measure.ceilings import measure
+
+    return measure()
+
+
+def kernels(out: Path) -> dict:
+    from swizzlekit.measure.bench import Run, bench
+    from swizzlekit.plots import benchmark_chart
+
+    plan = []
+    for n in (4096, 8192):
+        shape = (n, n, n)
+        for prec, names in KERNEL_RUNS:
+            for name in names:
+                orders = _orders(shape)[1:] if name == "triton" else [("", {})]
+                for order, params in orders:
+                    plan.append(Run("report", shape, prec, name, order,
+                                    tuple(sorted(params.items()))))
+    rows = bench(plan, out / "bench", progress=False)
+    pngs = [benchmark_chart(rows, "report", p, out / "img" / f"measured_{p}.png").name
+            for p in ("bf16", "tf32", "fp32")]
+    return {"source": "measured", "rows": rows, "pngs": pngs}
+
+
+def l2(out: Path) -> dict:
+    from swizzlekit.cta import order
+    from swizzlekit.cta.l2 import simulate
+    from swizzlekit.cta.validate import H200_SETTINGS
+    from swizzlekit.measure.bench import Run, profile_runs
+
+    plan = [Run("report-l2", s, "fp16", "table_gemm", o, tuple(sorted(p.items())))
+            for s in L2_SHAPES for o, p in _orders(s)]
+    rows = []
+    for r in profile_runs(plan, out / "ncu"):
+        m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
+        params = json.loads(r["params"])
+        pred = simulate(m, n, k, order(r["order"], -(-m // 128), -(-n // 128), **params),
+                        **H200_SETTINGS)
+        rows.append({"shape": f"{m}x{n}x{k}", "order": r["order"], "params": params,
+                     "measured_hit": r["l2_hit_rate_pct"], "model_hit": pred.l2_hit_rate,
+                     "measured_dram": r["dram_read_bytes"], "model_dram": pred.dram_read_bytes})
+    return {"source": "measured now (ncu --clock-control none)", "rows": rows}
+
+
+def seed001(out: Path) -> dict:
+    from swizzlekit.measure.reproduce import seed001 as run
+
+    return {"table": run(out / "seed001")}
+
+
+def seed002(out: Path) -> dict:
+    from swizzlekit.measure.bench import bench, runs
+
+    rows = bench(runs(["seed002"], ["fp32"], ["cuda_naive", "cuda_sgemmopt", "cuda_warptile"]),
+                 out / "seed002", progress=False)
+    return {"rows": rows}
+
+
+STEPS = (("cuBLAS ceilings and copy bandwidth", ceilings),
+         ("short benchmark: cuBLAS, Triton, the SGEMM ladder", kernels),
+         ("L2 hit rate under ncu, beside the model", l2),
+         ("seed 001's kernels under ncu", seed001),
+         ("seed 002's sizes", seed002))

@@ -1,0 +1,120 @@
+"""``swizzlekit report`` without a GPU: the page's sections and numbers against the library,
+and the page as headless Chromium renders it."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from html import escape
+
+import pytest
+
+from swizzlekit.cli import main
+from swizzlekit.cta.rank import label, rank
+from swizzlekit.report import SECTIONS, build
+from swizzlekit.report.collect import SHAPES
+from swizzlekit.smem import CASES, GEMM_TILES, solve
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    data = build("h200", out, progress=False)
+    return out, data, (out / "report.html").read_text()
+
+
+def test_files_and_sections(report):
+    out, data, html = report
+    assert json.loads((out / "report.json").read_text()) == json.loads(json.dumps(data, default=str))
+    for s in SECTIONS:
+        assert f'<section id="{s}">' in html
+    assert "src=\"img/" not in html and html.count("data:image/png;base64,") >= 30  # inlined
+    assert not data["meta"]["measured"]
+
+
+def test_smem_numbers_are_the_solvers(report):
+    _, data, html = report
+    for entry, c in zip(data["smem"]["gemm_tiles"] + data["smem"]["cases"], GEMM_TILES + CASES):
+        sol = solve(c.rows, c.cols, c.elem_bytes, c.accesses)
+        assert entry["layout"] == str(sol.layout) and entry["wavefronts_after"] == sol.wavefronts
+        assert entry["conflict_free"] == sol.conflict_free
+        assert entry["wavefronts_before"] >= entry["wavefronts_after"] >= entry["lower_bound"]
+        assert escape(str(sol.layout)) in html
+
+
+def test_cta_recommendations_are_the_models(report):
+    _, data, html = report
+    section = html[html.index('<section id="cta">'):html.index('<section id="kernels">')]
+    for entry, shape in zip(data["cta"]["shapes"], SHAPES):
+        best = rank(*shape)[0]
+        assert entry["recommended"] == label(best["order"], best["params"])
+        assert f"<code>{entry['recommended']}</code>" in section
+        assert f"{best['l2_hit_rate']:.1f}" in section
+    measured = data["cta"]["measured"]
+    assert len(measured["rows"]) == 112 and measured["mean_abs_error"] < 5
+
+
+def test_kernels_are_labelled_as_committed_h200_results(report):
+    _, data, html = report
+    section = html[html.index('<section id="kernels">'):html.index('<section id="seeds">')]
+    assert data["kernels"]["source"] == "committed"
+    assert section.count("Committed H200 results, not measured now") == len(data["kernels"]["tables"])
+    ladder = next(t for t in data["kernels"]["tables"] if "ladder" in t["file"])
+    assert ladder["env"]["gpu"] == "NVIDIA H200" and ladder["env"]["date"] in section
+    warptile = [r for r in ladder["rows"] if r["kernel"] == "cuda_warptile" and r["M"] == "8192"]
+    assert f"{float(warptile[0]['vs_cublas']):.3f}" in section
+
+
+def test_seed_tables(report):
+    _, data, html = report
+    seeds = data["seeds"]
+    assert [(r["published"], r["computed"]) for r in seeds["seed003"]["rows"]] == [(90, 90), (54, 54)]
+    assert len(seeds["seed001"]["rows"]) == 8 and len(seeds["seed002"]["rows"]) == 4
+    assert all(r["conflict_free"] for r in seeds["seed004"]["rows"])
+    assert "7625.36" in html and "101.239" in html            # seed 002's published numbers
+
+
+def test_cli_report_json_and_bad_input(tmp_path, capsys):
+    assert main(["report", "--gpu", "b300", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "valid: h200" in err[0]
+    (tmp_path / "file").write_text("x")
+    assert main(["report", "--out", str(tmp_path / "file"), "--json"]) == 2
+    assert "is a file" in capsys.readouterr().err
+
+
+def test_cli_measure_without_gpu_is_a_machine_failure(tmp_path, capsys, monkeypatch):
+    from swizzlekit import cli
+
+    monkeypatch.setattr(cli, "_has_gpu", lambda: False)
+    assert main(["report", "--measure", "--out", str(tmp_path / "r")]) == 1
+    assert "needs torch with a CUDA GPU" in capsys.readouterr().err
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("SWIZZLEKIT_REQUIRE_CHROMIUM"),
+                    reason="needs Debian's chromium (CI installs it)")
+def test_page_renders_in_headless_chromium(report, tmp_path):
+    out, data, _ = report
+    assert CHROMIUM, "SWIZZLEKIT_REQUIRE_CHROMIUM is set but chromium is not installed"
+    url = (out / "report.html").as_uri()
+    common = [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run(common + ["--dump-dom", url], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    for s in SECTIONS:                      # the browser parsed every section and its tables
+        assert re.search(f'<section id="{s}">.*?<table>', dom, re.S)
+    assert dom.count("<img ") >= 30 and data["cta"]["shapes"][1]["recommended"] in dom
+    shot = tmp_path / "shot.png"
+    subprocess.run(common + ["--window-size=1280,2000", f"--screenshot={shot}", url],
+                   capture_output=True, timeout=120, check=True)
+    from PIL import Image
+
+    img = Image.open(shot).convert("L")
+    assert img.size == (1280, 2000)
+    colours = img.getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 50      # not a blank or error page
