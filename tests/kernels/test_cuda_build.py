@@ -93,3 +93,21 @@ def test_bank_model_predicts_the_measured_conflicts_of_the_ladder():
         else:
             assert ld == 0 and int(r["smem_bank_conflicts_ld"]) <= 0.0002 * (
                 _predicted_conflicts("cuda_sgemmopt", m, n, k)[0])
+
+
+def test_peak_microbenchmarks_compile_to_the_instructions_they_time():
+    """measure/peak.cu: FFMA chains and mma.sync (TF32 m16n8k8, FP16 m16n8k16), no spills."""
+    pytest.importorskip("cuda.bindings")
+    from pathlib import Path
+
+    from swizzlekit.kernels.cuda.nvrtc import compile_cuda
+    from swizzlekit.measure import peak
+
+    src = (Path(peak.__file__).with_name("peak.cu")).read_text()
+    c = compile_cuda(src, list(peak.KERNELS), arch="sm_90", filename="peak.cu")
+    for instr in ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                  "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"):
+        n = c.ptx.count(instr)         # CHAINS per iteration; NVVM may unroll the loop
+        assert n >= 8 and n % 8 == 0, (instr, n)
+    assert c.ptx.count("fma.rn.f32") >= 64
+    assert all(r["spill_stores"] == 0 for r in c.resources.values())

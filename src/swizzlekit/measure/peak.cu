@@ -23,48 +23,26 @@ extern "C" __global__ void ffma_peak(float* out, int iters) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-// mma.sync.m16n8k8 TF32 -> FP32: 2 * 16 * 8 * 8 = 2048 flops per warp instruction.
-extern "C" __global__ void mma_tf32_peak(float* out, int iters) {
-  unsigned a[4], b[2];
-#pragma unroll
-  for (int i = 0; i < 4; ++i) a[i] = __float_as_uint(1.0f + threadIdx.x * 1e-3f + i);
-  b[0] = __float_as_uint(0.5f);
-  b[1] = __float_as_uint(0.25f);
-  float c[CHAINS][4] = {};
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int k = 0; k < CHAINS; ++k)
-      asm volatile(
-          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-          "{%8,%9}, {%0,%1,%2,%3};\n"
-          : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+// One mma.sync peak kernel: INSTR on CHAINS independent accumulators, A and B fixed.
+#define MMA_PEAK(NAME, INSTR, A0, B0, B1)                                                   \
+  extern "C" __global__ void NAME(float* out, int iters) {                                 \
+    unsigned a[4], b[2] = {B0, B1};                                                        \
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) a[i] = (A0) + threadIdx.x + i;           \
+    float c[CHAINS][4] = {};                                                               \
+    for (int i = 0; i < iters; ++i) {                                                      \
+      _Pragma("unroll") for (int k = 0; k < CHAINS; ++k)                                   \
+        asm volatile(INSTR " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"      \
+                     : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])          \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));  \
+    }                                                                                      \
+    float s = 0.f;                                                                         \
+    _Pragma("unroll") for (int k = 0; k < CHAINS; ++k) s += c[k][0] + c[k][1] + c[k][2] + c[k][3]; \
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;                                        \
   }
-  float s = 0.f;
-#pragma unroll
-  for (int k = 0; k < CHAINS; ++k) s += c[k][0] + c[k][1] + c[k][2] + c[k][3];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
 
-// mma.sync.m16n8k16 FP16 -> FP32: 2 * 16 * 8 * 16 = 4096 flops per warp instruction.
-extern "C" __global__ void mma_f16_peak(float* out, int iters) {
-  unsigned a[4], b[2];
-#pragma unroll
-  for (int i = 0; i < 4; ++i) a[i] = 0x3c003c00u + threadIdx.x + i;  // ~1.0 halves
-  b[0] = 0x38003800u;
-  b[1] = 0x34003400u;
-  float c[CHAINS][4] = {};
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int k = 0; k < CHAINS; ++k)
-      asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-          "{%8,%9}, {%0,%1,%2,%3};\n"
-          : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  }
-  float s = 0.f;
-#pragma unroll
-  for (int k = 0; k < CHAINS; ++k) s += c[k][0] + c[k][1] + c[k][2] + c[k][3];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
+// m16n8k8 TF32 -> FP32: 2 * 16 * 8 * 8 = 2048 flops per warp instruction (A ~ 1.0f).
+MMA_PEAK(mma_tf32_peak, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 0x3f800000u,
+         0x3f000000u, 0x3e800000u)
+// m16n8k16 FP16 -> FP32: 2 * 16 * 8 * 16 = 4096 flops per warp instruction (halves ~ 1.0).
+MMA_PEAK(mma_f16_peak, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 0x3c003c00u,
+         0x38003800u, 0x34003400u)
