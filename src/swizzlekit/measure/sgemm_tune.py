@@ -20,6 +20,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from swizzlekit.kernels.cuda.ladder import wmma_smem
+
 __all__ = ["VARIANTS", "variants", "main"]
 
 #: rung -> {label: (template expression with {vec}, dynamic shared memory in bytes, tile)}
@@ -32,9 +34,8 @@ for _bk, _tns, _minb in ((8, 2, 2), (16, 2, 1), (16, 2, 2), (8, 4, 1), (16, 4, 1
             f"sgemm_warp<{_bk},{_tns},{_minb},{_order},{_p},{{vec}}>", 0, (128, 64 * _tns))
 for _stages in (1, 2, 3, 4):
     for _bk in (16, 32):
-        _smem = _stages * (128 * (_bk + 4) + _bk * 132) * 4
         VARIANTS["cuda_wmma_tf32"][f"STAGES={_stages} BK={_bk}"] = (
-            f"sgemm_wmma_tf32<{_stages},{_bk},1,8,{{vec}}>", _smem, (128, 128))
+            f"sgemm_wmma_tf32<{_stages},{_bk},1,8,{{vec}}>", wmma_smem(_stages, _bk), (128, 128))
 
 
 def variants(rungs: list[str] | None = None):
