@@ -76,9 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             cublas[(n, tf32)] = ms
     torch.backends.cuda.matmul.allow_tf32 = False
     for label, r in variants(args.rung):
-        res = build(f"sm_{major}{minor}", [r])[r.source].resources
-        lowered = build(f"sm_{major}{minor}", [r])[r.source].lowered
-        vec = lowered[expressions(r)[0]]
+        compiled = build(f"sm_{major}{minor}", [r])[r.source]
+        res, vec = compiled.resources, compiled.lowered[expressions(r)[0]]
         errs = []
         for m, n, k in ((1000, 1100, 300), (515, 260, 129), (1024, 1024, 512)):
             a, b = random_operands(m, n, k, torch.float32, "cuda")

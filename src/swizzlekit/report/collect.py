@@ -29,13 +29,14 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _solved(c) -> dict:
+def _solved(c):
+    """The report's entry for case ``c``, and the solver's layout (for its bank map)."""
     from swizzlekit.smem import analyze, cute_type, solve, triton_expr
     from swizzlekit.smem.layouts import RowMajor
 
     sol = solve(c.rows, c.cols, c.elem_bytes, c.accesses)
     plain = analyze(RowMajor(c.rows, c.cols), c.accesses, c.elem_bytes)
-    return {"name": c.name, "source": c.source, "shape": [c.rows, c.cols],
+    return sol.layout, {"name": c.name, "source": c.source, "shape": [c.rows, c.cols],
             "elem_bytes": c.elem_bytes, "accesses": list(c.accesses), "answer": c.seed_answer,
             "note": c.note, "layout": str(sol.layout), "family": sol.family,
             "cute": None if sol.cute is None else str(sol.cute),
@@ -49,15 +50,13 @@ def _solved(c) -> dict:
             "worst_before": max(r.conflict_degree for r in plain.reports)}
 
 
-def _bank_png(c, path: Path) -> str:
+def _bank_png(c, after, path: Path) -> str:
     """Bank maps of ``c`` before (row-major) and after (the solver's layout), at the access
     row-major serves worst. A top-level function: the report draws these in parallel."""
     from swizzlekit.plots import save_bank_maps, worst_placement
-    from swizzlekit.smem import solve
     from swizzlekit.smem.layouts import RowMajor
 
     before = RowMajor(c.rows, c.cols)
-    after = solve(c.rows, c.cols, c.elem_bytes, c.accesses).layout
     conflicted = max(c.accesses, key=lambda a: worst_placement(before, a, c.elem_bytes)[1])
     return save_bank_maps(path, [(before, conflicted, f"before: {before}"),
                                  (after, conflicted, f"after: {after}")],
@@ -73,13 +72,16 @@ def smem_section(img: Path | None) -> dict:
     from swizzlekit.smem import CASES, GEMM_TILES
 
     groups = (("gemm_tiles", "smem", GEMM_TILES), ("cases", "case", CASES))
-    out = {key: [_solved(c) for c in cases] for key, _, cases in groups}
+    solved = {key: [_solved(c) for c in cases] for key, _, cases in groups}
+    out = {key: [entry for _, entry in pairs] for key, pairs in solved.items()}
     if img is not None:
         img.mkdir(parents=True, exist_ok=True)
-        jobs = [(entry, c, img / f"{prefix}_{slug(c.name)}.png")
-                for key, prefix, cases in groups for entry, c in zip(out[key], cases)]
+        jobs = [(entry, c, layout, img / f"{prefix}_{slug(c.name)}.png")
+                for key, prefix, cases in groups
+                for (layout, entry), c in zip(solved[key], cases)]
         with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            for (entry, _, _), png in zip(jobs, pool.map(_bank_png, *zip(*[j[1:] for j in jobs]))):
+            pngs = pool.map(_bank_png, *zip(*[j[1:] for j in jobs]))
+            for (entry, *_), png in zip(jobs, pngs):
                 entry["png"] = png
     return out
 

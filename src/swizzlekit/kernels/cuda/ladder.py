@@ -52,7 +52,8 @@ def _aligned(m: int, n: int, k: int) -> bool:
 
 
 def wmma_smem(stages: int, bk: int) -> int:
-    """Dynamic shared memory of ``sgemm_wmma_tf32<stages, bk, ...>`` (its wmma_smem_bytes)."""
+    """Dynamic shared memory of ``sgemm_wmma_tf32<stages, bk, ...>``: stages x (A 128 x (bk+4)
+    + B bk x 132) floats."""
     return stages * (128 * (bk + 4) + bk * 132) * 4
 
 
@@ -133,7 +134,8 @@ def build(arch: str = "sm_90", names: list[str | Rung] | None = None) -> dict[st
         by_file.setdefault(r.source, []).extend(expressions(r))
     from swizzlekit.cta.cuda import cuda_source
 
-    return {src: compile_cuda(cuda_source() + (_HERE / src).read_text(), sorted(set(exprs)),
+    prelude = cuda_source() + (_HERE / "cp_async.cuh").read_text()
+    return {src: compile_cuda(prelude + (_HERE / src).read_text(), sorted(set(exprs)),
                               arch=arch, filename=Path(src).name)
             for src, exprs in by_file.items()}
 

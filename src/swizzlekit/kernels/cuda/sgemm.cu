@@ -163,15 +163,6 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 // by cp.async (16 bytes, zero-filled past the edges); A's are stored transposed, which
 // cp.async cannot do, so they still pass through registers. VEC4=false (rows not 16-byte
 // aligned) takes the synchronous path for B as well.
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src_bytes) {
-  unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
-               "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-
 template <int STAGES, bool VEC4>
 __global__ void __launch_bounds__(256)
     sgemm_async(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,

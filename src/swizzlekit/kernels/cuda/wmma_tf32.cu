@@ -8,23 +8,11 @@
 // dynamic shared memory (STAGES = 1: load, wait, compute). Rows are padded by 4 floats so
 // that fragment loads stay 32-byte aligned and spread over the banks. ORDER/P: the block
 // swizzle, an order of swizzlekit.cta over a 1-D grid (sk_select in orders.cuh, prepended by
-// the builder). On sm_90 WMMA compiles to mma.sync (HMMA), not Hopper's wgmma: see
-// docs/sgemm.md for the ceiling that sets.
+// the builder with the cp.async helpers of cp_async.cuh). The dynamic shared memory a launch
+// needs is ladder.wmma_smem(STAGES, BK). On sm_90 WMMA compiles to mma.sync (HMMA), not
+// Hopper's wgmma: see docs/sgemm.md for the ceiling that sets.
 #include <mma.h>
 using namespace nvcuda;
-
-__device__ __forceinline__ void wmma_cp_async16(void* smem, const void* gmem, int src_bytes) {
-  unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
-               "r"(src_bytes));
-}
-__device__ __forceinline__ void wmma_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void wmma_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-
-// Dynamic shared memory of one instantiation, in bytes (the launcher computes the same).
-template <int STAGES, int BK>
-constexpr int wmma_smem_bytes() { return STAGES * (128 * (BK + 4) + BK * 132) * 4; }
 
 template <int STAGES, int BK, int ORDER, int P, bool VEC4>
 __global__ void __launch_bounds__(256)
@@ -58,9 +46,9 @@ __global__ void __launch_bounds__(256)
       int gar = bm + ar, gac = k0 + ac, gbr = k0 + br, gbc = bn + bc;
       if (VEC4) {
         int ab = (gar < M && gac < K) ? 4 * min(4, K - gac) : 0;
-        wmma_cp_async16(&As[ar * LDA + ac], ab ? &A[(size_t)gar * K + gac] : A, ab);
+        cp_async16(&As[ar * LDA + ac], ab ? &A[(size_t)gar * K + gac] : A, ab);
         int bb = (gbr < K && gbc < N) ? 4 * min(4, N - gbc) : 0;
-        wmma_cp_async16(&Bs[br * LDB + bc], bb ? &B[(size_t)gbr * N + gbc] : B, bb);
+        cp_async16(&Bs[br * LDB + bc], bb ? &B[(size_t)gbr * N + gbc] : B, bb);
       } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
@@ -99,8 +87,8 @@ __global__ void __launch_bounds__(256)
   if (STAGES == 1) {
     for (int t = 0; t < tiles_k; ++t) {
       load(t, 0);
-      wmma_commit();
-      wmma_wait<0>();
+      cp_async_commit();
+      cp_async_wait<0>();
       __syncthreads();
       compute(0);
       __syncthreads();
@@ -110,17 +98,17 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
       if (s < tiles_k) load(s, s);
-      wmma_commit();
+      cp_async_commit();
     }
     for (int t = 0; t < tiles_k; ++t) {
-      wmma_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+      cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
       __syncthreads();  // tile t has landed for every thread; stage (t-1) % STAGES is free
       const int next = t + STAGES - 1;
       if (next < tiles_k) load(next, next % STAGES);
-      wmma_commit();
+      cp_async_commit();
       compute(t % STAGES);
     }
-    wmma_wait<0>();
+    cp_async_wait<0>();
     __syncthreads();
   }
   // epilogue through shared memory (each warp a 16 x 16 scratch), stores clipped to C
