@@ -135,18 +135,17 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
         hm, hn, (wa, va), (wb, vb) = _partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, cap)
         ctas = int(sel.sum())
         miss_a, miss_b = tk - hm, tk - hn
-        near_total += ctas * tk * (a_bytes + b_bytes)
+        near_total += ctas * tk * (a_bytes + b_bytes) * partitions
         # near misses: the first CTA of the wave misses, the others of the wave then hit
-        near_hits += ctas * tk * (a_bytes + b_bytes) - (miss_a.sum() * a_bytes
-                                                        + miss_b.sum() * b_bytes)
+        near_hits += (ctas * tk * (a_bytes + b_bytes) - (miss_a.sum() * a_bytes
+                                                         + miss_b.sum() * b_bytes)) * partitions
         reads.append(((wa, va, miss_a, a_bytes), (wb, vb, miss_b, b_bytes)))
-    share = 1.0 / partitions
     span = max(tm, tn) + 1
     for p in range(partitions):
         for idx in (0, 1):
             w, v, miss, size = reads[p][idx]
-            local = miss * size * share                      # own share straight from DRAM
-            far = miss * size * (1 - share)                  # the rest asked of the others
+            local = miss * size                              # own share straight from DRAM
+            far = miss * size * (partitions - 1)             # the rest asked of the others
             others = np.zeros(len(w), dtype=bool)
             for q in range(partitions):
                 if q != p:
@@ -155,16 +154,22 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
             fab_total += far.sum()
             fab_hits += far[others].sum()
             np.add.at(dram, w, local + np.where(others, 0, far))
-    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes)
+    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes,
+                       partitions)
 
 
 def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total: float,
-                dram: np.ndarray, writes: int) -> L2Prediction:
-    """ncu's hit rate over near reads, fabric lookups and C's writes (which hit)."""
-    lookups = near_total + fab_total + writes
-    hit = 100.0 * (near_hits + fab_hits + writes) / lookups
-    return L2Prediction(round(float(hit), 2), round(float(dram.sum())), writes,
-                        round(lookups / 32), len(dram), tuple(round(float(x)) for x in dram))
+                dram: np.ndarray, writes: int, scale: int) -> L2Prediction:
+    """ncu's hit rate over near reads, fabric lookups and C's writes (which hit).
+
+    Every byte count comes in multiplied by ``scale`` (the partition count), so that a
+    partition's share of a tile is a whole number and the fast model and the oracle add up
+    the same integers, whatever order they add them in."""
+    lookups = near_total + fab_total + writes * scale
+    hit = 100.0 * (near_hits + fab_hits + writes * scale) / lookups
+    return L2Prediction(round(float(hit), 2), round(float(dram.sum()) / scale), writes,
+                        round(lookups / scale / 32), len(dram),
+                        tuple(round(float(x) / scale) for x in dram))
 
 
 def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
@@ -201,22 +206,23 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                         continue
                     s, key = size[kind], (kind, idx, k)
                     touched.add(key)
-                    near_total += by[p] * s
+                    near_total += by[p] * s * partitions
                     prev = last[p].get(key)
                     if prev is not None:
                         between = set().union(*history[p][prev + 1:step]) - {key}
                         if sum(size[x[0]] for x in between) + s <= cap:
-                            near_hits += by[p] * s
+                            near_hits += by[p] * s * partitions
                             continue
-                    near_hits += (by[p] - 1) * s
-                    far = s * (1 - 1 / partitions)
+                    near_hits += (by[p] - 1) * s * partitions
+                    far = s * (partitions - 1)
                     fab_total += far
                     if any(by[q] for q in range(partitions) if q != p):
                         fab_hits += far
-                        dram[w] += s / partitions
-                    else:
                         dram[w] += s
+                    else:
+                        dram[w] += s * partitions
                 history[p].append(touched)
                 for key in touched:
                     last[p][key] = step
-    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes)
+    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes,
+                       partitions)
