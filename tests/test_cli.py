@@ -118,7 +118,7 @@ def test_cta_simulate_all_recommends(capsys):
 
 
 def test_bench_needs_a_gpu_and_names_bad_choices(tmp_path):
-    from swizzlekit.measure.bench import runs
+    from swizzlekit.lab.bench import runs
 
     with pytest.raises(Exception, match="unknown suite 'nope'; valid suites: square"):
         runs(["nope"], ["bf16"], ["triton"])

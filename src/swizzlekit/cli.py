@@ -166,7 +166,7 @@ def _has_gpu() -> bool:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from swizzlekit.measure.bench import bench, chart, runs
+    from swizzlekit.lab.bench import bench, chart, runs
 
     orders = []
     for text in args.order or ["grouped:group=8"]:
@@ -179,7 +179,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         return 1
     rows = bench(run_list, args.out, warm=args.warm, progress=not args.json)
     if args.ncu:
-        from swizzlekit.measure.bench import profile_runs
+        from swizzlekit.lab.bench import profile_runs
 
         profiled = {(r["kernel"], r["order"], str(r["M"]), str(r["N"]), str(r["K"]),
                      r["precision"]): r for r in profile_runs(run_list, args.out)}
@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("swizzlekit: error: reproduce needs torch with a CUDA GPU; none here",
                       file=sys.stderr)
                 return 1
-            from swizzlekit.measure import reproduce
+            from swizzlekit.lab.experiments import reproduce
 
             out = args.out / args.seed
             text = (reproduce.seed002(out, progress=not args.json) if args.seed == "seed002"

@@ -18,7 +18,7 @@ from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import placement_index, set_costs
 
 __all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps", "save_order_map",
-           "benchmark_chart"]
+           "benchmark_chart", "parity_plot"]
 
 
 def bank_groups(layout, elem_bytes: int) -> np.ndarray:
@@ -37,13 +37,16 @@ def worst_placement(layout, spec: str | AccessSpec, elem_bytes: int) -> tuple[np
 
 
 def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
-             title: str = "", max_rows: int = 16, max_cols: int = 64) -> None:
+             title: str = "", max_rows: int = 16, max_cols: int = 32) -> None:
     """Draw one bank map on a matplotlib axis."""
     import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
 
     groups = bank_groups(layout, elem_bytes)[:max_rows, :max_cols]
     n = WAVEFRONT_BYTES // max(elem_bytes, 4)
-    cmap = plt.get_cmap("tab20" if n <= 20 else "hsv", n)
+    # distinct, non-cyclic colours: bank 0 and bank 31 must not look alike
+    palette = plt.get_cmap("tab20b").colors + plt.get_cmap("tab20c").colors
+    cmap = ListedColormap(palette[:n])
     ax.imshow(groups, cmap=cmap, vmin=-0.5, vmax=n - 0.5, aspect="equal")
     rows, cols = groups.shape
     if rows * cols <= 512:      # numbers only where they stay legible
@@ -75,10 +78,10 @@ def _figure(*args, **kwargs):
     return plt.subplots(*args, **kwargs)
 
 
-def _save(fig, path: str | Path) -> Path:
+def _save(fig, path: str | Path, rect: tuple = (0, 0, 1, 1)) -> Path:
     import matplotlib.pyplot as plt
 
-    fig.tight_layout()
+    fig.tight_layout(rect=rect)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -90,7 +93,7 @@ def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
                    suptitle: str = "") -> Path:
     """Save side-by-side bank maps: ``panels`` holds (layout, access spec or None, title)."""
     rows = min(16, panels[0][0].rows)
-    cols = min(64, panels[0][0].cols)
+    cols = min(32, panels[0][0].cols)
     if cols <= 16:       # narrow tiles side by side, wide ones stacked
         fig, axes = _figure(1, len(panels), squeeze=False,
                                  figsize=(max(4.6, 0.4 * cols + 2) * len(panels), 0.4 * rows + 2.6))
@@ -134,26 +137,87 @@ def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: i
         a.set_title(f"wave {w}: {len(wave)} CTAs\n{np.unique(wave[:, 0]).size} A tile-rows, "
                     f"{np.unique(wave[:, 1]).size} B tile-columns", fontsize=9)
     for a in axes[0]:
-        a.set_xlabel("pid_n")
-        a.set_ylabel("pid_m")
+        a.set_xlabel("pid_n (tile column)")
+        a.set_ylabel("pid_m (tile row)")
+    if shown:
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
+
+        blues = plt.get_cmap("Blues")
+        keys = [(3, "tile computed by the wave"), (2, "its A tile-row and B tile-column"),
+                (1, "its A tile-row or B tile-column"), (0, "not read by the wave")]
+        fig.legend(handles=[Patch(facecolor=blues(v / 3), edgecolor="#999", label=t)
+                            for v, t in keys], loc="lower center", ncol=4, fontsize=8,
+                   frameon=False)
+        return _save(fig, path, rect=(0, 0.08, 1, 1))
     return _save(fig, path)
 
 
-def benchmark_chart(rows: list[dict], suite: str, precision: str, path: str | Path) -> Path:
-    """TFLOP/s by problem size (M·N·K) for one suite and precision, one line per kernel and
-    order, from the rows of ``swizzlekit bench`` (seed 002's charts, from our numbers)."""
-    sel = [r for r in rows if r["suite"] == suite and r["precision"] == precision]
-    fig, axes = _figure(figsize=(7, 4.2))
-    ax = axes
-    for label in sorted({(r["kernel"], r["order"]) for r in sel}):
-        pts = sorted((int(r["M"]) * int(r["N"]) * int(r["K"]), float(r["tflops"]))
-                     for r in sel if (r["kernel"], r["order"]) == label)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+#: Markers cycled with the colours, so that series stay apart past twenty.
+_MARKERS = "os^Dv<>ph*P"
+
+
+def benchmark_chart(rows: Sequence, suite: str, precision: str, path: str | Path) -> Path:
+    """TFLOP/s of every kernel (and order) on each shape of one suite and precision.
+
+    Shapes sit on a categorical axis (``MxNxK``, smallest work first), so no two shapes share
+    a position; the y axis starts at 0, so a gap of a few percent looks like one. ``rows`` are
+    :class:`~swizzlekit.lab.records.BenchRow` (or dicts with the same keys).
+    """
+    import matplotlib.pyplot as plt
+
+    get = (lambda r, k: r[k]) if rows and isinstance(rows[0], dict) else getattr
+    sel = [r for r in rows if get(r, "suite") == suite and get(r, "precision") == precision]
+    shapes = sorted({(int(get(r, "M")), int(get(r, "N")), int(get(r, "K"))) for r in sel},
+                    key=lambda s: (s[0] * s[1] * s[2], s))
+    pos = {s: i for i, s in enumerate(shapes)}
+    series = sorted({(get(r, "kernel"), get(r, "order")) for r in sel},
+                    key=lambda x: (x[0] != "cublas", x))
+    colours = plt.get_cmap("tab10" if len(series) <= 10 else "tab20").colors
+    fig, ax = _figure(figsize=(max(7.0, 0.9 * len(shapes) + 3), 4.6))
+    for i, label in enumerate(series):
+        pts = sorted((pos[(int(get(r, "M")), int(get(r, "N")), int(get(r, "K")))],
+                      float(get(r, "tflops"))) for r in sel
+                     if (get(r, "kernel"), get(r, "order")) == label)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=_MARKERS[i % len(_MARKERS)],
+                color=colours[i % len(colours)], lw=1, ms=5,
                 label=" ".join(x for x in label if x))
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("M·N·K")
+    ax.set_xticks(range(len(shapes)))
+    ax.set_xticklabels(["x".join(map(str, s)) for s in shapes], rotation=35, ha="right",
+                       fontsize=8)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("GEMM shape M x N x K")
     ax.set_ylabel("TFLOP/s")
-    ax.set_title(f"{suite}, {precision}")
+    ax.set_title(f"{suite}, {precision}: TFLOP/s per kernel (higher is better)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, ncol=2 if len(series) > 8 else 1, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0))
+    return _save(fig, path)
+
+
+def parity_plot(path: str | Path, measured: Sequence[float], predicted: Sequence[float],
+                groups: Sequence[str], title: str, unit: str = "%") -> Path:
+    """Model against measurement: one point per run, coloured by ``groups``, with the
+    diagonal of a perfect model. Both axes cover the same range."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = _figure(figsize=(5.4, 5.0))
+    names = sorted(set(groups))
+    colours = plt.get_cmap("tab10").colors
+    for i, g in enumerate(names):
+        xs = [m for m, gg in zip(measured, groups) if gg == g]
+        ys = [p for p, gg in zip(predicted, groups) if gg == g]
+        ax.scatter(xs, ys, s=18, color=colours[i % 10], marker=_MARKERS[i % len(_MARKERS)],
+                   label=g)
+    lo = min([*measured, *predicted, 0.0])
+    hi = max([*measured, *predicted]) * 1.03
+    ax.plot([lo, hi], [lo, hi], color="#888", lw=1, ls="--", label="model = measured")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"measured ({unit})")
+    ax.set_ylabel(f"model ({unit})")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
     return _save(fig, path)

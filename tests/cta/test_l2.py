@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from swizzlekit.cta import order
 from swizzlekit.cta.l2 import simulate, simulate_naive
-from swizzlekit.cta.validate import compare
+from swizzlekit.compare import compare
 from swizzlekit.errors import SwizzleKitError
 
 ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", "morton",
@@ -75,7 +75,7 @@ def test_the_model_ranks_the_measured_order_effects():
 
 def test_seed001_predicted():
     """docs/cta.md: the model beside seed 001's measured kernels, within 5 points each."""
-    from swizzlekit.cta.validate import compare_seed001
+    from swizzlekit.compare import compare_seed001
 
     rows = compare_seed001()
     assert len(rows) == 8

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import DATA
-from swizzlekit.measure.l2_bench import ORDER_SET, SEED001_SIZES, SHAPES
+from swizzlekit.lab.experiments.l2 import ORDER_SET, SEED001_SIZES, SHAPES
 
 ROWS = list(csv.DictReader(open(DATA / "l2_h200.csv")))
 

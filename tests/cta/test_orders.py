@@ -103,7 +103,9 @@ def test_persistent_schedule_covers_every_tile_once():
     (lambda: order("grouped", 4, 4, width=2), "no parameter 'width'; its parameters: group, along"),
     (lambda: order("grouped", 4, 4, group=0), "must be a positive integer"),
     (lambda: order("grouped", 4, 4, along="k"), "choose one of: m, n"),
-    (lambda: order("row", 0, 4), "tiles_m=0"),
+    (lambda: order("row", 0, 4), "tiles_m must be at least 1; got 0"),
+    (lambda: order("row", 10**6, 10**6), "orders are built for at most 4194304"),
+    (lambda: order("row", 4.0, 4), "tiles_m must be an integer"),
     (lambda: wave_tile_loads(order("row", 2, 2), 0, 1), "positive"),
 ])
 def test_bad_input(call, message):

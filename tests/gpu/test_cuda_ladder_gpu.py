@@ -12,7 +12,7 @@ from swizzlekit.kernels.cuda.ladder import RUNGS, rung, run  # noqa: E402
 @pytest.mark.parametrize("m,n,k", [(512, 512, 512), (1000, 1100, 300), (129, 257, 65),
                                    (2048, 2048, 2048)])
 def test_rung(name, m, n, k):
-    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     a, b = random_operands(m, n, k, torch.float32, "cuda")
     c = poisoned(m, n, torch.float32, "cuda")

@@ -8,7 +8,7 @@ pytestmark = pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k", [(1000, 1100, 300), (4096, 4096, 512), (129, 4097, 64)])
 def test_every_order_on_gpu(m, n, k):
     from swizzlekit.cta import ORDERS, order
-    from swizzlekit.kernels.triton.table_gemm import check
+    from swizzlekit.lab.verify import check_table_gemm as check
 
     for name in ORDERS:
         err = check(m, n, k, order(name, -(-m // 128), -(-n // 128)))

@@ -22,7 +22,8 @@ ORDER_CASES = [(name, {}) for name in ORDERS] + [("grouped", {"group": 2, "along
 
 @pytest.mark.parametrize("name,params", ORDER_CASES, ids=str)
 def test_every_order_ragged(name, params):
-    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
 
     err = check(100, 70, 45, torch.float32, name, device="cpu", precision="ieee", **params)
     assert err == err and err < TOLERANCE["ieee"]
@@ -32,7 +33,8 @@ def test_every_order_ragged(name, params):
 @pytest.mark.parametrize("dtype,precision,bound", [(torch.float32, "tf32", "tf32"),
                                                    (torch.float16, "tf32", "float16")])
 def test_transposed_inputs(ta, tb, dtype, precision, bound):
-    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
 
     err = check(65, 96, 64, dtype, "grouped", device="cpu", precision=precision,
                 transpose_a=ta, transpose_b=tb, group=2)
@@ -41,7 +43,8 @@ def test_transposed_inputs(ta, tb, dtype, precision, bound):
 
 @pytest.mark.parametrize("name", ["grouped", "hilbert", "cutlass"])
 def test_persistent(name):
-    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
 
     err = check(130, 97, 33, torch.float32, name, device="cpu", precision="ieee",
                 persistent=True)
@@ -81,7 +84,8 @@ def test_bad_input(call, message):
 @pytest.mark.parametrize("persistent", [False, True])
 def test_tma_descriptors(name, persistent):
     """Rows of 72 fp32 / 48 fp32 are 16-byte aligned: the TMA kernel, ragged at every edge."""
-    from swizzlekit.kernels.triton.matmul import TOLERANCE, check
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
 
     err = check(100, 72, 48, torch.float32, name, device="cpu", precision="ieee", tma=True,
                 persistent=persistent)

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from conftest import DATA
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.measure.smem_bench import read_table
+from swizzlekit.lab.experiments.banks import read_table
 from swizzlekit.smem.banks import bank_conflicts, phases, set_wavefronts, wavefronts
 
 TABLE = read_table(DATA / "smem_wavefronts_h200.csv")

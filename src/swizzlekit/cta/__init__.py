@@ -5,8 +5,8 @@
 54
 """
 
-from swizzlekit.cta.orders import (ORDERS, OrderSpec, order, persistent_schedule,
+from swizzlekit.cta.orders import (ORDERS, OrderSpec, check_order, order, persistent_schedule,
                                    seed001_get_swizzle_idx, wave_tile_loads)
 
-__all__ = ["ORDERS", "OrderSpec", "order", "persistent_schedule", "seed001_get_swizzle_idx",
+__all__ = ["ORDERS", "OrderSpec", "order", "check_order", "persistent_schedule", "seed001_get_swizzle_idx",
            "wave_tile_loads"]

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.cta.orders import check_order
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
 
-__all__ = ["L2Prediction", "simulate", "simulate_naive"]
+__all__ = ["L2Prediction", "simulate", "simulate_naive", "check_problem", "ELEM_BYTES",
+           "MAX_TILES", "MAX_TILE_STEPS"]
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,37 @@ def _partition_hits(m_sets: list[np.ndarray], n_sets: list[np.ndarray], tk: int,
     return hits(wa, pa, a_bytes), hits(wb, pb, b_bytes), (wa, va), (wb, vb)
 
 
+#: Element widths the model takes: fp8, fp16/bf16, fp32/tf32, fp64.
+ELEM_BYTES = (1, 2, 4, 8)
+#: The largest problem :func:`simulate` answers: tiles in the grid, and tiles times K steps.
+#: 32768 x 32768 x 8192 in 128x128x64 tiles (65536 tiles, 128 steps) takes about 0.7 s on one
+#: core; the cost grows with both.
+MAX_TILES = 2**16
+MAX_TILE_STEPS = 2**24
+
+
+def check_problem(M, N, K, order, tile, elem_bytes):
+    """Validate a GEMM problem for the model; returns ``M, N, K, tile, order`` cleaned up.
+
+    >>> check_problem(1024, 1024, -64, None, (128, 128, 64), 2)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: K must be at least 1; got -64
+    """
+    M, N, K = check_int("M", M), check_int("N", N), check_int("K", K)
+    bm, bn, bk = check_ints("tile", tile, 3)
+    check_choice("elem_bytes", elem_bytes, ELEM_BYTES)
+    tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
+    if tm * tn > MAX_TILES or tm * tn * tk > MAX_TILE_STEPS:
+        raise SwizzleKitError(
+            f"{M}x{N}x{K} in {bm}x{bn}x{bk} tiles is {tm * tn} tiles x {tk} K steps; the model "
+            f"answers at most {MAX_TILES} tiles and {MAX_TILE_STEPS} tile-steps (e.g. "
+            f"32768x32768x8192 in 128x128x64 tiles)")
+    if order is not None:
+        order = check_order(order, tm, tn)
+    return M, N, K, (bm, bn, bk), order
+
+
 def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int, int] = (128, 128, 64),
              elem_bytes: int = 2, l2_bytes: int = 60 * 2**20, concurrent: int = 132,
              partitions: int = 2) -> L2Prediction:
@@ -113,13 +146,11 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     ``concurrent`` is the wave size: the CTAs that share the L2 at once. 132 is what fits the
     H200 measurements of the 128x128x64 fp16 kernel (docs/cta.md).
     """
-    bm, bn, bk = tile
+    M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
-    if order.shape != (tm * tn, 2):
-        raise SwizzleKitError(f"the order has shape {order.shape}; a {tm}x{tn} tile grid needs "
-                              f"({tm * tn}, 2)")
-    if concurrent < 1 or partitions < 1 or l2_bytes <= 0:
-        raise SwizzleKitError("concurrent, partitions and l2_bytes must be positive")
+    concurrent = check_int("concurrent", concurrent)
+    partitions = check_int("partitions", partitions, 1, 16)
+    l2_bytes = check_int("l2_bytes", l2_bytes)
     a_bytes, b_bytes = bm * bk * elem_bytes, bk * bn * elem_bytes
     n_waves = -(-len(order) // concurrent)
     cap = l2_bytes / partitions
@@ -182,6 +213,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     (an LRU at step granularity: the tiles of one step are read together). Quadratic in the
     steps: for small problems only.
     """
+    M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
+    concurrent, partitions = check_int("concurrent", concurrent), check_int("partitions", partitions)
     bm, bn, bk = tile
     tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_int
 
-__all__ = ["ORDERS", "OrderSpec", "order", "wave_tile_loads", "persistent_schedule",
+__all__ = ["ORDERS", "OrderSpec", "order", "check_order", "MAX_TILES", "wave_tile_loads", "persistent_schedule",
            "seed001_get_swizzle_idx"]
 
 
@@ -199,6 +199,39 @@ ORDERS: dict[str, OrderSpec] = {s.name: s for s in [
     _spec("hilbert", _hilbert), _spec("cutlass", _cutlass), _spec("zlayer", _zlayer)]}
 
 _CHOICES = {"along": ("m", "n"), "raster": ("m", "n")}
+#: The largest tile grid an order is built for: 2^22 tiles (a 2048x2048 grid, 64 MiB of int64
+#: pairs). Past that a caller has almost surely passed elements where tiles were meant.
+MAX_TILES = 2**22
+
+
+def check_order(order_: np.ndarray, tiles_m: int, tiles_n: int) -> np.ndarray:
+    """``order_`` as an int64 ``(tiles, 2)`` array that visits every tile of the grid once.
+
+    >>> check_order(np.array([[0, 0], [0, 0]]), 1, 2)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: the order is not a bijection onto the 1x2 tile grid: tile (0, 0) appears 2 times and 1 tiles are missing
+    """
+    arr = np.asarray(order_)
+    if arr.ndim != 2 or arr.shape != (tiles_m * tiles_n, 2):
+        raise SwizzleKitError(f"the order has shape {arr.shape}; a {tiles_m}x{tiles_n} tile grid "
+                              f"needs ({tiles_m * tiles_n}, 2)")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise SwizzleKitError(f"the order must hold integer tile coordinates; got {arr.dtype}")
+    arr = arr.astype(np.int64)
+    inside = ((arr[:, 0] >= 0) & (arr[:, 0] < tiles_m) & (arr[:, 1] >= 0)
+              & (arr[:, 1] < tiles_n))
+    if not inside.all():
+        bad = arr[np.argmin(inside)]
+        raise SwizzleKitError(f"the order leaves the {tiles_m}x{tiles_n} tile grid at tile "
+                              f"({bad[0]}, {bad[1]})")
+    counts = np.bincount(arr[:, 0] * tiles_n + arr[:, 1], minlength=tiles_m * tiles_n)
+    if (counts != 1).any():
+        dup = int(np.argmax(counts))
+        raise SwizzleKitError(f"the order is not a bijection onto the {tiles_m}x{tiles_n} tile "
+                              f"grid: tile ({dup // tiles_n}, {dup % tiles_n}) appears "
+                              f"{counts[dup]} times and {(counts == 0).sum()} tiles are missing")
+    return arr
 
 
 def order(name: str, tiles_m: int, tiles_n: int, **params) -> np.ndarray:
@@ -207,7 +240,7 @@ def order(name: str, tiles_m: int, tiles_n: int, **params) -> np.ndarray:
     >>> order("strip", 2, 3, width=2).tolist()
     [[0, 0], [0, 1], [1, 0], [1, 1], [0, 2], [1, 2]]
     """
-    if name not in ORDERS:
+    if not isinstance(name, str) or name not in ORDERS:
         raise SwizzleKitError(f"unknown order {name!r}; valid orders: " + ", ".join(ORDERS))
     spec = ORDERS[name]
     for key, value in params.items():
@@ -219,11 +252,13 @@ def order(name: str, tiles_m: int, tiles_n: int, **params) -> np.ndarray:
             if value not in _CHOICES[key]:
                 raise SwizzleKitError(f"order {name!r}: {key}={value!r} is not valid; choose "
                                       f"one of: {', '.join(_CHOICES[key])}")
-        elif not isinstance(value, (int, np.integer)) or value < (0 if key == "log_tile" else 1):
+        elif (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+              or value < (0 if key == "log_tile" else 1)):
             raise SwizzleKitError(f"order {name!r}: {key}={value!r} must be a positive integer")
-    for label, v in (("tiles_m", tiles_m), ("tiles_n", tiles_n)):
-        if not isinstance(v, (int, np.integer)) or v < 1:
-            raise SwizzleKitError(f"{label}={v!r} must be a positive integer")
+    tiles_m, tiles_n = check_int("tiles_m", tiles_m), check_int("tiles_n", tiles_n)
+    if tiles_m * tiles_n > MAX_TILES:
+        raise SwizzleKitError(f"a {tiles_m}x{tiles_n} tile grid has {tiles_m * tiles_n} tiles; "
+                              f"orders are built for at most {MAX_TILES} (2^22)")
     out = np.asarray(spec.build(int(tiles_m), int(tiles_n), **params), dtype=np.int64)
     return out.reshape(-1, 2)
 

@@ -15,12 +15,16 @@ swizzlekit.errors.SwizzleKitError: unknown GPU 'b300'; valid: h200, h100-sxm, h1
 
 from __future__ import annotations
 
-from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.l2 import check_problem, simulate
 from swizzlekit.cta.orders import ORDERS, order
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "rank", "label"]
+__all__ = ["SWEEP", "rank", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS"]
+
+#: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
+RANK_MAX_TILES = 2**14
+RANK_MAX_TILE_STEPS = 2**22
 
 #: The parameter values the ranking tries for each order (the others take none).
 SWEEP: dict[str, list[dict]] = {
@@ -43,12 +47,18 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
     """Every order and parameter set, best first: ``order``, ``params``, ``l2_hit_rate`` (%),
     ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's)."""
     g = gpu_preset(gpu)
-    if min(M, N, K) < 1:
-        raise SwizzleKitError(f"GEMM shape {M}x{N}x{K} must be positive")
-    bm, bn, _ = tile
-    tm, tn = -(-M // bm), -(-N // bn)
+    M, N, K, tile, _ = check_problem(M, N, K, None, tile, elem_bytes)
+    bm, bn, bk = tile
+    tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
+    if tm * tn > RANK_MAX_TILES or tm * tn * tk > RANK_MAX_TILE_STEPS:
+        raise SwizzleKitError(
+            f"ranking every order of {M}x{N}x{K} ({tm * tn} tiles x {tk} K steps) would take "
+            f"too long; ranking answers at most {RANK_MAX_TILES} tiles and "
+            f"{RANK_MAX_TILE_STEPS} tile-steps (16384x16384x16384 in 128x128x64 tiles); "
+            f"simulate one order instead")
+    concurrent = g.sms if concurrent is None else check_int("concurrent", concurrent)
     settings = dict(tile=tile, elem_bytes=elem_bytes, l2_bytes=g.l2_bytes,
-                    concurrent=concurrent or g.sms, partitions=g.l2_partitions)
+                    concurrent=concurrent, partitions=g.l2_partitions)
     out = []
     for name in ORDERS:
         for params in SWEEP.get(name, [{}]):

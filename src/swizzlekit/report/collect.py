@@ -126,13 +126,13 @@ def _order_png(img: Path, o, tm: int, tn: int, concurrent: int, title: str) -> s
 def _measured_l2() -> dict:
     import numpy as np
 
-    from swizzlekit.cta.validate import compare
+    from swizzlekit.compare import compare
 
     rows = compare()
     err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
     meta = json.loads((FOLDER / "l2_h200.json").read_text())
     return {"source": "swizzlekit/data/l2_h200.csv, l2_h200_counters.csv "
-                      "(python -m swizzlekit.measure.l2_bench)",
+                      "(python -m swizzlekit.lab.experiments.l2)",
             "env": meta.get("env", {}), "rows": rows,
             "mean_abs_error": round(float(err.mean()), 2), "worst_abs_error": round(float(err.max()), 1)}
 
@@ -174,8 +174,8 @@ def committed_kernels(img: Path | None) -> dict:
 
 def seed001() -> dict:
     """Seed 001's L2 hit rates: published, measured on the H200, and the L2 model."""
-    from swizzlekit.cta.validate import compare_seed001
-    from swizzlekit.measure.reproduce import SEED001_PUBLISHED
+    from swizzlekit.compare import compare_seed001
+    from swizzlekit.seeds import SEED001_PUBLISHED
 
     rows = []
     for r in compare_seed001():
@@ -191,7 +191,7 @@ def seed001() -> dict:
 def seed002() -> dict:
     """Seed 002's console table: baseline and optimized SGEMM, GFLOP/s and speedup, against
     cuda_naive and cuda_sgemmopt (and the best rung) on the H200."""
-    from swizzlekit.measure.reproduce import SEED002_PUBLISHED
+    from swizzlekit.seeds import SEED002_PUBLISHED
 
     rows, env = _bench_table(LADDER_TABLE)
     at = {(int(r["M"]), r["kernel"]): r for r in rows}
@@ -213,7 +213,7 @@ def seed002() -> dict:
 def seed003() -> dict:
     """Seed 003's hand count of tile loads, computed by :func:`~swizzlekit.cta.wave_tile_loads`."""
     from swizzlekit.cta import order, wave_tile_loads
-    from swizzlekit.measure.reproduce import SEED003_PUBLISHED
+    from swizzlekit.seeds import SEED003_PUBLISHED
 
     computed = {"row": wave_tile_loads(order("row", 9, 9), 9, 9)[0],
                 "grouped": wave_tile_loads(order("grouped", 9, 9, group=3), 9, 9)[0]}

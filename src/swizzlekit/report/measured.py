@@ -37,13 +37,13 @@ def _orders(shape: tuple[int, int, int]) -> list[tuple[str, dict]]:
 
 
 def ceilings(out: Path) -> dict:
-    from swizzlekit.measure.ceilings import measure
+    from swizzlekit.lab.experiments.ceilings import measure
 
     return measure()
 
 
 def kernels(out: Path) -> dict:
-    from swizzlekit.measure.bench import Run, bench
+    from swizzlekit.lab.bench import Run, bench
     from swizzlekit.plots import benchmark_chart
 
     plan = []
@@ -64,8 +64,8 @@ def kernels(out: Path) -> dict:
 def l2(out: Path) -> dict:
     from swizzlekit.cta import order
     from swizzlekit.cta.l2 import simulate
-    from swizzlekit.cta.validate import H200_SETTINGS
-    from swizzlekit.measure.bench import Run, profile_runs
+    from swizzlekit.compare import H200_SETTINGS
+    from swizzlekit.lab.bench import Run, profile_runs
 
     plan = [Run("report-l2", s, "fp16", "table_gemm", o, tuple(sorted(p.items())))
             for s in L2_SHAPES for o, p in _orders(s)]
@@ -82,13 +82,13 @@ def l2(out: Path) -> dict:
 
 
 def seed001(out: Path) -> dict:
-    from swizzlekit.measure.reproduce import seed001 as run
+    from swizzlekit.lab.experiments.reproduce import seed001 as run
 
     return {"table": run(out / "seed001")}
 
 
 def seed002(out: Path) -> dict:
-    from swizzlekit.measure.bench import bench, runs
+    from swizzlekit.lab.bench import bench, runs
 
     rows = bench(runs(["seed002"], ["fp32"], ["cuda_naive", "cuda_sgemmopt", "cuda_warptile"]),
                  out / "seed002", progress=False)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_choice
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, Instruction, parse_access
 from swizzlekit.smem.banks import bank_conflicts, wavefronts
 
@@ -134,12 +134,23 @@ class Analysis:
                              for r in self.reports]}
 
 
+#: The largest tile (in elements) :func:`analyze` takes.
+MAX_ELEMENTS = 256 * 256
+
+
 def analyze(layout, accesses: Sequence[str | AccessSpec | Instruction], elem_bytes: int
             ) -> Analysis:
     """Wavefronts of every access under ``layout`` (a tile layout), worst/mean/degree each."""
-    if elem_bytes not in (1, 2, 4, 8, 16):
-        raise SwizzleKitError(f"element size {elem_bytes} B is not valid; choose one of: "
-                              f"1, 2, 4, 8, 16")
+    check_choice("element size (bytes)", elem_bytes, (1, 2, 4, 8, 16))
+    if not hasattr(layout, "offsets") or not hasattr(layout, "is_bijective"):
+        raise SwizzleKitError(f"layout must be a tile layout of swizzlekit.smem.layouts; got "
+                              f"{type(layout).__name__}")
+    if isinstance(accesses, (str, AccessSpec)) or not accesses:
+        raise SwizzleKitError("accesses must be a list of at least one access spec "
+                              "(row, col, block:RxC)")
+    if layout.rows * layout.cols > MAX_ELEMENTS:
+        raise SwizzleKitError(f"a {layout.rows}x{layout.cols} tile has {layout.rows * layout.cols}"
+                              f" elements; the analyzer takes at most {MAX_ELEMENTS} (256x256)")
     if not layout.is_bijective():
         raise SwizzleKitError(f"{layout}: two elements share a storage offset")
     offsets = layout.offsets()

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem import gf2
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, XorCols, is_pow2, log2)
 
-__all__ = ["Solution", "solve", "FAMILIES", "EXHAUSTIVE_LIMIT"]
+__all__ = ["Solution", "solve", "FAMILIES", "EXHAUSTIVE_LIMIT", "MAX_ELEMENTS"]
 
 FAMILIES = ("row-major", "cute", "xor", "xor-cols", "padded")
 EXHAUSTIVE_LIMIT = 1 << 16
@@ -191,17 +191,25 @@ def _xor_search(n: int, elem_bytes: int, groups: list[tuple[list[int], int]]
     return LinearLayout(tuple(bases)), int(cost[best]), len(codes)
 
 
+#: The largest tile (in elements) :func:`solve` takes: 128x128 with three accesses takes about
+#: 3 s on one core.
+MAX_ELEMENTS = 128 * 128
+
+
 def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | AccessSpec],
           *, max_pad: int | None = None) -> Solution:
     """The preferred layout that makes every access conflict-free, else the one with fewest
     wavefronts. ``accesses`` are specs (``row``, ``col``, ``block:RxC...``)."""
-    if elem_bytes not in (1, 2, 4, 8, 16):
-        raise SwizzleKitError(f"element size {elem_bytes} B is not valid; choose one of: "
-                              f"1, 2, 4, 8, 16")
-    if rows < 1 or cols < 1:
-        raise SwizzleKitError(f"tile shape {rows}x{cols} must be positive")
-    if not accesses:
-        raise SwizzleKitError("give at least one access (row, col, block:RxC)")
+    rows, cols = check_int("rows", rows), check_int("cols", cols)
+    check_choice("element size (bytes)", elem_bytes, (1, 2, 4, 8, 16))
+    if rows * cols > MAX_ELEMENTS:
+        raise SwizzleKitError(f"a {rows}x{cols} tile has {rows * cols} elements; the solver "
+                              f"answers tiles of at most {MAX_ELEMENTS} (128x128)")
+    if isinstance(accesses, (str, AccessSpec)) or not accesses:
+        raise SwizzleKitError("accesses must be a list of at least one access spec "
+                              "(row, col, block:RxC)")
+    if max_pad is not None:
+        max_pad = check_int("max_pad", max_pad, 0)
     specs = [parse_access(a) if isinstance(a, str) else a for a in accesses]
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)

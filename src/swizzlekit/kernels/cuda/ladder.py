@@ -10,12 +10,13 @@ on torch tensors through the CUDA driver API (cuda.bindings), on torch's current
 
 from __future__ import annotations
 
-import ctypes
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError
+from swizzlekit.kernels.cuda.launch import function, i32, launch, ptr
 from swizzlekit.kernels.cuda.nvrtc import Compiled, compile_cuda
 
 __all__ = ["Rung", "RUNGS", "rung", "expressions", "build", "run", "wmma_smem"]
@@ -140,30 +141,10 @@ def build(arch: str = "sm_90", names: list[str | Rung] | None = None) -> dict[st
             for src, exprs in by_file.items()}
 
 
-_loaded: dict = {}
-
-
-def _check(err, what: str) -> None:
-    if int(err):
-        raise SwizzleKitError(f"{what} failed: {err}")
-
-
+@functools.lru_cache(maxsize=None)
 def _function(r: Rung, expr: str, arch: str):
-    from cuda.bindings import driver
-
-    key = (r.source, expr, arch, r.dynamic_smem)
-    if key not in _loaded:
-        compiled = build(arch, [r])[r.source]
-        err, module = driver.cuModuleLoadData(compiled.cubin)
-        _check(err, "cuModuleLoadData")
-        err, fn = driver.cuModuleGetFunction(module, compiled.lowered[expr].encode())
-        _check(err, "cuModuleGetFunction")
-        if r.dynamic_smem > 48 * 1024:     # above 48 KiB a kernel must opt in
-            attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-            (err,) = driver.cuFuncSetAttribute(fn, attr, r.dynamic_smem)
-            _check(err, f"cuFuncSetAttribute({r.dynamic_smem} B of shared memory)")
-        _loaded[key] = (module, fn)
-    return _loaded[key][1]
+    """The loaded kernel, compiled (or read from the NVRTC cache) once per process."""
+    return function(build(arch, [r])[r.source], expr, r.dynamic_smem)
 
 
 def run(name: str | Rung, a, b, out=None, **_):
@@ -187,17 +168,9 @@ def run(name: str | Rung, a, b, out=None, **_):
     exprs = expressions(r)
     expr = exprs[0] if len(exprs) == 1 or (r.vec4 and r.vec4(m, n, k)) else exprs[1]
     fn = _function(r, expr, f"sm_{major}{minor}")
-    from cuda.bindings import driver
-
-    params = ((m, n, k, a.data_ptr(), b.data_ptr(), c.data_ptr()),
-              (ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
-               ctypes.c_void_p))
-    if r.source == "seed001.cu":    # seed 001's kernels take (A, B, C, M, N, K)
-        params = ((a.data_ptr(), b.data_ptr(), c.data_ptr(), m, n, k),
-                  (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
-                   ctypes.c_int, ctypes.c_int))
-    stream = driver.CUstream(torch.cuda.current_stream(a.device).cuda_stream)
-    (err,) = driver.cuLaunchKernel(fn, *r.launch_grid(m, n), r.block[0], r.block[1], 1,
-                                   r.dynamic_smem, stream, params, 0)
-    _check(err, f"cuLaunchKernel({r.name})")
+    abc = [ptr(a), ptr(b), ptr(c)]
+    mnk = [i32(m), i32(n), i32(k)]
+    # seed 001's kernels take (A, B, C, M, N, K); the ladder's take (M, N, K, A, B, C)
+    args = abc + mnk if r.source == "seed001.cu" else mnk + abc
+    launch(fn, r.launch_grid(m, n), r.block, args, r.dynamic_smem, a.device)
     return c

@@ -19,7 +19,7 @@ from swizzlekit.cta import triton as tri
 from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["matmul", "ORDER_IDS", "PRECISIONS", "check", "TOLERANCE"]
+__all__ = ["matmul", "ORDER_IDS", "PRECISIONS", "TOLERANCE"]
 
 # ----------------------------------------------------------------------------------- configs
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -332,16 +332,3 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
 # -------------------------------------------------------------------------------- validation
 #: Relative Frobenius error bounds against a float64 reference, per precision.
 TOLERANCE = {"float16": 1e-2, "bfloat16": 1e-2, "tf32": 1e-3, "ieee": 1e-5}
-
-
-def check(M: int, N: int, K: int, dtype, order: str = "grouped", *, device="cuda",
-          precision: str = "tf32", transpose_a: bool = False, transpose_b: bool = False,
-          persistent: bool = False, tma: bool | None = None, **order_params) -> float:
-    """Relative error against float64 on fresh random inputs, output poisoned with NaN."""
-    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
-
-    a, b = random_operands(M, N, K, dtype, device, transpose_a, transpose_b)
-    c = poisoned(M, N, dtype, device)
-    matmul(a, b, order, out=c, precision=precision, persistent=persistent, tma=tma,
-           **order_params)
-    return relative_error(c, a, b)

@@ -3,7 +3,7 @@
 Every CTA order runs through this one compiled kernel: CTA ``pid`` computes the output tile
 ``(order[pid, 0], order[pid, 1])``. Nothing else changes between orders, so differences in
 L2 hit rate and time come from the order alone. This is the kernel behind the L2 model's
-hardware table (``python -m swizzlekit.measure.l2_bench``).
+hardware table (``python -m swizzlekit.lab.experiments.l2``).
 
 Reads top to bottom: configs, kernel, launcher, validation.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CONFIG", "order_table", "table_gemm", "check"]
+__all__ = ["CONFIG", "order_table", "table_gemm"]
 
 # ----------------------------------------------------------------------------------- configs
 #: One fixed tile shape for every measurement: 128 x 128 x 64, 8 warps, 3 stages.
@@ -81,16 +81,3 @@ def table_gemm(a, b, order, out=None):
     return c
 
 
-# -------------------------------------------------------------------------------- validation
-def check(M: int, N: int, K: int, order: np.ndarray, device: str = "cuda", dtype=None) -> float:
-    """Relative Frobenius error against a float64 reference, on fresh random inputs, with the
-    output poisoned with NaN first so an unwritten tile fails."""
-    import torch
-
-    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
-
-    dtype = dtype or torch.float16
-    a, b = random_operands(M, N, K, dtype, device)
-    c = poisoned(M, N, dtype, device)
-    table_gemm(a, b, order, out=c)
-    return relative_error(c, a, b)

@@ -1,6 +1,6 @@
 """Measure this GPU's ceilings: cuBLAS matmul rates per precision and device copy bandwidth.
 
-``python -m swizzlekit.measure.ceilings --out DIR`` writes ``ceilings.json``: the median
+``python -m swizzlekit.lab.experiments.ceilings --out DIR`` writes ``ceilings.json``: the median
 TFLOP/s of ``torch.matmul`` on fresh random inputs (bf16, fp16, TF32, fp32 with TF32 off)
 at 4096^3 and 8192^3, and the bandwidth of a large device-to-device copy (bytes read plus
 bytes written). Timing is ``triton.testing.do_bench``'s median, which uses CUDA events.
@@ -9,45 +9,18 @@ Needs torch and triton with a GPU; both are imported only when :func:`measure` r
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 
-__all__ = ["environment", "measure", "main"]
-
-
-def environment() -> dict[str, str]:
-    """GPU, driver, CUDA, torch and triton versions, for tagging every measured number."""
-    import datetime as dt
-    import subprocess
-
-    import torch
-    import triton
-
-    try:
-        smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
-                              "--format=csv,noheader"], capture_output=True, text=True,
-                             timeout=30).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        smi = "unavailable"
-    props = torch.cuda.get_device_properties(0)
-    return {
-        "date": dt.date.today().isoformat(),
-        "gpu": props.name,
-        "sms": str(props.multi_processor_count),
-        "l2_bytes": str(getattr(props, "L2_cache_size", "unknown")),
-        "nvidia_smi": smi,
-        "cuda": str(torch.version.cuda),
-        "torch": torch.__version__,
-        "triton": triton.__version__,
-    }
+__all__ = ["measure", "run"]
 
 
 def measure(sizes: tuple[int, ...] = (4096, 8192)) -> dict:
     """Median TFLOP/s of torch.matmul per precision and size, and copy bandwidth in GB/s."""
     import torch
     from triton.testing import do_bench
+
+    from swizzlekit.lab.harness import environment
 
     result: dict = {"matmul_tflops": {}, "env": environment()}
     precisions = {"bf16": (torch.bfloat16, False), "fp16": (torch.float16, False),
@@ -68,16 +41,9 @@ def measure(sizes: tuple[int, ...] = (4096, 8192)) -> dict:
     return result
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    result = measure()
-    (args.out / "ceilings.json").write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def run(out: Path) -> Path:
+    """Measure, and write ``ceilings.json`` to ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "ceilings.json"
+    path.write_text(json.dumps(measure(), indent=2) + "\n")
+    return path

@@ -1,4 +1,4 @@
-"""TF32 and the layout of B: ``python -m swizzlekit.measure.tf32_layout`` on a GPU.
+"""TF32 and the layout of B: ``python -m swizzlekit.lab.experiments.tf32_layout`` on a GPU.
 
 Times ``swizzlekit.kernels.matmul`` in TF32 at 8192^3 with B row-major read by pointer loads
 (``tma=False``: the kernel sees B N-major), with B handed over K-major (a transposed view, read

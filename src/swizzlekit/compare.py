@@ -1,6 +1,6 @@
 """The L2 model against the H200 measurements: per run, the measured and predicted hit rate.
 
-``python -m swizzlekit.cta.validate`` prints the comparison table and the mean and worst
+``python -m swizzlekit.compare`` prints the comparison table and the mean and worst
 absolute error in percentage points; ``--sweep`` prints them for other wave sizes and
 partition counts. docs/cta.md quotes both; the tests hold the model to them.
 """
@@ -17,6 +17,7 @@ import numpy as np
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.orders import order
 from swizzlekit.data import FOLDER
+from swizzlekit.seeds import SEED001_ORDERS
 
 __all__ = ["TABLES", "compare", "compare_seed001", "sweep", "main"]
 
@@ -48,9 +49,6 @@ def compare(paths=TABLES, **settings) -> list[dict]:
     return out
 
 
-#: Seed 001's kernels as orders of 32x32 fp32 tiles (K step 32): matmul_smem<32> launches
-#: blockIdx.x fastest along N, matmul_swizzle<32,4> remaps it with the strip swizzle.
-SEED001 = {"matmul_smem<32>": ("row", {}), "matmul_swizzle<32,4>": ("strip", {"width": 4})}
 
 
 def compare_seed001(path=TABLES[0], **settings) -> list[dict]:
@@ -58,10 +56,10 @@ def compare_seed001(path=TABLES[0], **settings) -> list[dict]:
     settings = {**H200_SETTINGS, **settings}
     out = []
     for r in csv.DictReader(open(path)):
-        if r["kernel"] not in SEED001:
+        if r["kernel"] not in SEED001_ORDERS:
             continue
         m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
-        name, params = SEED001[r["kernel"]]
+        name, params = SEED001_ORDERS[r["kernel"]]
         p = simulate(m, n, k, order(name, m // 32, n // 32, **params), tile=(32, 32, 32),
                      elem_bytes=4, **settings)
         out.append({"kernel": r["kernel"], "shape": f"{m}x{n}x{k}",

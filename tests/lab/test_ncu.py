@@ -1,7 +1,7 @@
 import pytest
 
-from swizzlekit.measure.ncu import NcuError, parse_csv
-from swizzlekit.measure.smem_bench import Pattern, patterns, read_table, write_table
+from swizzlekit.lab.ncu import NcuError, parse_csv
+from swizzlekit.lab.experiments.banks import Pattern, patterns, read_table, write_table
 
 
 def test_parse_csv_skips_chatter_and_units():

@@ -15,13 +15,13 @@ draws TFLOP/s by size, one line per kernel.
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError
+from swizzlekit.lab.records import BenchRow, NcuRow, read_csv, write_csv, write_json
 
 __all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "chart", "profile_runs", "NCU_METRICS"]
 
@@ -40,8 +40,6 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
 #: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/benchmarks.md).
 PRECISIONS = {"fp16": ("float16", "tf32", 1e-2), "bf16": ("bfloat16", "tf32", 1e-2),
               "tf32": ("float32", "tf32", 1e-3), "fp32": ("float32", "ieee", 1e-5)}
-FIELDS = ["suite", "M", "N", "K", "precision", "kernel", "order", "params", "ms", "tflops",
-          "vs_cublas", "rel_err", "ok", "flushed"]
 
 
 @dataclass(frozen=True)
@@ -84,46 +82,23 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
     return out
 
 
-def _time(fn, warm: bool) -> float:
-    from triton.testing import do_bench
-
-    if not warm:   # do_bench zeroes a 256 MB buffer before every repetition: L2 is flushed
-        return do_bench(fn, warmup=100, rep=400, return_mode="median")
-    import torch
-
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(50):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return float(sorted(times)[len(times) // 2])
-
-
-def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool = True) -> list[dict]:
+def bench(run_list: list[Run], out_dir: Path, warm: bool = False,
+          progress: bool = True) -> list[BenchRow]:
     """Run, resuming from ``out_dir/results.csv``; returns every row (old and new)."""
     import torch
     from rich.progress import Progress
 
     from swizzlekit.kernels import KERNELS
-    from swizzlekit.measure.ceilings import environment
-    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
+    from swizzlekit.lab.harness import environment, median_ms
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "results.csv"
-    rows = list(csv.DictReader(open(path))) if path.exists() else []
-    done = {(r["suite"], r["M"], r["N"], r["K"], r["precision"], r["kernel"], r["order"],
-             r["params"]) for r in rows}
+    rows = read_csv(path, BenchRow) if path.exists() else []
+    done = {(r.suite, r.M, r.N, r.K, r.precision, r.kernel, r.order, r.params) for r in rows}
     todo = [r for r in run_list if r.key() not in done]
     inputs: dict = {}
-    with Progress(disable=not progress) as bar, open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, FIELDS)
-        if not rows:
-            writer.writeheader()
+    with Progress(disable=not progress) as bar:
         task = bar.add_task("GEMMs", total=len(todo))
         for run in todo:
             m, n, k = run.shape
@@ -143,27 +118,22 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
             spec.run(a, b, out=c, **kw)                      # also compiles / autotunes
             torch.cuda.synchronize()
             err = relative_error(c, ref=ref)
-            ms = _time(lambda: spec.run(a, b, out=c, **kw), warm)
+            ms = median_ms(lambda: spec.run(a, b, out=c, **kw), flush=not warm)
             tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
-            base = [r for r in rows if (r["suite"], int(r["M"]), int(r["N"]), int(r["K"]),
-                                        r["precision"], r["kernel"]) ==
+            base = [r for r in rows if (r.suite, r.M, r.N, r.K, r.precision, r.kernel) ==
                     (run.suite, m, n, k, run.precision, "cublas")]
-            ratio = tflops / float(base[0]["tflops"]) if base else 1.0
-            row = {"suite": run.suite, "M": m, "N": n, "K": k, "precision": run.precision,
-                   "kernel": run.kernel, "order": run.order,
-                   "params": json.dumps(dict(run.params), sort_keys=True), "ms": f"{ms:.5f}",
-                   "tflops": f"{tflops:.2f}", "vs_cublas": f"{ratio:.4f}", "rel_err": f"{err:.3e}",
-                   "ok": str(err == err and err < bound), "flushed": str(not warm)}
-            writer.writerow(row)
-            f.flush()
-            rows.append({k_: str(v) for k_, v in row.items()})
+            row = BenchRow(run.suite, m, n, k, run.precision, run.kernel, run.order,
+                           run.key()[-1], round(ms, 5), round(tflops, 2),
+                           round(tflops / base[0].tflops, 4) if base else 1.0,
+                           float(f"{err:.3e}"), bool(err == err and err < bound), not warm)
+            write_csv(path, [row], append=bool(rows))
+            rows.append(row)
             bar.advance(task)
-    (out_dir / "results.json").write_text(json.dumps({"env": environment(), "rows": rows},
-                                                     indent=1))
+    write_json(out_dir / "results.json", rows, env=environment())
     return rows
 
 
-def chart(rows: list[dict], suite: str, precision: str, path: Path) -> Path:
+def chart(rows: list[BenchRow], suite: str, precision: str, path: Path) -> Path:
     """TFLOP/s by size for one suite and precision (see :func:`swizzlekit.plots.benchmark_chart`)."""
     from swizzlekit.plots import benchmark_chart
 
@@ -175,9 +145,6 @@ def chart(rows: list[dict], suite: str, precision: str, path: Path) -> Path:
 NCU_METRICS = ("lts__t_sectors.sum", "lts__t_sectors_lookup_hit.sum", "dram__bytes_read.sum",
                "dram__bytes_write.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "gpu__time_duration.sum")
-NCU_FIELDS = ["suite", "M", "N", "K", "precision", "kernel", "order", "params", "kernels",
-              "l2_hit_rate_pct", "dram_read_bytes", "dram_write_bytes", "smem_bank_conflicts_ld",
-              "smem_bank_conflicts_st", "ncu_ms"]
 
 
 def _one(spec_json: str) -> None:
@@ -204,35 +171,29 @@ def _one(spec_json: str) -> None:
     torch.cuda.profiler.stop()
 
 
-def profile_runs(run_list: list[Run], out_dir: Path) -> list[dict]:
+def profile_runs(run_list: list[Run], out_dir: Path) -> list[NcuRow]:
     """Nsight Compute on one call of each run: L2 hit rate, DRAM bytes, bank conflicts."""
     import sys
 
-    from swizzlekit.measure import ncu
+    from swizzlekit.lab import ncu
 
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for run in run_list:
         spec = json.dumps({"shape": run.shape, "precision": run.precision, "kernel": run.kernel,
                            "order": run.order, "params": dict(run.params)})
-        prof = ncu.profile([sys.executable, "-m", "swizzlekit.measure.bench", "--one", spec],
+        prof = ncu.profile([sys.executable, "-m", "swizzlekit.lab.bench", "--one", spec],
                            NCU_METRICS, extra_args=("--profile-from-start", "off",
                                                     "--print-units", "base"))
         total = {mtr: sum(float(p[mtr]) for p in prof) for mtr in NCU_METRICS}
-        rows.append({"suite": run.suite, "M": run.shape[0], "N": run.shape[1], "K": run.shape[2],
-                     "precision": run.precision, "kernel": run.kernel, "order": run.order,
-                     "params": json.dumps(dict(run.params), sort_keys=True), "kernels": len(prof),
-                     "l2_hit_rate_pct": round(100 * total["lts__t_sectors_lookup_hit.sum"]
-                                              / max(total["lts__t_sectors.sum"], 1), 2),
-                     "dram_read_bytes": int(total["dram__bytes_read.sum"]),
-                     "dram_write_bytes": int(total["dram__bytes_write.sum"]),
-                     "smem_bank_conflicts_ld": int(total[NCU_METRICS[4]]),
-                     "smem_bank_conflicts_st": int(total[NCU_METRICS[5]]),
-                     "ncu_ms": total["gpu__time_duration.sum"] / 1e6})
-    with open(out_dir / "ncu.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, NCU_FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+        rows.append(NcuRow(run.suite, *run.shape, run.precision, run.kernel, run.order,
+                           run.key()[-1], len(prof),
+                           round(100 * total["lts__t_sectors_lookup_hit.sum"]
+                                 / max(total["lts__t_sectors.sum"], 1), 2),
+                           int(total["dram__bytes_read.sum"]), int(total["dram__bytes_write.sum"]),
+                           int(total[NCU_METRICS[4]]), int(total[NCU_METRICS[5]]),
+                           total["gpu__time_duration.sum"] / 1e6))
+    write_csv(out_dir / "ncu.csv", rows)
     return rows
 
 

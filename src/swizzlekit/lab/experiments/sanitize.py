@@ -1,6 +1,6 @@
 """Run every CUDA rung once on a ragged and a square shape, for compute-sanitizer.
 
-``compute-sanitizer --tool memcheck --error-exitcode 1 python -m swizzlekit.measure.sanitize``
+``compute-sanitizer --tool memcheck --error-exitcode 1 python -m swizzlekit.lab.experiments.sanitize``
 (and ``--tool racecheck``): an out-of-bounds access or a shared-memory race makes it fail.
 """
 

@@ -1,6 +1,6 @@
 """Choose the template parameters of the CUDA rungs by measuring them on the GPU.
 
-``python -m swizzlekit.measure.sgemm_tune --out DIR`` compiles each variant of
+``python -m swizzlekit.lab.experiments.tune --out DIR`` compiles each variant of
 ``sgemm_warp<BK, TNS, MINB, ORDER, P>`` and ``sgemm_wmma_tf32<STAGES, BK, ORDER, P>`` (the
 :data:`VARIANTS`), checks it against float64 on a ragged and an aligned shape with the output
 poisoned, and times it at 4096^3 and 8192^3 with L2 flushed, beside cuBLAS (fp32 with TF32
@@ -14,15 +14,13 @@ winners; docs/sgemm.md has the table.
 
 from __future__ import annotations
 
-import argparse
 import csv
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from swizzlekit.kernels.cuda.ladder import wmma_smem
 
-__all__ = ["VARIANTS", "variants", "main"]
+__all__ = ["VARIANTS", "variants", "run"]
 
 #: rung -> {label: (template expression with {vec}, dynamic shared memory in bytes, tile)}
 VARIANTS: dict[str, dict[str, tuple[str, int, tuple[int, int]]]] = {
@@ -51,31 +49,26 @@ def variants(rungs: list[str] | None = None):
                                  dynamic_smem=smem, tile=tile)
 
 
-def main(argv: list[str] | None = None) -> int:
+def run(out: Path, sizes: tuple[int, ...] = (4096, 8192), rungs: list[str] | None = None) -> Path:
+    """Check and time every variant (of ``rungs``); writes ``tune.csv`` to ``out``."""
     import torch
     from triton.testing import do_bench
 
     from swizzlekit.kernels.cuda.ladder import build, expressions, run
-    from swizzlekit.measure.verify import poisoned, random_operands, relative_error
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 8192])
-    ap.add_argument("--rung", action="append", choices=list(VARIANTS),
-                    help="tune only this rung (repeatable; default: all)")
-    args = ap.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     major, minor = torch.cuda.get_device_capability()
     rows = []
     cublas = {}
-    for n in args.sizes:
+    for n in sizes:
         a, b = random_operands(n, n, n, torch.float32, "cuda")
         for tf32 in (False, True):
             torch.backends.cuda.matmul.allow_tf32 = tf32
             ms = do_bench(lambda: torch.matmul(a, b), warmup=100, rep=400, return_mode="median")
             cublas[(n, tf32)] = ms
     torch.backends.cuda.matmul.allow_tf32 = False
-    for label, r in variants(args.rung):
+    for label, r in variants(rungs):
         compiled = build(f"sm_{major}{minor}", [r])[r.source]
         res, vec = compiled.resources, compiled.lowered[expressions(r)[0]]
         errs = []
@@ -85,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             run(r, a, b, out=out)
             errs.append(relative_error(out, a, b))
         tf32 = r.tolerance > 1e-5
-        for n in args.sizes:
+        for n in sizes:
             a, b = random_operands(n, n, n, torch.float32, "cuda")
             out = poisoned(n, n, torch.float32, "cuda")
             run(r, a, b, out=out)
@@ -100,12 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                    "ok": max(errs + [err]) < r.tolerance}
             rows.append(row)
             print(row, flush=True)
-    with open(args.out / "tune.csv", "w", newline="") as f:
+    with open(out / "tune.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return out / "tune.csv"

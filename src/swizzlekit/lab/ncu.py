@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import ToolError
 
 __all__ = ["NcuError", "find_ncu", "parse_csv", "profile"]
 
@@ -33,7 +33,7 @@ _TEXT_COLUMNS = {"Kernel Name", "Process Name", "Host Name", "Context", "Stream"
                  "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Unit"}
 
 
-class NcuError(SwizzleKitError):
+class NcuError(ToolError):
     """Nsight Compute is missing, failed, or printed something this parser cannot read."""
 
 

@@ -7,7 +7,7 @@ and ``||out - ref|| / ||ref||`` against the product in float64.
 
 from __future__ import annotations
 
-__all__ = ["random_operands", "poisoned", "relative_error"]
+__all__ = ["random_operands", "poisoned", "relative_error", "check_matmul", "check_table_gemm"]
 
 
 def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
@@ -37,3 +37,29 @@ def relative_error(out, a=None, b=None, ref=None) -> float:
     if ref is None:
         ref = a.double() @ b.double()
     return float(torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref))
+
+
+def check_matmul(M: int, N: int, K: int, dtype, order: str = "grouped", *, device="cuda",
+                 precision: str = "tf32", transpose_a: bool = False, transpose_b: bool = False,
+                 persistent: bool = False, tma: bool | None = None, **order_params) -> float:
+    """:func:`swizzlekit.kernels.matmul` against float64: fresh random inputs, poisoned output."""
+    from swizzlekit.kernels import matmul
+
+    a, b = random_operands(M, N, K, dtype, device, transpose_a, transpose_b)
+    c = poisoned(M, N, dtype, device)
+    matmul(a, b, order, out=c, precision=precision, persistent=persistent, tma=tma,
+           **order_params)
+    return relative_error(c, a, b)
+
+
+def check_table_gemm(M: int, N: int, K: int, order, device: str = "cuda", dtype=None) -> float:
+    """The order-table GEMM against float64 under ``order`` (an (tiles, 2) array)."""
+    import torch
+
+    from swizzlekit.kernels.triton.table_gemm import table_gemm
+
+    dtype = dtype or torch.float16
+    a, b = random_operands(M, N, K, dtype, device)
+    c = poisoned(M, N, dtype, device)
+    table_gemm(a, b, order, out=c)
+    return relative_error(c, a, b)

@@ -10,7 +10,7 @@ model (:func:`swizzlekit.smem.wavefronts`) must reproduce row for row. It
 4. writes the table: pattern, op, width, measured wavefronts, bank conflicts and the
    number of shared-memory instructions (always 1, or 0 when every lane is inactive).
 
-Run on a GPU machine (``python -m swizzlekit.measure.smem_bench --out DIR``). Generating the
+Run on a GPU machine (``python -m swizzlekit.lab.experiments.banks --out DIR``). Generating the
 patterns needs only numpy:
 
 >>> pats = patterns()
@@ -22,9 +22,7 @@ True
 
 from __future__ import annotations
 
-import argparse
 import csv
-import datetime as _dt
 import json
 import platform
 import subprocess
@@ -34,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Pattern", "patterns", "write_table", "read_table", "METRICS", "main"]
+__all__ = ["Pattern", "patterns", "write_table", "read_table", "METRICS", "kernel_name",
+           "launch_patterns", "measure"]
 
 LANES = 32
 SMEM_BYTES = 48 * 1024
@@ -266,44 +265,52 @@ def _tool_version(cmd: list[str]) -> str:
     return text.strip().splitlines()[-1] if text.strip() else "unavailable"
 
 
-def main(argv: list[str] | None = None) -> int:
-    from swizzlekit.measure import ncu
+#: The kernel in banks.cu for each (op, width).
+def kernel_name(op: str, width: int) -> str:
+    """>>> kernel_name("ld", 16), kernel_name("stmatrix.x4", 16)
+    ('ld_w16', 'stsm_x4')"""
+    if op.startswith(("ldmatrix", "stmatrix")):
+        return ("ldsm_x" if op.startswith("ld") else "stsm_x") + op.rsplit("x", 1)[1]
+    return f"{op}_w{width}"
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, required=True, help="folder for the table and logs")
-    ap.add_argument("--arch", default="sm_90")
-    ap.add_argument("--nvcc", default="nvcc")
-    ap.add_argument("--from-raw", type=Path, metavar="NCU_RAW_CSV",
-                    help="rebuild the table from a kept ncu_raw.csv instead of measuring")
-    args = ap.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
 
+def launch_patterns(pats: list[Pattern]) -> None:
+    """Launch every pattern once, one warp each, in order (the child that ncu profiles)."""
+    import torch
+
+    from swizzlekit.kernels.cuda.launch import function, launch, ptr
+    from swizzlekit.kernels.cuda.nvrtc import compile_cuda
+
+    major, minor = torch.cuda.get_device_capability()
+    names = sorted({kernel_name(p.op, p.width) for p in pats})
+    compiled = compile_cuda(Path(__file__).with_name("banks.cu").read_text(), names,
+                            arch=f"sm_{major}{minor}", filename="banks.cu")
+    out = torch.empty(LANES, device="cuda")
+    for p in pats:
+        addr = torch.tensor([-1 if a is None else a for a in p.addresses], dtype=torch.int32,
+                            device="cuda")
+        launch(function(compiled, kernel_name(p.op, p.width), SMEM_BYTES), (1,), (LANES,),
+               [ptr(addr), ptr(out)], SMEM_BYTES)
+        torch.cuda.synchronize()
+
+
+def measure(out: Path) -> Path:
+    """Every pattern under ncu; writes ``smem_wavefronts.csv`` and ``.json`` to ``out``."""
+    from swizzlekit.lab import ncu
+    from swizzlekit.lab.harness import environment
+
+    out.mkdir(parents=True, exist_ok=True)
     pats = patterns()
-    if args.from_raw:
-        write_table(args.out / "smem_wavefronts.csv", pats, ncu.parse_csv(args.from_raw.read_text()))
-        return 0
-    (args.out / "patterns.txt").write_text("\n".join(p.line() for p in pats) + "\n")
-    exe = args.out / "smem_bench"
-    src = Path(__file__).with_name("smem_bench.cu")
-    subprocess.run([args.nvcc, "-O2", f"-arch={args.arch}", "-o", str(exe), str(src)], check=True)
-    rows = ncu.profile([str(exe), str(args.out / "patterns.txt")], METRICS,
-                       kernel_regex="^(ld|st)(_w|sm_x)", keep_log=args.out / "ncu_raw.csv")
-    write_table(args.out / "smem_wavefronts.csv", pats, rows)
-    gpu = _tool_version(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
-    meta = {
-        "date": _dt.date.today().isoformat(),
-        "gpu": gpu,
-        "nvcc": _tool_version([args.nvcc, "--version"]),
-        "ncu": _tool_version([ncu.find_ncu(), "--version"]),
-        "arch": args.arch,
-        "python": platform.python_version(),
-        "command": "python -m swizzlekit.measure.smem_bench --out DIR",
-        "patterns": len(pats),
-    }
-    (args.out / "smem_wavefronts.json").write_text(json.dumps(meta, indent=2) + "\n")
-    print(json.dumps(meta, indent=2))
-    return 0
+    rows = ncu.profile([sys.executable, "-m", "swizzlekit.lab.experiments.banks", "--child"],
+                       METRICS, kernel_regex="^(ld|st)(_w|sm_x)", keep_log=out / "ncu_raw.csv")
+    write_table(out / "smem_wavefronts.csv", pats, rows)
+    meta = {**environment(), "ncu": _tool_version([ncu.find_ncu(), "--version"]),
+            "python": platform.python_version(), "command": "swizzlekit lab banks --out DIR",
+            "patterns": len(pats)}
+    (out / "smem_wavefronts.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out / "smem_wavefronts.csv"
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":          # the child process that Nsight Compute profiles
+    if sys.argv[1:] == ["--child"]:
+        launch_patterns(patterns())

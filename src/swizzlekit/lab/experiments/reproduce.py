@@ -9,26 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["SEED001_PUBLISHED", "SEED002_PUBLISHED", "SEED003_PUBLISHED", "seed002", "seed001",
-           "LADDER"]
+from swizzlekit.seeds import SEED001_PUBLISHED, SEED002_LADDER as LADDER
 
-#: Seed 001's published ncu "L2 Hit Rate" (%) on its GPU: (matmul_smem<32>, matmul_swizzle<32,4>).
-SEED001_PUBLISHED = {(1024, 1024, 1024): (95.93, 93.37), (2048, 2048, 2048): (51.90, 84.62),
-                     (4096, 4096, 4096): (48.98, 84.25), (1024, 1024, 128): (86.20, 96.94)}
-#: Seed 002's published console table (RTX 4050 Laptop GPU): size -> GFLOP/s of its baseline
-#: and of its optimized kernel ("My GEMM"), and the speedup it printed.
-SEED002_PUBLISHED = {256: (14.009, 555.096, 13.5555), 512: (605.457, 3185.95, 5.26206),
-                     1024: (643.052, 5635.14, 8.76312), 2048: (75.3203, 7625.36, 101.239)}
-#: Seed 003's hand count: A and B tile loads of one wave of 9 CTAs over a 9x9 tile grid with
-#: 9 K steps, row order against grouped (group 3).
-SEED003_PUBLISHED = {"row": 90, "grouped": 54}
-LADDER = ["cuda_naive", "cuda_smem", "cuda_sgemmopt", "cuda_bank_free", "cuda_cp_async2",
-          "cuda_cp_async3", "cuda_cp_async4", "cuda_block_swizzle", "cuda_block_strip",
-          "cuda_block_snake", "cuda_block_zlayer"]
-
+__all__ = ["seed002", "seed001"]
 
 def seed002(out_dir: Path, progress: bool = True) -> str:
-    from swizzlekit.measure.bench import bench, runs
+    from swizzlekit.lab.bench import bench, runs
 
     rows = bench(runs(["seed002"], ["fp32"], LADDER), out_dir, progress=progress)
     lines = []
@@ -48,7 +34,7 @@ def seed002(out_dir: Path, progress: bool = True) -> str:
 
 
 def seed001(out_dir: Path) -> str:
-    from swizzlekit.measure.bench import bench, profile_runs, runs
+    from swizzlekit.lab.bench import bench, profile_runs, runs
 
     kernels = ["cuda_seed001_smem", "cuda_seed001_swizzle"]
     plan = [r for r in runs(["seed001"], ["fp32"], kernels) if r.kernel != "cublas"]

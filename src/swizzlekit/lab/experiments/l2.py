@@ -10,7 +10,7 @@ The table behind the L2 model's validation (``src/swizzlekit/data/l2_h200.csv``)
 * seed 001's own experiment: its ``matmul_smem<32>`` and ``matmul_swizzle<32,4>`` (fp32) at its
   four sizes, profiled and timed the same way.
 
-``python -m swizzlekit.measure.l2_bench --out DIR`` on a GPU machine.
+``python -m swizzlekit.lab.experiments.l2 --out DIR`` on a GPU machine.
 """
 
 from __future__ import annotations
@@ -43,21 +43,17 @@ def configs() -> list[dict]:
     return out
 
 
-def _seed001_module():
-    import cupy
-
-    src = (Path(__file__).parents[1] / "kernels" / "cuda" / "seed001.cu").read_text()
-    return cupy.RawModule(code=src, options=("-std=c++17",),
-                          name_expressions=["matmul_smem<32>", "matmul_swizzle<32,4>"])
+#: Seed 001's kernels as rungs of the CUDA registry (compiled by NVRTC like every kernel).
+SEED001_RUNGS = {"matmul_smem<32>": "cuda_seed001_smem", "matmul_swizzle<32,4>": "cuda_seed001_swizzle"}
 
 
 def _run(cfg: dict, time_it: bool) -> dict:
     """Launch one config once (under ncu), or time it and check it (without)."""
-    import numpy as np
     import torch
 
     from swizzlekit.cta import order
-    from swizzlekit.kernels.triton.table_gemm import check, order_table, table_gemm
+    from swizzlekit.kernels.triton.table_gemm import order_table, table_gemm
+    from swizzlekit.lab.verify import check_table_gemm as check
 
     m, n, k = cfg["M"], cfg["N"], cfg["K"]
     if cfg["kernel"] == "table_gemm":
@@ -69,21 +65,18 @@ def _run(cfg: dict, time_it: bool) -> dict:
         fn = lambda: table_gemm(a, b, table, out=c)  # noqa: E731
         err = check(m, n, k, o) if time_it else None
     else:
-        import cupy
+        from swizzlekit.kernels.cuda.ladder import run as run_rung
+        from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
-        mod = _seed001_module()
-        kern = mod.get_function(cfg["kernel"])
-        a = cupy.random.standard_normal((m, k), dtype=cupy.float32)
-        b = cupy.random.standard_normal((k, n), dtype=cupy.float32)
-        c = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-        args = (a, b, c, np.int32(m), np.int32(n), np.int32(k))
-        fn = lambda: kern((n // 32, m // 32), (32, 32), args)  # noqa: E731
+        a, b = random_operands(m, n, k, torch.float32, "cuda")
+        c = poisoned(m, n, torch.float32, "cuda")
+        name = SEED001_RUNGS[cfg["kernel"]]
+        fn = lambda: run_rung(name, a, b, out=c)  # noqa: E731
         err = None
         if time_it:
             fn()
-            cupy.cuda.Device().synchronize()
-            ref = a.astype(cupy.float64) @ b.astype(cupy.float64)
-            err = float(cupy.linalg.norm(c - ref) / cupy.linalg.norm(ref))
+            torch.cuda.synchronize()
+            err = relative_error(c, a, b)
     if not time_it:
         fn()
         torch.cuda.synchronize()
@@ -100,7 +93,7 @@ def _known_metrics(names: list[str]) -> list[str]:
         return []
     import subprocess
 
-    from swizzlekit.measure import ncu
+    from swizzlekit.lab import ncu
 
     listing = subprocess.run([ncu.find_ncu(), "--query-metrics"], capture_output=True,
                              text=True).stdout
@@ -132,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     import subprocess
 
-    from swizzlekit.measure import ncu
-    from swizzlekit.measure.ceilings import environment
+    from swizzlekit.lab import ncu
+    from swizzlekit.lab.harness import environment
 
     args.out.mkdir(parents=True, exist_ok=True)
     extra = _known_metrics([m for m in args.extra_metrics.split(",") if m])
-    me = [sys.executable, "-m", "swizzlekit.measure.l2_bench", "--out", str(args.out)]
+    me = [sys.executable, "-m", "swizzlekit.lab.experiments.l2", "--out", str(args.out)]
     subprocess.run([*me, "--inner", "time"], check=True)
     prof = ncu.profile([*me, "--inner", "launch"], (*METRICS, *extra),
                        kernel_regex="order_table_gemm|matmul_", keep_log=args.out / "ncu_raw.csv",
@@ -157,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                         p["gpu__time_duration.sum"] / 1e6, t["ms"], t["tflops"], t["rel_err"],
                         *(p[m] for m in extra)])
     meta = environment()
-    meta["command"] = "python -m swizzlekit.measure.l2_bench --out DIR"
+    meta["command"] = "python -m swizzlekit.lab.experiments.l2 --out DIR"
     meta["ncu_metrics"] = list(METRICS)
     (args.out / "l2.json").write_text(json.dumps(meta, indent=2) + "\n")
     print((args.out / "l2.csv").read_text())

@@ -1,0 +1,73 @@
+"""Timing and provenance for every measurement the lab makes.
+
+* :func:`median_ms`: the median time of a GPU callable. With ``flush=True`` (the default) it
+  is ``triton.testing.do_bench``, which zeroes a 256 MB buffer before every repetition, so L2
+  is cold each time; ``flush=False`` times back-to-back launches with CUDA events.
+* :func:`environment`: GPU, driver, CUDA, torch and triton versions and the date, which tag
+  every table the lab writes (the standard: no number without its provenance).
+
+torch and triton are imported when these run, never at import.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from collections.abc import Callable
+
+__all__ = ["median_ms", "environment", "has_cuda_gpu"]
+
+
+def has_cuda_gpu() -> bool:
+    """True where torch is installed with CUDA and sees a GPU."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def median_ms(fn: Callable[[], object], *, flush: bool = True, warmup_ms: int = 100,
+              rep_ms: int = 400, reps: int = 50) -> float:
+    """Median milliseconds of ``fn()`` on the current GPU (see the module docstring)."""
+    import torch
+
+    if flush:
+        from triton.testing import do_bench
+
+        return float(do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median"))
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return float(sorted(times)[len(times) // 2])
+
+
+def environment() -> dict[str, str]:
+    """GPU, driver, CUDA, torch and triton versions, for tagging every measured number."""
+    import torch
+    import triton
+
+    try:
+        smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                              "--format=csv,noheader"], capture_output=True, text=True,
+                             timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        smi = "unavailable"
+    props = torch.cuda.get_device_properties(0)
+    return {
+        "date": dt.date.today().isoformat(),
+        "gpu": props.name,
+        "sms": str(props.multi_processor_count),
+        "l2_bytes": str(getattr(props, "L2_cache_size", "unknown")),
+        "nvidia_smi": smi,
+        "cuda": str(torch.version.cuda),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+    }

@@ -1,0 +1,169 @@
+"""Typed rows for every table the lab writes, and the one CSV/JSON codec they share.
+
+A measured row is a frozen dataclass, never a dict of strings: ``row.ok`` is a bool and
+``row.ms`` a float. :func:`write_csv` / :func:`read_csv` round-trip any of them, converting
+each column by the field's type, so a committed table reads back exactly as it was written.
+
+>>> import io
+>>> row = BenchRow("square", 64, 64, 64, "bf16", "triton", "grouped", '{"group": 8}', 0.01,
+...                3.2, 0.95, 1e-3, True, True)
+>>> buf = io.StringIO()
+>>> write_csv(buf, [row])
+>>> read_csv(io.StringIO(buf.getvalue()), BenchRow) == [row]
+True
+>>> row.params_dict
+{'group': 8}
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+import typing
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TypeVar
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["BenchRow", "NcuRow", "L2Row", "write_csv", "read_csv", "to_dicts", "write_json"]
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One timed GEMM: ``swizzlekit bench``'s results.csv."""
+    suite: str
+    M: int
+    N: int
+    K: int
+    precision: str
+    kernel: str
+    order: str
+    params: str                  # the order's parameters as sorted JSON
+    ms: float
+    tflops: float
+    vs_cublas: float
+    rel_err: float
+    ok: bool
+    flushed: bool
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.M, self.N, self.K)
+
+    @property
+    def params_dict(self) -> dict:
+        return json.loads(self.params) if self.params else {}
+
+
+@dataclass(frozen=True)
+class NcuRow:
+    """Nsight Compute on one call of a benchmarked run: ``bench --ncu``'s ncu.csv."""
+    suite: str
+    M: int
+    N: int
+    K: int
+    precision: str
+    kernel: str
+    order: str
+    params: str
+    kernels: int                 # launches in the profiled call (cuBLAS may launch several)
+    l2_hit_rate_pct: float
+    dram_read_bytes: int
+    dram_write_bytes: int
+    smem_bank_conflicts_ld: int
+    smem_bank_conflicts_st: int
+    ncu_ms: float
+
+    def key(self) -> tuple:
+        return (self.suite, self.M, self.N, self.K, self.precision, self.kernel, self.order,
+                self.params)
+
+
+@dataclass(frozen=True)
+class L2Row:
+    """One GEMM launch under an order, profiled (hit rate, DRAM) and timed: the L2 tables."""
+    kernel: str
+    M: int
+    N: int
+    K: int
+    order: str
+    params: str
+    l2_hit_rate_pct: float
+    dram_read_bytes: int
+    dram_write_bytes: int
+    ncu_ms: float
+    ms: float
+    tflops: float
+    rel_err: float
+
+    @property
+    def params_dict(self) -> dict:
+        return json.loads(self.params) if self.params else {}
+
+
+def _convert(text: str, kind):
+    if kind is bool:
+        if text not in ("True", "False"):
+            raise ValueError(f"{text!r} is not True or False")
+        return text == "True"
+    if kind is int:
+        return int(float(text)) if text not in ("", "nan") else 0
+    if kind is float:
+        return float(text) if text != "" else math.nan
+    return text
+
+
+def _types(cls) -> dict[str, type]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def read_csv(source: str | Path | IO[str], cls: type[R]) -> list[R]:
+    """Rows of ``cls`` from a CSV written by :func:`write_csv` (extra columns are ignored)."""
+    text = source.read() if hasattr(source, "read") else Path(source).read_text()
+    types = _types(cls)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    if rows:
+        missing = [name for name in types if name not in rows[0]]
+        if missing:
+            raise SwizzleKitError(f"table lacks columns {', '.join(missing)} for {cls.__name__}")
+    try:
+        return [cls(**{name: _convert(r[name], kind) for name, kind in types.items()})
+                for r in rows]
+    except ValueError as e:
+        raise SwizzleKitError(f"a {cls.__name__} row does not parse: {e}") from None
+
+
+def write_csv(target: str | Path | IO[str], rows: Sequence, append: bool = False) -> None:
+    """Write dataclass rows with a header (``append`` adds rows to an existing file)."""
+    if not rows:
+        return
+    names = [f.name for f in dataclasses.fields(rows[0])]
+    own = not hasattr(target, "write")
+    f = open(target, "a" if append else "w", newline="") if own else target
+    try:
+        w = csv.writer(f)
+        if not append:
+            w.writerow(names)
+        for r in rows:
+            w.writerow([repr(v) if isinstance(v, float) else v for v in dataclasses.astuple(r)])
+    finally:
+        if own:
+            f.close()
+
+
+def to_dicts(rows: Iterable) -> list[dict]:
+    """Plain dicts (for JSON and the report)."""
+    return [dataclasses.asdict(r) for r in rows]
+
+
+def write_json(path: Path, rows: Iterable, **meta) -> None:
+    """``{**meta, "rows": [...]}`` as indented JSON."""
+    Path(path).write_text(json.dumps({**meta, "rows": to_dicts(rows)}, indent=1) + "\n")
