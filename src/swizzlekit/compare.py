@@ -17,13 +17,16 @@ import numpy as np
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.orders import order
 from swizzlekit.data import FOLDER
+from swizzlekit.gpus import gpu
 from swizzlekit.seeds import SEED001_ORDERS
 
 __all__ = ["TABLES", "compare", "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
-#: The model's settings for the measured kernel (128x128x64 fp16 tiles) on the H200.
-H200_SETTINGS = dict(l2_bytes=60 * 2**20, concurrent=132, partitions=2)
+#: The model's settings for the measured kernel (128x128x64 fp16 tiles) on the H200, from its
+#: preset (wave = one CTA per SM).
+H200_SETTINGS = dict(l2_bytes=gpu("h200").l2_bytes, concurrent=gpu("h200").sms,
+                     partitions=gpu("h200").l2_partitions)
 
 
 def compare(paths=TABLES, **settings) -> list[dict]:

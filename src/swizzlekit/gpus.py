@@ -31,6 +31,7 @@ class GPU:
     dram_gbps: float                   # bytes read + written per second, in GB/s
     peak_tflops: dict[str, float] = field(default_factory=dict)
     smem_per_sm: int = 228 * 1024
+    smem_per_block: int = 227 * 1024    # the most one block may opt in to (cudaFuncSetAttribute)
     banks: int = 32
     bank_bytes: int = 4
     sources: str = ""
@@ -56,21 +57,24 @@ GPUS: dict[str, GPU] = {
     # A100 SXM 80 GB: 108 SMs, 40 MB L2 in two partitions, 2.04 TB/s, 164 KB smem per SM.
     "a100": GPU("NVIDIA A100 SXM 80GB", 108, 40 * MiB, 2, 2039.0,
                 {"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5},
-                smem_per_sm=164 * 1024, sources="datasheet / Ampere whitepaper"),
+                smem_per_sm=164 * 1024, smem_per_block=163 * 1024,
+                sources="datasheet / Ampere whitepaper"),
     # RTX 4090 (AD102): 128 SMs, 72 MB L2, 1008 GB/s GDDR6X, 100 KB smem per SM.
     "rtx4090": GPU("NVIDIA GeForce RTX 4090", 128, 72 * MiB, 1, 1008.0,
                    {"fp16": 165.2, "bf16": 165.2, "tf32": 82.6, "fp32": 82.6},
-                   smem_per_sm=100 * 1024, sources="Ada whitepaper"),
+                   smem_per_sm=100 * 1024, smem_per_block=99 * 1024, sources="Ada whitepaper"),
     # RTX 4050 Laptop (AD107), seed 002's device (compute capability 8.9): 20 SMs (2560 CUDA
     # cores), 24 MB L2, 96-bit GDDR6 at 16 Gbps = 192 GB/s. L2 size is a lead, not measured.
     "rtx4050-laptop": GPU("NVIDIA GeForce RTX 4050 Laptop", 20, 24 * MiB, 1, 192.0,
-                          {"fp32": 8.99}, smem_per_sm=100 * 1024,
+                          {"fp32": 8.99}, smem_per_sm=100 * 1024, smem_per_block=99 * 1024,
                           sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
 }
 
 
 def gpu(name: str) -> GPU:
     """The preset ``name``; the error lists the valid names."""
+    if not isinstance(name, str):
+        raise SwizzleKitError(f"GPU preset must be a name; got {name!r}; valid: " + ", ".join(GPUS))
     key = name.lower()
     if key not in GPUS:
         raise SwizzleKitError(f"unknown GPU {name!r}; valid: " + ", ".join(GPUS))

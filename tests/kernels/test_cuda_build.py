@@ -96,12 +96,12 @@ def test_bank_model_predicts_the_measured_conflicts_of_the_ladder():
 
 
 def test_peak_microbenchmarks_compile_to_the_instructions_they_time():
-    """measure/peak.cu: FFMA chains and mma.sync (TF32 m16n8k8, FP16 m16n8k16), no spills."""
+    """lab/experiments/peak.cu: FFMA chains and mma.sync (TF32 m16n8k8, FP16 m16n8k16), no spills."""
     pytest.importorskip("cuda.bindings")
     from pathlib import Path
 
     from swizzlekit.kernels.cuda.nvrtc import compile_cuda
-    from swizzlekit.measure import peak
+    from swizzlekit.lab.experiments import peak
 
     src = (Path(peak.__file__).with_name("peak.cu")).read_text()
     c = compile_cuda(src, list(peak.KERNELS), arch="sm_90", filename="peak.cu")
@@ -111,3 +111,20 @@ def test_peak_microbenchmarks_compile_to_the_instructions_they_time():
         assert n >= 8 and n % 8 == 0, (instr, n)
     assert c.ptx.count("fma.rn.f32") >= 64
     assert all(r["spill_stores"] == 0 for r in c.resources.values())
+
+
+def test_bank_probes_compile_through_the_one_nvrtc_path():
+    """lab/experiments/banks.cu builds with NVRTC (no nvcc), one kernel per op and width, each
+    issuing the shared-memory instruction it is named for."""
+    pytest.importorskip("cuda.bindings")
+    from pathlib import Path
+
+    from swizzlekit.kernels.cuda.nvrtc import compile_cuda
+    from swizzlekit.lab.experiments import banks
+
+    names = sorted({banks.kernel_name(p.op, p.width) for p in banks.patterns()})
+    assert len(names) == 12
+    src = (Path(banks.__file__).with_name("banks.cu")).read_text()
+    compiled = compile_cuda(src, names, arch="sm_90", filename="banks.cu")
+    assert set(compiled.lowered) == set(names)
+    assert "ld.shared.v4.f32" in compiled.ptx and "stmatrix.sync.aligned.m8n8.x4" in compiled.ptx

@@ -37,6 +37,9 @@ import numpy as np
 
 from swizzlekit.cta.orders import check_order
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
+from swizzlekit.gpus import GPUS
+
+_H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "simulate_naive", "check_problem", "ELEM_BYTES",
            "MAX_TILES", "MAX_TILE_STEPS"]
@@ -139,8 +142,8 @@ def check_problem(M, N, K, order, tile, elem_bytes):
 
 
 def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int, int] = (128, 128, 64),
-             elem_bytes: int = 2, l2_bytes: int = 60 * 2**20, concurrent: int = 132,
-             partitions: int = 2) -> L2Prediction:
+             elem_bytes: int = 2, l2_bytes: int = _H200.l2_bytes, concurrent: int = _H200.sms,
+             partitions: int = _H200.l2_partitions) -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
     ``concurrent`` is the wave size: the CTAs that share the L2 at once. 132 is what fits the
@@ -204,8 +207,8 @@ def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total:
 
 
 def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
-                   elem_bytes: int = 2, l2_bytes: int = 60 * 2**20, concurrent: int = 132,
-                   partitions: int = 2) -> L2Prediction:
+                   elem_bytes: int = 2, l2_bytes: int = _H200.l2_bytes, concurrent: int = _H200.sms,
+                   partitions: int = _H200.l2_partitions) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 

@@ -61,6 +61,14 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
     """Every run, cuBLAS first for each shape and precision (the ratios need it)."""
     from swizzlekit.kernels import KERNELS
 
+    suites, precisions, kernels = list(suites), list(precisions), list(kernels)
+    for name in kernels:
+        spec = KERNELS.get(name)
+        if spec is None:
+            raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: " + ", ".join(KERNELS))
+        if not set(precisions) & set(spec.dtypes):
+            raise SwizzleKitError(f"kernel {name!r} runs none of the precisions asked for "
+                                  f"({', '.join(precisions)}); it runs: {', '.join(spec.dtypes)}")
     out = []
     for suite in suites:
         if suite not in SUITES:

@@ -10,7 +10,6 @@ as it is, and names the PNGs it drew under ``img``.
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from pathlib import Path
@@ -138,7 +137,9 @@ def _measured_l2() -> dict:
 
 
 def _bench_table(name: str) -> tuple[list[dict], dict]:
-    rows = list(csv.DictReader(open(FOLDER / name)))
+    from swizzlekit.lab.records import BenchRow, read_csv, to_dicts
+
+    rows = to_dicts(read_csv(FOLDER / name, BenchRow))
     meta_path = (FOLDER / name).with_suffix(".json")
     env = json.loads(meta_path.read_text()).get("env", {}) if meta_path.exists() else {}
     return rows, env

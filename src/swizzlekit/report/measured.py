@@ -44,6 +44,7 @@ def ceilings(out: Path) -> dict:
 
 def kernels(out: Path) -> dict:
     from swizzlekit.lab.bench import Run, bench
+    from swizzlekit.lab.records import to_dicts
     from swizzlekit.plots import benchmark_chart
 
     plan = []
@@ -58,7 +59,7 @@ def kernels(out: Path) -> dict:
     rows = bench(plan, out / "bench", progress=False)
     pngs = [benchmark_chart(rows, "report", p, out / "img" / f"measured_{p}.png").name
             for p in ("bf16", "tf32", "fp32")]
-    return {"source": "measured", "rows": rows, "pngs": pngs}
+    return {"source": "measured", "rows": to_dicts(rows), "pngs": pngs}
 
 
 def l2(out: Path) -> dict:
@@ -71,13 +72,13 @@ def l2(out: Path) -> dict:
             for s in L2_SHAPES for o, p in _orders(s)]
     rows = []
     for r in profile_runs(plan, out / "ncu"):
-        m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
-        params = json.loads(r["params"])
-        pred = simulate(m, n, k, order(r["order"], -(-m // 128), -(-n // 128), **params),
+        m, n, k = r.M, r.N, r.K
+        params = json.loads(r.params)
+        pred = simulate(m, n, k, order(r.order, -(-m // 128), -(-n // 128), **params),
                         **H200_SETTINGS)
-        rows.append({"shape": f"{m}x{n}x{k}", "order": r["order"], "params": params,
-                     "measured_hit": r["l2_hit_rate_pct"], "model_hit": pred.l2_hit_rate,
-                     "measured_dram": r["dram_read_bytes"], "model_dram": pred.dram_read_bytes})
+        rows.append({"shape": f"{m}x{n}x{k}", "order": r.order, "params": params,
+                     "measured_hit": r.l2_hit_rate_pct, "model_hit": pred.l2_hit_rate,
+                     "measured_dram": r.dram_read_bytes, "model_dram": pred.dram_read_bytes})
     return {"source": "measured now (ncu --clock-control none)", "rows": rows}
 
 
@@ -90,9 +91,11 @@ def seed001(out: Path) -> dict:
 def seed002(out: Path) -> dict:
     from swizzlekit.lab.bench import bench, runs
 
+    from swizzlekit.lab.records import to_dicts
+
     rows = bench(runs(["seed002"], ["fp32"], ["cuda_naive", "cuda_sgemmopt", "cuda_warptile"]),
                  out / "seed002", progress=False)
-    return {"rows": rows}
+    return {"rows": to_dicts(rows)}
 
 
 STEPS = (("cuBLAS ceilings and copy bandwidth", ceilings),

@@ -141,7 +141,7 @@ MAX_ELEMENTS = 256 * 256
 def analyze(layout, accesses: Sequence[str | AccessSpec | Instruction], elem_bytes: int
             ) -> Analysis:
     """Wavefronts of every access under ``layout`` (a tile layout), worst/mean/degree each."""
-    check_choice("element size (bytes)", elem_bytes, (1, 2, 4, 8, 16))
+    check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     if not hasattr(layout, "offsets") or not hasattr(layout, "is_bijective"):
         raise SwizzleKitError(f"layout must be a tile layout of swizzlekit.smem.layouts; got "
                               f"{type(layout).__name__}")

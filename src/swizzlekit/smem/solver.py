@@ -201,7 +201,7 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     """The preferred layout that makes every access conflict-free, else the one with fewest
     wavefronts. ``accesses`` are specs (``row``, ``col``, ``block:RxC...``)."""
     rows, cols = check_int("rows", rows), check_int("cols", cols)
-    check_choice("element size (bytes)", elem_bytes, (1, 2, 4, 8, 16))
+    check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     if rows * cols > MAX_ELEMENTS:
         raise SwizzleKitError(f"a {rows}x{cols} tile has {rows * cols} elements; the solver "
                               f"answers tiles of at most {MAX_ELEMENTS} (128x128)")

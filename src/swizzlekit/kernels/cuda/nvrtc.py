@@ -20,13 +20,30 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import ToolError, check_choice
 
-__all__ = ["CompileError", "Compiled", "compile_cuda", "cache_dir", "cuda_include", "parse_ptxas"]
+__all__ = ["CompileError", "Compiled", "compile_cuda", "ARCHS", "check_arch", "cache_dir", "cuda_include", "parse_ptxas"]
 
 
-class CompileError(SwizzleKitError):
+class CompileError(ToolError):
     """NVRTC rejected the source; the message holds its log."""
+
+
+#: The architectures NVRTC 12.8-13.0 compile for (``nvrtcGetSupportedArchs``), with the
+#: arch-specific "a" targets of Hopper and Blackwell.
+ARCHS = ("sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
+         "sm_103", "sm_103a", "sm_120", "sm_120a")
+
+
+def check_arch(arch: str) -> str:
+    """``arch`` if NVRTC builds for it; otherwise a one-line error listing the valid ones.
+
+    >>> check_arch("sm_99")
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: arch 'sm_99' is not valid; choose one of: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_103, sm_103a, sm_120, sm_120a
+    """
+    return check_choice("arch", arch, ARCHS)
 
 
 @dataclass(frozen=True)
@@ -107,27 +124,26 @@ def compile_cuda(source: str, name_expressions: list[str], arch: str = "sm_90",
                  use_cache: bool = True) -> Compiled:
     """Compile ``source`` for ``arch``; ``name_expressions`` are the kernels to get
     (template instantiations like ``"sgemm_reg<128,128,8,8,8,true,true>"`` included)."""
-    if not re.fullmatch(r"sm_\d+a?", arch):
-        raise SwizzleKitError(f"arch {arch!r} is not valid; write it like sm_90 or sm_80")
+    check_arch(arch)
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-default-device",
             "--ptxas-options=--verbose", *options]
     if "#include <mma.h>" in source:
         inc = cuda_include()
         if inc is None:
-            raise SwizzleKitError("this kernel includes <mma.h>, which NVRTC finds in the CUDA "
-                                  "toolkit: set CUDA_HOME to a toolkit with include/mma.h")
+            raise ToolError("this kernel includes <mma.h>, which NVRTC finds in the CUDA "
+                            "toolkit: set CUDA_HOME to a toolkit with include/mma.h")
         opts.append(f"--include-path={inc}")
     try:
         from cuda.bindings import nvrtc
     except ImportError as e:
-        raise SwizzleKitError("compiling CUDA needs cuda-python: pip install "
-                              "'swizzlekit[cuda]' (cuda-bindings and nvidia-cuda-nvrtc)") from e
+        raise ToolError("compiling CUDA needs cuda-python: pip install "
+                        "'swizzlekit[cuda]' (cuda-bindings and nvidia-cuda-nvrtc)") from e
     try:
         version = _check(nvrtc.nvrtcVersion(), "version")
     except Exception as e:                     # the library itself could not be loaded
         if isinstance(e, CompileError):
             raise
-        raise SwizzleKitError(f"NVRTC is not available: {str(e).splitlines()[0]}") from e
+        raise ToolError(f"NVRTC is not available: {str(e).splitlines()[0]}") from e
     # the compiler's version is part of the key: a newer NVRTC must not reuse older cubins
     key = hashlib.sha256(json.dumps([source, sorted(name_expressions), opts, list(version)])
                          .encode()).hexdigest()

@@ -18,6 +18,7 @@ import triton.language as tl
 from swizzlekit.cta import triton as tri
 from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
+from swizzlekit.gpus import gpu
 
 __all__ = ["matmul", "ORDER_IDS", "PRECISIONS", "TOLERANCE"]
 
@@ -44,13 +45,13 @@ def _configs(pre_hook=None):
 
 
 def _prune(configs, named_args, **kwargs):
-    """Keep the configs whose shared memory fits the H200's 227 KiB per block: the pipelined
+    """Keep the configs whose shared memory fits the H200's limit per block: the pipelined
     A and B tiles plus the C tile the epilogue stages. Without autotuning, keep the first."""
     first = named_args.get("a_ptr", named_args.get("a_desc"))
     elem = first.element_size() if hasattr(first, "element_size") else first.base.element_size()
     keep = [c for c in configs
             if (c.num_stages * (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"]
-                + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"]) * elem <= 232448]
+                + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"]) * elem <= gpu("h200").smem_per_block]
     keep = keep or configs[-1:]
     return keep if _AUTOTUNE else keep[:1]
 

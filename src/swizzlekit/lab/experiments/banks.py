@@ -5,12 +5,12 @@ model (:func:`swizzlekit.smem.wavefronts`) must reproduce row for row. It
 
 1. writes a few hundred address patterns (strides, tile rows/columns/blocks, swizzled tiles,
    broadcasts, lanes sharing addresses in pairs and quads, inactive lanes, random),
-2. compiles ``smem_bench.cu`` with nvcc for the local GPU,
+2. compiles ``banks.cu`` with NVRTC for the local GPU (the one CUDA path of swizzlekit),
 3. runs every pattern once under Nsight Compute, one launch per pattern, and
 4. writes the table: pattern, op, width, measured wavefronts, bank conflicts and the
    number of shared-memory instructions (always 1, or 0 when every lane is inactive).
 
-Run on a GPU machine (``python -m swizzlekit.lab.experiments.banks --out DIR``). Generating the
+Run on a GPU machine: ``swizzlekit lab banks --out DIR``. Generating the
 patterns needs only numpy:
 
 >>> pats = patterns()
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["Pattern", "patterns", "write_table", "read_table", "METRICS", "kernel_name",
-           "launch_patterns", "measure"]
+           "launch_patterns", "run"]
 
 LANES = 32
 SMEM_BYTES = 48 * 1024
@@ -265,10 +265,12 @@ def _tool_version(cmd: list[str]) -> str:
     return text.strip().splitlines()[-1] if text.strip() else "unavailable"
 
 
-#: The kernel in banks.cu for each (op, width).
 def kernel_name(op: str, width: int) -> str:
-    """>>> kernel_name("ld", 16), kernel_name("stmatrix.x4", 16)
-    ('ld_w16', 'stsm_x4')"""
+    """The kernel in banks.cu for one op and access width.
+
+    >>> kernel_name("ld", 16), kernel_name("stmatrix.x4", 16)
+    ('ld_w16', 'stsm_x4')
+    """
     if op.startswith(("ldmatrix", "stmatrix")):
         return ("ldsm_x" if op.startswith("ld") else "stsm_x") + op.rsplit("x", 1)[1]
     return f"{op}_w{width}"
@@ -294,7 +296,7 @@ def launch_patterns(pats: list[Pattern]) -> None:
         torch.cuda.synchronize()
 
 
-def measure(out: Path) -> Path:
+def run(out: Path) -> Path:
     """Every pattern under ncu; writes ``smem_wavefronts.csv`` and ``.json`` to ``out``."""
     from swizzlekit.lab import ncu
     from swizzlekit.lab.harness import environment

@@ -10,18 +10,21 @@ The table behind the L2 model's validation (``src/swizzlekit/data/l2_h200.csv``)
 * seed 001's own experiment: its ``matmul_smem<32>`` and ``matmul_swizzle<32,4>`` (fp32) at its
   four sizes, profiled and timed the same way.
 
-``python -m swizzlekit.lab.experiments.l2 --out DIR`` on a GPU machine.
+``swizzlekit lab l2 --out DIR`` on a GPU machine.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
+import dataclasses
 import json
 import sys
 from pathlib import Path
 
-__all__ = ["SHAPES", "ORDER_SET", "SEED001_SIZES", "configs", "main"]
+from swizzlekit.errors import ToolError
+from swizzlekit.lab.records import L2Row
+
+__all__ = ["SHAPES", "ORDER_SET", "SEED001_SIZES", "configs", "run"]
 
 SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (1024, 1024, 128),
           (8192, 8192, 8192), (16384, 16384, 2048), (16384, 2048, 8192), (2048, 16384, 8192)]
@@ -105,57 +108,46 @@ def _known_metrics(names: list[str]) -> list[str]:
     return keep
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--inner", choices=("launch", "time"), default=None,
-                    help=argparse.SUPPRESS)
-    ap.add_argument("--extra-metrics", default="",
-                    help="comma-separated ncu metrics to add as columns (those this ncu lacks "
-                         "are dropped, with a note)")
-    args = ap.parse_args(argv)
-    cfgs = configs()
-    if args.inner == "launch":
-        for cfg in cfgs:
-            _run(cfg, time_it=False)
-        return 0
-    if args.inner == "time":
-        rows = [dict(cfg, **_run(cfg, time_it=True)) for cfg in cfgs]
-        (args.out / "timings.json").write_text(json.dumps(rows, indent=1))
-        return 0
+def run(out: Path, extra_metrics: tuple[str, ...] = ()) -> Path:
+    """Time every config, then profile every config under ncu; writes ``l2.csv`` (typed
+    :class:`~swizzlekit.lab.records.L2Row` columns, then ``extra_metrics``) and ``l2.json``."""
     import subprocess
 
     from swizzlekit.lab import ncu
     from swizzlekit.lab.harness import environment
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    extra = _known_metrics([m for m in args.extra_metrics.split(",") if m])
-    me = [sys.executable, "-m", "swizzlekit.lab.experiments.l2", "--out", str(args.out)]
-    subprocess.run([*me, "--inner", "time"], check=True)
-    prof = ncu.profile([*me, "--inner", "launch"], (*METRICS, *extra),
-                       kernel_regex="order_table_gemm|matmul_", keep_log=args.out / "ncu_raw.csv",
+    cfgs = configs()
+    out.mkdir(parents=True, exist_ok=True)
+    extra = _known_metrics(list(extra_metrics))
+    me = [sys.executable, "-m", "swizzlekit.lab.experiments.l2", str(out)]
+    subprocess.run([*me, "time"], check=True)
+    prof = ncu.profile([*me, "launch"], (*METRICS, *extra),
+                       kernel_regex="order_table_gemm|matmul_", keep_log=out / "ncu_raw.csv",
                        extra_args=("--print-units", "base"))
-    timings = json.loads((args.out / "timings.json").read_text())
+    timings = json.loads((out / "timings.json").read_text())
     if len(prof) != len(cfgs):
-        raise RuntimeError(f"ncu profiled {len(prof)} launches for {len(cfgs)} configs")
-    with open(args.out / "l2.csv", "w", newline="") as f:
+        raise ToolError(f"ncu profiled {len(prof)} launches for {len(cfgs)} configs")
+    with open(out / "l2.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["kernel", "M", "N", "K", "order", "params", "l2_hit_rate_pct",
-                    "dram_read_bytes", "dram_write_bytes", "ncu_ms", "ms", "tflops", "rel_err",
-                    *extra])
+        w.writerow([*(fld.name for fld in dataclasses.fields(L2Row)), *extra])
         for cfg, p, t in zip(cfgs, prof, timings):
-            w.writerow([cfg["kernel"], cfg["M"], cfg["N"], cfg["K"], cfg["order"] or "",
+            row = L2Row(cfg["kernel"], cfg["M"], cfg["N"], cfg["K"], cfg["order"] or "",
                         json.dumps(cfg["params"]), p["lts__t_sector_hit_rate.pct"],
                         int(p["dram__bytes_read.sum"]), int(p["dram__bytes_write.sum"]),
-                        p["gpu__time_duration.sum"] / 1e6, t["ms"], t["tflops"], t["rel_err"],
-                        *(p[m] for m in extra)])
-    meta = environment()
-    meta["command"] = "python -m swizzlekit.lab.experiments.l2 --out DIR"
-    meta["ncu_metrics"] = list(METRICS)
-    (args.out / "l2.json").write_text(json.dumps(meta, indent=2) + "\n")
-    print((args.out / "l2.csv").read_text())
-    return 0
+                        p["gpu__time_duration.sum"] / 1e6, t["ms"], t["tflops"],
+                        t["rel_err"] if t["rel_err"] is not None else float("nan"))
+            w.writerow([*dataclasses.astuple(row), *(p[m] for m in extra)])
+    meta = {"env": environment(), "command": "swizzlekit lab l2 --out DIR",
+            "ncu_metrics": list(METRICS)}
+    (out / "l2.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out / "l2.csv"
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":      # the children: "time" (check and time), "launch" (under ncu)
+    _out, _mode = Path(sys.argv[1]), sys.argv[2]
+    if _mode == "launch":
+        for _cfg in configs():
+            _run(_cfg, time_it=False)
+    else:
+        (_out / "timings.json").write_text(
+            json.dumps([dict(c, **_run(c, time_it=True)) for c in configs()], indent=1))

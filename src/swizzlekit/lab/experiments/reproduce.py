@@ -18,18 +18,18 @@ def seed002(out_dir: Path, progress: bool = True) -> str:
 
     rows = bench(runs(["seed002"], ["fp32"], LADDER), out_dir, progress=progress)
     lines = []
-    for n in sorted({int(r["M"]) for r in rows}):
-        at = {r["kernel"]: r for r in rows if int(r["M"]) == n}
-        base = float(at["cuda_naive"]["ms"])
+    for n in sorted({r.M for r in rows}):
+        at = {r.kernel: r for r in rows if r.M == n}
+        base = at["cuda_naive"].ms
         lines.append(f"--- matrix size: {n}x{n} x {n}x{n} ---")
         lines.append(f"reference: float64 product on the GPU; cuBLAS SGEMM "
-                     f"{float(at['cublas']['ms']):.4f} ms")
+                     f"{at['cublas'].ms:.4f} ms")
         for k in ["cublas"] + LADDER:
             r = at[k]
-            lines.append(f"{k:20s} time {float(r['ms']):9.4f} ms  {float(r['tflops']) * 1e3:9.1f} "
-                         f"GFLOPS  check: {'passed' if r['ok'] == 'True' else 'FAILED'} "
-                         f"(rel. err {r['rel_err']})  speedup over baseline "
-                         f"{base / float(r['ms']):.2f}")
+            lines.append(f"{k:20s} time {r.ms:9.4f} ms  {r.tflops * 1e3:9.1f} "
+                         f"GFLOPS  check: {'passed' if r.ok else 'FAILED'} "
+                         f"(rel. err {r.rel_err:.2e})  speedup over baseline "
+                         f"{base / r.ms:.2f}")
     return "\n".join(lines)
 
 
@@ -38,15 +38,15 @@ def seed001(out_dir: Path) -> str:
 
     kernels = ["cuda_seed001_smem", "cuda_seed001_swizzle"]
     plan = [r for r in runs(["seed001"], ["fp32"], kernels) if r.kernel != "cublas"]
-    timed = {(r["kernel"], r["M"], r["N"], r["K"]): r
+    timed = {(r.kernel, r.M, r.N, r.K): r
              for r in bench(runs(["seed001"], ["fp32"], kernels), out_dir, progress=False)}
     profiled = profile_runs(plan, out_dir)
     lines = [f"{'M x N x K':18s} {'kernel':22s} {'L2 hit % (ncu)':>15s} {'seed published':>15s} "
              f"{'time ms':>9s}"]
     for p in profiled:
-        shape = (int(p["M"]), int(p["N"]), int(p["K"]))
-        pub = SEED001_PUBLISHED[shape][0 if p["kernel"] == "cuda_seed001_smem" else 1]
-        t = timed[(p["kernel"], str(p["M"]), str(p["N"]), str(p["K"]))]
-        lines.append(f"{'x'.join(map(str, shape)):18s} {p['kernel']:22s} "
-                     f"{p['l2_hit_rate_pct']:>15} {pub:>15} {float(t['ms']):>9.3f}")
+        shape = (p.M, p.N, p.K)
+        pub = SEED001_PUBLISHED[shape][0 if p.kernel == "cuda_seed001_smem" else 1]
+        t = timed[(p.kernel, *shape)]
+        lines.append(f"{'x'.join(map(str, shape)):18s} {p.kernel:22s} "
+                     f"{p.l2_hit_rate_pct:>15} {pub:>15} {t.ms:>9.3f}")
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""TF32 and the layout of B: ``python -m swizzlekit.lab.experiments.tf32_layout`` on a GPU.
+"""TF32 and the layout of B: ``swizzlekit lab tf32-layout --out DIR`` on a GPU.
 
 Times ``swizzlekit.kernels.matmul`` in TF32 at 8192^3 with B row-major read by pointer loads
 (``tma=False``: the kernel sees B N-major), with B handed over K-major (a transposed view, read
@@ -6,12 +6,14 @@ through a descriptor of its transpose), and by default (B row-major, copied K-ma
 Hopper's wgmma takes TF32 operands only K-major; docs/benchmarks.md quotes this output.
 """
 
-import sys
+import json
+from pathlib import Path
 
 
-def main() -> int:
+def run(out: Path) -> Path:
+    """Time the three cases; writes ``tf32_layout.json`` (TFLOP/s per case) to ``out``."""
     import torch
-    from triton.testing import do_bench
+    from swizzlekit.lab.harness import environment, median_ms
 
     from swizzlekit.kernels import matmul
 
@@ -23,12 +25,12 @@ def main() -> int:
     cases = [("B row-major, pointer loads (tma=False)", b_row, {"tma": False}),
              ("B K-major view, TMA", b_kmajor, {}),
              ("B row-major, default (copied K-major, TMA)", b_row, {})]
+    result = {}
     for label, b, kw in cases:
         matmul(a, b, out=c, precision="tf32", **kw)
-        ms = do_bench(lambda: matmul(a, b, out=c, precision="tf32", **kw), return_mode="median")
-        print(f"{label:45s} {2 * n**3 / (ms * 1e-3) / 1e12:6.1f} TFLOP/s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        ms = median_ms(lambda: matmul(a, b, out=c, precision="tf32", **kw))
+        result[label] = round(2 * n**3 / (ms * 1e-3) / 1e12, 1)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "tf32_layout.json"
+    path.write_text(json.dumps({"env": environment(), "tflops": result}, indent=2) + "\n")
+    return path

@@ -1,0 +1,69 @@
+"""``swizzlekit bench`` (kernels against cuBLAS) and ``swizzlekit reproduce`` (a seed's table)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from swizzlekit.cli.common import emit, need_gpu, out_dir, parse_order
+
+__all__ = ["add", "run_bench", "run_reproduce"]
+
+
+def add(top) -> None:
+    p = top.add_parser("bench", help="GEMM kernels against cuBLAS on this GPU")
+    p.add_argument("--suite", action="append", default=None,
+                   help="square, large-square, seed001, seed002, llm, tall-wide, order-effect "
+                        "(repeat)")
+    p.add_argument("--precision", action="append", default=None, help="fp16, bf16, tf32, fp32")
+    p.add_argument("--kernel", action="append", default=None, help="a name from KERNELS")
+    p.add_argument("--order", action="append", default=None, metavar="NAME[:K=V,...]",
+                   help="orders for the kernels that take one (default grouped:group=8)")
+    p.add_argument("--out", type=Path, default=Path("bench-out"))
+    p.add_argument("--warm", action="store_true", help="do not flush L2 between repetitions")
+    p.add_argument("--ncu", action="store_true",
+                   help="also profile one call of each run with Nsight Compute (ncu.csv)")
+    p.add_argument("--json", action="store_true")
+    p = top.add_parser("reproduce", help="a seed's own table, measured on this GPU")
+    p.add_argument("seed", choices=("seed001", "seed002"))
+    p.add_argument("--out", type=Path, default=Path("reproduce-out"))
+    p.add_argument("--json", action="store_true")
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from swizzlekit.lab.bench import bench, chart, profile_runs, runs
+    from swizzlekit.lab.records import to_dicts
+
+    orders = [parse_order(text) for text in args.order or ["grouped:group=8"]]
+    run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
+                    args.kernel or ["triton"], orders)
+    out_dir(args.out)
+    need_gpu("bench")
+    rows = bench(run_list, args.out, warm=args.warm, progress=not args.json)
+    counters = {r.key(): r for r in profile_runs(run_list, args.out)} if args.ncu else {}
+    charts = [str(chart(rows, s, p, args.out / f"chart_{s}_{p}.png"))
+              for s in sorted({r.suite for r in rows}) for p in sorted({r.precision for r in rows})
+              if any(r.suite == s and r.precision == p for r in rows)]
+    lines = []
+    for r in rows:
+        c = counters.get((r.suite, r.M, r.N, r.K, r.precision, r.kernel, r.order, r.params))
+        lines.append(f"{r.suite:12s} {r.M}x{r.N}x{r.K:<6} {r.precision:5s} {r.kernel:18s} "
+                     f"{r.order:10s} {r.tflops:8.1f} TFLOP/s {r.vs_cublas:6.3f}x  "
+                     f"{'ok' if r.ok else 'WRONG'}"
+                     + (f"  L2 {c.l2_hit_rate_pct}%  DRAM {c.dram_read_bytes / 1e6:.0f} MB"
+                        f"  bank conflicts {c.smem_bank_conflicts_ld}" if c else ""))
+    emit({"rows": to_dicts(rows), "ncu": to_dicts(counters.values()), "charts": charts},
+         args.json, "\n".join(lines) + f"\n(L2 {'not ' if args.warm else ''}flushed before "
+         f"each repetition; results in {args.out})")
+    return 0
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    from swizzlekit.lab.experiments import reproduce
+
+    out = out_dir(args.out / args.seed)
+    need_gpu("reproduce")
+    text = (reproduce.seed002(out, progress=not args.json) if args.seed == "seed002"
+            else reproduce.seed001(out))
+    emit({"seed": args.seed, "table": text, "out": str(out)}, args.json, text)
+    return 0

@@ -1,0 +1,78 @@
+"""``swizzlekit kernels``: list the registry; build, ptx, sass of the CUDA kernels (NVRTC)."""
+
+from __future__ import annotations
+
+import argparse
+
+from swizzlekit.cli.common import Parser, emit
+from swizzlekit.errors import ToolError
+
+__all__ = ["add", "run"]
+
+
+def add(top) -> None:
+    kern = top.add_parser("kernels", help="GEMM kernels: list, build, ptx, sass")
+    sub = kern.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+    p = sub.add_parser("list", help="every registered kernel")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--json", action="store_true")
+    for verb in ("ptx", "sass"):
+        p = sub.add_parser(verb, help=f"the {verb.upper()} of one CUDA kernel")
+        p.add_argument("name")
+        p.add_argument("--arch", default="sm_90")
+        p.add_argument("--json", action="store_true")
+
+
+def _sass(cubin: bytes) -> str:
+    import shutil
+    import subprocess
+    import tempfile
+
+    tool = shutil.which("cuobjdump")
+    if tool is None:
+        raise ToolError("sass needs cuobjdump (CUDA toolkit) on PATH; none found")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        done = subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True,
+                              timeout=120)
+    if done.returncode != 0:
+        raise ToolError(f"cuobjdump failed: {(done.stderr or done.stdout).strip()[:200]}")
+    return done.stdout
+
+
+def run(args: argparse.Namespace) -> int:
+    from swizzlekit.kernels import KERNELS
+
+    if args.cmd == "list":
+        rows = [{"name": k.name, "backend": k.backend, "precisions": list(k.dtypes),
+                 "takes_order": k.takes_order, "demonstrates": k.demonstrates}
+                for k in KERNELS.values()]
+        emit({"kernels": rows}, args.json, "\n".join(
+            f"{r['name']:22s} {r['backend']:13s} {','.join(r['precisions']):18s} "
+            f"{r['demonstrates']}" for r in rows))
+        return 0
+    from swizzlekit.kernels.cuda.ladder import RUNGS, build, expressions, rung
+    from swizzlekit.kernels.cuda.nvrtc import check_arch
+
+    check_arch(args.arch)
+    if args.cmd == "build":
+        modules = build(args.arch)
+        rows = [{"kernel": r.name, "instance": expr, "arch": args.arch,
+                 **modules[r.source].resources.get(modules[r.source].lowered[expr], {})}
+                for r in RUNGS for expr in expressions(r)]
+        emit({"arch": args.arch, "kernels": rows}, args.json, "\n".join(
+            f"{r['kernel']:22s} {r['instance']:42s} {r.get('registers', '?'):>4} regs "
+            f"{r.get('smem_bytes', '?'):>6} B smem  spills {r.get('spill_stores', '?')}/"
+            f"{r.get('spill_loads', '?')}" for r in rows))
+        return 0
+    r = rung(args.name)
+    compiled = build(args.arch, [r.name])[r.source]
+    if args.cmd == "ptx":
+        emit({"kernel": r.name, "arch": args.arch, "ptx": compiled.ptx}, args.json, compiled.ptx)
+        return 0
+    sass = _sass(compiled.cubin)
+    emit({"kernel": r.name, "arch": args.arch, "sass": sass}, args.json, sass)
+    return 0

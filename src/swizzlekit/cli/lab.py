@@ -1,0 +1,37 @@
+"""``swizzlekit lab``: the measurements behind the models and the docs (list; or run one)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from swizzlekit.cli.common import Parser, emit, need_gpu, out_dir
+
+__all__ = ["add", "run"]
+
+
+def add(top) -> None:
+    from swizzlekit.lab.experiments import EXPERIMENTS
+
+    lab = top.add_parser("lab", help="the lab's measurements on this GPU (list, or run one)")
+    sub = lab.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+    p = sub.add_parser("list", help="every experiment and what it measures")
+    p.add_argument("--json", action="store_true")
+    for name, (_, what) in EXPERIMENTS.items():
+        p = sub.add_parser(name, help=what)
+        p.add_argument("--out", type=Path, required=True, help="folder for its tables and logs")
+        p.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    from swizzlekit.lab.experiments import EXPERIMENTS, run as run_experiment
+
+    if args.cmd == "list":
+        emit({"experiments": {k: v[1] for k, v in EXPERIMENTS.items()}}, args.json,
+             "\n".join(f"{k:12s} {v[1]}" for k, v in EXPERIMENTS.items()))
+        return 0
+    out_dir(args.out)
+    need_gpu(f"lab {args.cmd}")
+    path = run_experiment(args.cmd, args.out)
+    emit({"experiment": args.cmd, "out": str(path)}, args.json, f"wrote {path}")
+    return 0

@@ -1,0 +1,37 @@
+"""The lab's experiments: each one measures on this machine's GPU and writes its tables.
+
+Each entry of :data:`EXPERIMENTS` is ``name -> (module, what it measures)``; the module's
+``run(out)`` writes its files under ``out`` and returns the main one. ``swizzlekit lab NAME
+--out DIR`` runs one (``swizzlekit lab list`` lists them).
+
+>>> sorted(EXPERIMENTS)
+['banks', 'ceilings', 'l2', 'peak', 'sanitize', 'tf32-layout', 'tune']
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from swizzlekit.errors import check_choice
+
+__all__ = ["EXPERIMENTS", "run"]
+
+EXPERIMENTS: dict[str, tuple[str, str]] = {
+    "banks": ("banks", "shared-memory wavefronts of one warp instruction per pattern, under ncu "
+                       "(the bank model's table)"),
+    "l2": ("l2", "L2 hit rate, DRAM bytes and time of GEMMs under CTA orders, under ncu "
+                 "(the L2 model's table)"),
+    "ceilings": ("ceilings", "cuBLAS per precision and device copy bandwidth"),
+    "peak": ("peak", "FFMA and mma.sync issue rates"),
+    "tune": ("tune", "template parameters of the CUDA rungs, checked and timed"),
+    "tf32-layout": ("tf32_layout", "TF32 GEMM with B row-major, K-major and copied"),
+    "sanitize": ("sanitize", "every CUDA rung under compute-sanitizer memcheck and racecheck"),
+}
+
+
+def run(name: str, out: Path) -> Path:
+    """Run experiment ``name``, writing under ``out``; returns its main file."""
+    check_choice("experiment", name, EXPERIMENTS)
+    module = importlib.import_module(f"swizzlekit.lab.experiments.{EXPERIMENTS[name][0]}")
+    return module.run(Path(out))
