@@ -62,8 +62,10 @@ def test_kernels_are_labelled_as_committed_h200_results(report):
     assert section.count("Committed H200 results, not measured now") == len(data["kernels"]["tables"])
     ladder = next(t for t in data["kernels"]["tables"] if "ladder" in t["file"])
     assert ladder["env"]["gpu"] == "NVIDIA H200" and ladder["env"]["date"] in section
-    warptile = [r for r in ladder["rows"] if r["kernel"] == "cuda_warptile" and r["M"] == "8192"]
+    warptile = [r for r in ladder["rows"] if r["kernel"] == "cuda_warptile" and r["M"] == 8192]
     assert f"{float(warptile[0]['vs_cublas']):.3f}" in section
+    assert all(r["ok"] is True for t in data["kernels"]["tables"] for r in t["rows"])
+    assert section.count('class="bad">no') == 0         # every committed row shows as correct
 
 
 def test_seed_tables(report):
@@ -85,9 +87,9 @@ def test_cli_report_json_and_bad_input(tmp_path, capsys):
 
 
 def test_cli_measure_without_gpu_is_a_machine_failure(tmp_path, capsys, monkeypatch):
-    from swizzlekit import cli
+    from swizzlekit.lab import harness
 
-    monkeypatch.setattr(cli, "_has_gpu", lambda: False)
+    monkeypatch.setattr(harness, "has_cuda_gpu", lambda: False)
     assert main(["report", "--measure", "--out", str(tmp_path / "r")]) == 1
     assert "needs torch with a CUDA GPU" in capsys.readouterr().err
 

@@ -65,7 +65,11 @@ def test_device_functions_compiled_as_host_code(tmp_path):
 @pytest.mark.gpu
 @pytest.mark.skipif(not HAS_GPU, reason="needs an NVIDIA GPU")
 def test_device_functions_on_the_gpu():
-    cupy = pytest.importorskip("cupy")
+    import torch
+
+    from swizzlekit.kernels.cuda.launch import function, i32, launch, ptr
+    from swizzlekit.kernels.cuda.nvrtc import compile_cuda
+
     src = cuda_source() + """
 extern "C" __global__ void emit(int* out, int tm, int tn, int kind) {
   int p = blockIdx.x * blockDim.x + threadIdx.x;
@@ -74,10 +78,12 @@ extern "C" __global__ void emit(int* out, int tm, int tn, int kind) {
             : kind == 2 ? sk_strip_snake(p, tm, tn, 3) : sk_snake(p, tm, tn);
   out[2 * p] = t.m; out[2 * p + 1] = t.n;
 }"""
-    kern = cupy.RawModule(code=src).get_function("emit")
+    major, minor = torch.cuda.get_device_capability()
+    kern = function(compile_cuda(src, ["emit"], arch=f"sm_{major}{minor}"), "emit")
     for tm, tn in GRIDS:
         for kind, (name, params) in enumerate([("grouped", {"group": 3}), ("strip", {"width": 3}),
                                                ("strip_snake", {"width": 3}), ("snake", {})]):
-            out = cupy.full(2 * tm * tn, -1, dtype=cupy.int32)
-            kern(((tm * tn + 127) // 128,), (128,), (out, np.int32(tm), np.int32(tn), np.int32(kind)))
-            assert cupy.asnumpy(out).reshape(-1, 2).tolist() == _expected(name, params, tm, tn)
+            out = torch.full((2 * tm * tn,), -1, dtype=torch.int32, device="cuda")
+            launch(kern, (-(-tm * tn // 128),), (128,), [ptr(out), i32(tm), i32(tn), i32(kind)])
+            torch.cuda.synchronize()
+            assert out.cpu().reshape(-1, 2).tolist() == _expected(name, params, tm, tn)

@@ -3,10 +3,11 @@
 import itertools
 
 import numpy as np
-import pycute
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+pycute = pytest.importorskip("pycute", reason="nvidia-cutlass (pycute) is not installed")
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,

@@ -131,7 +131,7 @@ def _measured_l2() -> dict:
     err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
     meta = json.loads((FOLDER / "l2_h200.json").read_text())
     return {"source": "swizzlekit/data/l2_h200.csv, l2_h200_counters.csv "
-                      "(python -m swizzlekit.lab.experiments.l2)",
+                      "(swizzlekit lab l2 --out DIR)",
             "env": meta.get("env", {}), "rows": rows,
             "mean_abs_error": round(float(err.mean()), 2), "worst_abs_error": round(float(err.max()), 1)}
 

@@ -147,7 +147,7 @@ def _bench_rows(rows: list[dict]) -> str:
     return table(["M×N×K", "precision", "kernel", "order", "ms", "TFLOP/s", "vs cuBLAS", "check"],
                  [[f"{r['M']}×{r['N']}×{r['K']}", r["precision"], r["kernel"], r["order"] or "–",
                    f"{float(r['ms']):.3f}", f"{float(r['tflops']):.1f}",
-                   f"{float(r['vs_cublas']):.3f}", _yes(r["ok"] == "True")] for r in rows],
+                   f"{float(r['vs_cublas']):.3f}", _yes(r["ok"] is True)] for r in rows],
                  {4, 5, 6})
 
 

@@ -1,6 +1,6 @@
 """The shared-memory bank model: how many wavefronts one warp instruction takes.
 
-Rules measured on an H200 with Nsight Compute (``python -m swizzlekit.lab.experiments.banks``;
+Rules measured on an H200 with Nsight Compute (``swizzlekit lab banks --out DIR``;
 table in ``src/swizzlekit/data/smem_wavefronts_h200.csv``; the tests check every row):
 
 * A *wavefront* serves 32 banks x 4 bytes = 128 bytes. Within one wavefront, lanes that

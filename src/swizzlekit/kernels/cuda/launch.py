@@ -35,6 +35,9 @@ def function(compiled: Compiled, expression: str, dynamic_smem: int = 0):
 
     key = (compiled.cubin, expression, dynamic_smem)
     if key not in _loaded:
+        import torch
+
+        torch.zeros(1, device="cuda")      # torch's primary context, current for the driver
         if expression not in compiled.lowered:
             raise SwizzleKitError(f"kernel {expression!r} was not compiled; compiled: "
                                   + ", ".join(compiled.lowered))

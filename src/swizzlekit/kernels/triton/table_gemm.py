@@ -3,7 +3,7 @@
 Every CTA order runs through this one compiled kernel: CTA ``pid`` computes the output tile
 ``(order[pid, 0], order[pid, 1])``. Nothing else changes between orders, so differences in
 L2 hit rate and time come from the order alone. This is the kernel behind the L2 model's
-hardware table (``python -m swizzlekit.lab.experiments.l2``).
+hardware table (``swizzlekit lab l2 --out DIR``).
 
 Reads top to bottom: configs, kernel, launcher, validation.
 """

@@ -1,6 +1,6 @@
 """Measure this GPU's ceilings: cuBLAS matmul rates per precision and device copy bandwidth.
 
-``python -m swizzlekit.lab.experiments.ceilings --out DIR`` writes ``ceilings.json``: the median
+``swizzlekit lab ceilings --out DIR`` writes ``ceilings.json``: the median
 TFLOP/s of ``torch.matmul`` on fresh random inputs (bf16, fp16, TF32, fp32 with TF32 off)
 at 4096^3 and 8192^3, and the bandwidth of a large device-to-device copy (bytes read plus
 bytes written). Timing is ``triton.testing.do_bench``'s median, which uses CUDA events.

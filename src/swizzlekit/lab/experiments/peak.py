@@ -4,7 +4,7 @@ These are the ceilings the CUDA SGEMM ladder answers to. An FP32 CUDA-core SGEMM
 the FFMA rate, and a WMMA kernel on sm_90 compiles to ``mma.sync`` (HMMA), not Hopper's
 ``wgmma``, so it cannot beat the ``mma.sync`` TF32 rate, whatever cuBLAS reaches with wgmma.
 
-``python -m swizzlekit.lab.experiments.peak --out DIR`` writes ``peak.json``: the median TFLOP/s of
+``swizzlekit lab peak --out DIR`` writes ``peak.json``: the median TFLOP/s of
 each kernel in ``peak.cu`` (no memory traffic, independent accumulators), launched with
 enough warps to fill every SM. Needs a GPU, torch and cuda-python.
 

@@ -1,6 +1,6 @@
 """Choose the template parameters of the CUDA rungs by measuring them on the GPU.
 
-``python -m swizzlekit.lab.experiments.tune --out DIR`` compiles each variant of
+``swizzlekit lab tune --out DIR`` compiles each variant of
 ``sgemm_warp<BK, TNS, MINB, ORDER, P>`` and ``sgemm_wmma_tf32<STAGES, BK, ORDER, P>`` (the
 :data:`VARIANTS`), checks it against float64 on a ragged and an aligned shape with the output
 poisoned, and times it at 4096^3 and 8192^3 with L2 flushed, beside cuBLAS (fp32 with TF32
