@@ -46,7 +46,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from swizzlekit.gpus import gpu
 
     g = gpu(args.gpu)
-    (m, n, k), (bm, bn, bk) = args.mnk, args.tile
+    (m, n, k), (bm, bn, _) = args.mnk, args.tile
     check_problem(m, n, k, None, args.tile, args.elem_bytes)
     concurrent = args.concurrent or g.sms
     if args.order == "all":
