@@ -1,8 +1,9 @@
 """Measured tables that ship with swizzlekit: what the models are judged against, and the
 committed H200 results the report shows when no GPU is at hand.
 
-Each file was written by a script in ``swizzlekit.measure`` (or ``swizzlekit bench``) on the
-H200; docs/ names the command, date and versions beside every number taken from them.
+Only the tables code reads live here; run logs are in the repository's docs/data. Each was
+written by ``swizzlekit lab`` or ``swizzlekit bench`` on the H200; docs/ names the command,
+date and versions beside every number taken from them.
 
 >>> path("l2_h200.csv").exists()
 True
