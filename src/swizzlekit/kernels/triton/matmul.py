@@ -20,7 +20,7 @@ from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
 
-__all__ = ["matmul", "ORDER_IDS", "PRECISIONS", "TOLERANCE"]
+__all__ = ["matmul", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE"]
 
 # ----------------------------------------------------------------------------------- configs
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -65,10 +65,10 @@ def _autotune(**kwargs):
     return triton.autotune(**kwargs)
 
 
-#: Order name -> the constexpr id the kernel dispatches on.
-ORDER_IDS = {"row": 0, "col": 1, "grouped": 2, "grouped_n": 3, "grouped_persistent": 4,
-             "strip": 5, "strip_snake": 6, "snake": 7, "cutlass": 8, "zlayer": 9,
-             "morton": 10, "hilbert": 11}
+#: The order names the kernel dispatches on (a constexpr string): the orders of
+#: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
+KERNEL_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "strip",
+                 "strip_snake", "snake", "cutlass", "zlayer", "morton", "hilbert")
 PRECISIONS = ("tf32", "ieee")
 
 
@@ -85,29 +85,30 @@ def _log2_square(tiles_m, tiles_n):
 
 @triton.jit
 def _tile(pid, tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
-    if ORDER == 0:
+    if ORDER == "row":
         m, n = tri.row(pid, tiles_m, tiles_n)
-    elif ORDER == 1:
+    elif ORDER == "col":
         m, n = tri.col(pid, tiles_m, tiles_n)
-    elif ORDER == 2:
+    elif ORDER == "grouped":
         m, n = tri.grouped(pid, tiles_m, tiles_n, P)
-    elif ORDER == 3:
+    elif ORDER == "grouped_n":
         m, n = tri.grouped_n(pid, tiles_m, tiles_n, P)
-    elif ORDER == 4:
+    elif ORDER == "grouped_persistent":
         m, n = tri.grouped_persistent(pid, tiles_m, tiles_n, P)
-    elif ORDER == 5:
+    elif ORDER == "strip":
         m, n = tri.strip(pid, tiles_m, tiles_n, P)
-    elif ORDER == 6:
+    elif ORDER == "strip_snake":
         m, n = tri.strip_snake(pid, tiles_m, tiles_n, P)
-    elif ORDER == 7:
+    elif ORDER == "snake":
         m, n = tri.snake(pid, tiles_m, tiles_n)
-    elif ORDER == 8:
+    elif ORDER == "cutlass":
         m, n = tri.cutlass(pid, tiles_m, tiles_n, P)
-    elif ORDER == 9:
+    elif ORDER == "zlayer":
         m, n = tri.zlayer(pid, tiles_m, tiles_n, P)
-    elif ORDER == 10:
+    elif ORDER == "morton":
         m, n = tri.morton(pid, _log2_square(tiles_m, tiles_n))
     else:
+        tl.static_assert(ORDER == "hilbert")
         m, n = tri.hilbert(pid, _log2_square(tiles_m, tiles_n))
     return m, n
 
@@ -154,11 +155,11 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
                    EVEN_K: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
-    if ORDER == 8:                      # CUTLASS and zlayer launch grids of their own
+    if ORDER == "cutlass":              # CUTLASS and zlayer launch grids of their own
         slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
-    elif ORDER == 9:
+    elif ORDER == "zlayer":
         slots = tl.cdiv(tiles_n, P) * tiles_m * P
-    elif ORDER >= 10:                   # Morton and Hilbert: the enclosing power-of-two square
+    elif (ORDER == "morton") | (ORDER == "hilbert"):  # the enclosing power-of-two square
         slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
     else:
         slots = tiles_m * tiles_n
@@ -201,11 +202,11 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K, ORDER: tl.constexpr, P: 
     transposed on load. wgmma takes TF32 only with B K-major."""
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
-    if ORDER == 8:
+    if ORDER == "cutlass":
         slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
-    elif ORDER == 9:
+    elif ORDER == "zlayer":
         slots = tl.cdiv(tiles_n, P) * tiles_m * P
-    elif ORDER >= 10:
+    elif (ORDER == "morton") | (ORDER == "hilbert"):
         slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
     else:
         slots = tiles_m * tiles_n
@@ -230,23 +231,24 @@ _PARAM = {"grouped": "group", "grouped_persistent": "group", "strip": "width",
           "strip_snake": "width", "cutlass": "log_tile", "zlayer": "layers"}
 
 
-def _order_args(order: str, params: dict) -> tuple[int, int]:
-    """(constexpr order id, its integer parameter), after checking name and parameters."""
+def _order_args(order: str, params: dict) -> tuple[str, int]:
+    """(the kernel's order name, its integer parameter), after checking name and parameters."""
     if order not in ORDERS:
         raise SwizzleKitError(f"unknown order {order!r}; valid orders: " + ", ".join(ORDERS))
     make_order(order, 1, 1, **params)                      # validates the parameters
     name = "grouped_n" if order == "grouped" and params.get("along") == "n" else order
     key = _PARAM.get(order)
     p = params.get(key, ORDERS[order].params.get(key, 1)) if key else 1
-    return ORDER_IDS[name], int(p)
+    return name, int(p)
 
 
-def _slots(oid: int, p: int, tm: int, tn: int) -> int:
-    if oid == ORDER_IDS["cutlass"]:
+def _slots(name: str, p: int, tm: int, tn: int) -> int:
+    """Launch slots of order ``name``: its own grid, the power-of-two square, or the tiles."""
+    if name == "cutlass":
         return (tm << p) * triton.cdiv(tn, 1 << p)
-    if oid == ORDER_IDS["zlayer"]:
+    if name == "zlayer":
         return triton.cdiv(tn, p) * tm * p
-    if oid >= ORDER_IDS["morton"]:
+    if name in ("morton", "hilbert"):
         side = max(2, 1 << (max(tm, tn) - 1).bit_length())
         return side * side
     return tm * tn
@@ -296,12 +298,12 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
         return c
     if K == 0:
         return c.zero_()
-    oid, p = _order_args(order, order_params)
+    kernel_order, p = _order_args(order, order_params)
     programs = (torch.cuda.get_device_properties(a.device).multi_processor_count * 2
                 if persistent and a.device.type == "cuda" else 8)
 
     def grid(meta):
-        slots = _slots(oid, p, triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))
+        slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))
         return (min(slots, programs) if persistent else slots,)
 
     # B K-major (a transposed view) is read through its transpose. For TF32, a row-major B is
@@ -321,12 +323,13 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
 
         descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [16, 16])
                  for t in (a, b_tma, c)]
-        _matmul_tma_kernel[grid](*descs, M, N, K, ORDER=oid, P=p, PERSISTENT=persistent,
-                                 NUM_PROGRAMS=programs, PRECISION=precision, B_KMAJOR=b_kmajor)
+        _matmul_tma_kernel[grid](*descs, M, N, K, ORDER=kernel_order, P=p,
+                                 PERSISTENT=persistent, NUM_PROGRAMS=programs,
+                                 PRECISION=precision, B_KMAJOR=b_kmajor)
         return c
     _matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                         c.stride(0), c.stride(1), ORDER=oid, P=p, PERSISTENT=persistent,
-                         NUM_PROGRAMS=programs, PRECISION=precision)
+                         c.stride(0), c.stride(1), ORDER=kernel_order, P=p,
+                         PERSISTENT=persistent, NUM_PROGRAMS=programs, PRECISION=precision)
     return c
 
 
