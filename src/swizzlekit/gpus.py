@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["GPU", "GPUS", "gpu"]
+__all__ = ["GPU", "GPUS", "gpu", "residency", "residency_limits"]
 
 MiB = 2**20
 
@@ -35,6 +35,16 @@ class GPU:
     banks: int = 32
     bank_bytes: int = 4
     sources: str = ""
+    # occupancy rules (CUDA Occupancy Calculator, CUDA C++ Programming Guide, "Compute
+    # Capabilities" table): the same for sm_80 and sm_90 except where a preset says otherwise
+    max_threads_per_sm: int = 2048
+    max_blocks_per_sm: int = 32
+    regs_per_sm: int = 65536
+    max_regs_per_thread: int = 255
+    reg_alloc_unit: int = 256           # registers are allocated per warp in units of 256
+    warp_alloc_granularity: int = 4     # warps per SM under the register limit: a multiple of 4
+    smem_alloc_unit: int = 128
+    smem_reserved_per_block: int = 1024  # the runtime's own shared memory per block (sm_80+)
 
 
 GPUS: dict[str, GPU] = {
@@ -62,12 +72,13 @@ GPUS: dict[str, GPU] = {
     # RTX 4090 (AD102): 128 SMs, 72 MB L2, 1008 GB/s GDDR6X, 100 KB smem per SM.
     "rtx4090": GPU("NVIDIA GeForce RTX 4090", 128, 72 * MiB, 1, 1008.0,
                    {"fp16": 165.2, "bf16": 165.2, "tf32": 82.6, "fp32": 82.6},
-                   smem_per_sm=100 * 1024, smem_per_block=99 * 1024, sources="Ada whitepaper"),
+                   smem_per_sm=100 * 1024, smem_per_block=99 * 1024, max_threads_per_sm=1536,
+                   max_blocks_per_sm=24, sources="Ada whitepaper"),
     # RTX 4050 Laptop (AD107), seed 002's device (compute capability 8.9): 20 SMs (2560 CUDA
     # cores), 24 MB L2, 96-bit GDDR6 at 16 Gbps = 192 GB/s. L2 size is a lead, not measured.
     "rtx4050-laptop": GPU("NVIDIA GeForce RTX 4050 Laptop", 20, 24 * MiB, 1, 192.0,
                           {"fp32": 8.99}, smem_per_sm=100 * 1024, smem_per_block=99 * 1024,
-                          sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
+                          max_threads_per_sm=1536, max_blocks_per_sm=24, sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
 }
 
 
@@ -79,3 +90,54 @@ def gpu(name: str) -> GPU:
     if key not in GPUS:
         raise SwizzleKitError(f"unknown GPU {name!r}; valid: " + ", ".join(GPUS))
     return GPUS[key]
+
+
+def _preset(g) -> GPU:
+    return g if isinstance(g, GPU) else gpu(g)
+
+
+def residency_limits(g: str | GPU, threads: int, regs_per_thread: int,
+                     smem_bytes: int) -> dict[str, int]:
+    """CTAs per SM allowed by each resource: ``warps``, ``blocks``, ``registers``, ``smem``.
+
+    The occupancy calculator's rules: warps and blocks per SM; registers allocated per warp in
+    units of ``reg_alloc_unit``, with the warps that fit rounded down to a multiple of
+    ``warp_alloc_granularity``; shared memory per block plus the runtime's reserved 1 KiB,
+    rounded up to ``smem_alloc_unit``, out of the SM's shared memory.
+
+    >>> residency_limits("h200", 256, 128, 96 * 1024)
+    {'warps': 8, 'blocks': 32, 'registers': 2, 'smem': 2}
+    """
+    from swizzlekit.errors import check_int
+
+    g = _preset(g)
+    threads = check_int("threads", threads, 1, 1024)
+    regs = check_int("regs_per_thread", regs_per_thread, 0, g.max_regs_per_thread)
+    smem = check_int("smem_bytes", smem_bytes, 0)
+    if smem > g.smem_per_block:
+        raise SwizzleKitError(f"smem_bytes {smem} is more than one block may have on {g.name} "
+                              f"({g.smem_per_block})")
+    warps = -(-threads // 32)
+    per_warp = -(-regs * 32 // g.reg_alloc_unit) * g.reg_alloc_unit
+    if per_warp == 0:
+        by_regs = g.max_blocks_per_sm
+    else:
+        fit = g.regs_per_sm // per_warp // g.warp_alloc_granularity * g.warp_alloc_granularity
+        by_regs = fit // warps
+    per_block = -(-(smem + g.smem_reserved_per_block) // g.smem_alloc_unit) * g.smem_alloc_unit
+    return {"warps": g.max_threads_per_sm // 32 // warps, "blocks": g.max_blocks_per_sm,
+            "registers": by_regs, "smem": g.smem_per_sm // per_block}
+
+
+def residency(g: str | GPU, threads: int, regs_per_thread: int, smem_bytes: int) -> int:
+    """CTAs of one kernel resident on one SM of ``g`` at once (0: it cannot launch).
+
+    ``threads`` per block, ``regs_per_thread`` (ptxas's report, Triton's ``n_regs``) and
+    ``smem_bytes`` per block, static plus dynamic (Triton's ``metadata.shared``).
+
+    >>> residency("h200", 256, 128, 96 * 1024)      # 128x128x64 fp16 tiles, 3 stages, 8 warps
+    2
+    >>> residency("h200", 128, 96, 48 * 1024)       # 64x64x64, 3 stages, 4 warps
+    4
+    """
+    return min(residency_limits(g, threads, regs_per_thread, smem_bytes).values())
