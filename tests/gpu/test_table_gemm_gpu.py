@@ -1,4 +1,6 @@
-"""GPU tier: the order-table GEMM on the GPU, fp16, ragged shapes, every registered order."""
+"""GPU tier: the order-table GEMM on the GPU: ragged shapes, every registered order, every
+tile config and element type of the L2 sweep, persistent grids; and the residency calculator
+against the driver's own occupancy answer for each compiled config."""
 
 import pytest
 
@@ -13,3 +15,62 @@ def test_every_order_on_gpu(m, n, k):
     for name in ORDERS:
         err = check(m, n, k, order(name, -(-m // 128), -(-n // 128)))
         assert err == err and err < 1e-2, name
+
+
+COMBOS = [("128x128x64", "float16"), ("64x64x64", "float16"), ("128x256x64", "float16"),
+          ("256x128x64", "float16"), ("128x128x32", "float32"), ("64x128x64", "bfloat16"),
+          ("128x128x128", "float8_e4m3fn")]
+BOUND = {"float16": 1e-2, "bfloat16": 2e-2, "float32": 1e-3, "float8_e4m3fn": 1e-2}
+
+
+@pytest.mark.parametrize("config,dtype", COMBOS)
+@pytest.mark.parametrize("persistent", [False, True])
+def test_configs_dtypes_and_persistent_grids(config, dtype, persistent):
+    import torch
+
+    from swizzlekit.cta import order
+    from swizzlekit.kernels.triton.table_gemm import tile_config
+    from swizzlekit.lab.verify import check_table_gemm as check
+
+    cfg = tile_config(config)
+    m, n, k = 1000, 3000, 1000
+    o = order("grouped", -(-m // cfg.bm), -(-n // cfg.bn), group=4)
+    err = check(m, n, k, o, dtype=getattr(torch, dtype), config=config, persistent=persistent)
+    assert err == err and err < BOUND[dtype]
+
+
+@pytest.mark.parametrize("config,dtype", COMBOS)
+def test_residency_matches_the_driver(config, dtype):
+    """gpus.residency on the compiled kernel's registers and shared memory equals
+    cuOccupancyMaxActiveBlocksPerMultiprocessor for the same function."""
+    from cuda.bindings import driver
+
+    from swizzlekit.kernels.triton import table_gemm as tg
+
+    res = tg.resources(config, dtype)
+    fn = _function(config, dtype)
+    err, blocks = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        fn, res["threads"], res["smem_bytes"])
+    assert err == driver.CUresult.CUDA_SUCCESS
+    assert res["ctas_per_sm"] == blocks, res
+
+
+def _function(config, dtype):
+    """The CUfunction of the compiled order-table kernel for ``config`` and ``dtype``."""
+    import numpy as np
+    import torch
+    from cuda.bindings import driver
+
+    from swizzlekit.kernels.triton import table_gemm as tg
+
+    cfg = tg.tile_config(config)
+    dt = getattr(torch, dtype)
+    a = torch.randn(cfg.bm, cfg.bk, device="cuda").to(dt)
+    b = (torch.randn(cfg.bn, cfg.bk, device="cuda").to(dt).T if dt == torch.float8_e4m3fn
+         else torch.randn(cfg.bk, cfg.bn, device="cuda").to(dt))
+    c = torch.empty(cfg.bm, cfg.bn, device="cuda",
+                    dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
+    k = tg._kernel()[(1,)](a, b, c, tg.order_table(np.zeros((1, 2)), "cuda"), cfg.bm, cfg.bn,
+                           cfg.bk, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                           c.stride(0), c.stride(1), 1, 1, PERSISTENT=False, **cfg.meta())
+    return driver.CUfunction(int(k.function))

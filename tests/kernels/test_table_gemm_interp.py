@@ -23,3 +23,32 @@ def test_ragged_shapes_under_orders(name, params, m, n, k):
     o = order(name, -(-m // 128), -(-n // 128), **params)
     err = check(m, n, k, o, device="cpu", dtype=torch.float32)
     assert err == err and err < 1e-5           # NaN (an unwritten tile) fails the first test
+
+
+@pytest.mark.parametrize("config", ["64x64x64", "64x128x64"])
+@pytest.mark.parametrize("programs", [None, 1, 3, 7])
+def test_tile_configs_and_persistent_grids(config, programs):
+    """Every tile of a ragged grid written once, whether one CTA per tile or ``programs``
+    persistent CTAs walk the order with a stride."""
+    from swizzlekit.kernels.triton.table_gemm import tile_config
+    from swizzlekit.lab.verify import check_table_gemm as check
+
+    cfg = tile_config(config)
+    m, n, k = 200, 300, 100
+    o = order("hilbert", -(-m // cfg.bm), -(-n // cfg.bn))
+    err = check(m, n, k, o, device="cpu", dtype=torch.float32, config=config,
+                persistent=programs is not None, programs=programs)
+    assert err == err and err < 1e-5
+
+
+def test_bad_calls_are_refused():
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.kernels.triton.table_gemm import table_gemm
+
+    a, b = torch.randn(100, 64), torch.randn(64, 100)
+    with pytest.raises(SwizzleKitError, match="valid: 64x64x64"):
+        table_gemm(a, b, order("row", 1, 1), config="100x100x100")
+    with pytest.raises(SwizzleKitError, match="has 1 tiles"):
+        table_gemm(a, b, order("row", 1, 1), config="64x64x64")
+    with pytest.raises(SwizzleKitError, match="do not multiply"):
+        table_gemm(a, b.T[:10], order("row", 1, 1))

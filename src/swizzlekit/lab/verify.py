@@ -52,14 +52,23 @@ def check_matmul(M: int, N: int, K: int, dtype, order: str = "grouped", *, devic
     return relative_error(c, a, b)
 
 
-def check_table_gemm(M: int, N: int, K: int, order, device: str = "cuda", dtype=None) -> float:
-    """The order-table GEMM against float64 under ``order`` (an (tiles, 2) array)."""
+def check_table_gemm(M: int, N: int, K: int, order, device: str = "cuda", dtype=None, *,
+                     config: str = "128x128x64", persistent: bool = False,
+                     programs: int | None = None) -> float:
+    """The order-table GEMM against float64 under ``order`` (an (tiles, 2) array over the
+    tile grid of ``config``); fp8 operands are rounded first and B passed K-major."""
     import torch
 
     from swizzlekit.kernels.triton.table_gemm import table_gemm
 
     dtype = dtype or torch.float16
-    a, b = random_operands(M, N, K, dtype, device)
-    c = poisoned(M, N, dtype, device)
-    table_gemm(a, b, order, out=c)
+    if dtype == torch.float8_e4m3fn:
+        a, bt = (torch.randn(M, K, device=device).to(dtype),
+                 torch.randn(N, K, device=device).to(dtype))
+        b = bt.T
+        c = poisoned(M, N, torch.float16, device)
+    else:
+        a, b = random_operands(M, N, K, dtype, device)
+        c = poisoned(M, N, dtype, device)
+    table_gemm(a, b, order, out=c, config=config, persistent=persistent, programs=programs)
     return relative_error(c, a, b)

@@ -1,24 +1,84 @@
 """A Triton GEMM whose tile order is read from a table in memory.
 
-Every CTA order runs through this one compiled kernel: CTA ``pid`` computes the output tile
-``(order[pid, 0], order[pid, 1])``. Nothing else changes between orders, so differences in
-L2 hit rate and time come from the order alone. This is the kernel behind the L2 model's
-hardware table (``swizzlekit lab l2 --out DIR``).
+Every CTA order runs through one compiled kernel per tile config: CTA ``pid`` computes the
+output tile ``(order[pid, 0], order[pid, 1])``. Nothing else changes between orders, so
+differences in L2 hit rate and time come from the order alone. This is the kernel behind the
+L2 model's hardware tables (``swizzlekit lab l2 --out DIR``).
 
-Reads top to bottom: configs, kernel, launcher, validation.
+A *persistent* launch starts ``programs`` CTAs (by default as many as fit on the GPU at once)
+and program ``p`` computes the tiles ``order[p], order[p + programs], ...`` one after another.
+
+Reads top to bottom: configs, kernel, launcher (with the kernel's own residency), validation.
+
+>>> TILE_CONFIGS["128x128x64"].tile
+(128, 128, 64)
+>>> tile_config("96x96x64")
+Traceback (most recent call last):
+...
+swizzlekit.errors.SwizzleKitError: unknown tile config '96x96x64'; valid: 64x64x64, 128x128x64, 128x128x32, 128x256x64, 256x128x64, 64x128x64, 128x128x128
 """
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["CONFIG", "order_table", "table_gemm"]
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["TileConfig", "TILE_CONFIGS", "DTYPES", "CONFIG", "tile_config", "order_table",
+           "table_gemm", "resources"]
+
 
 # ----------------------------------------------------------------------------------- configs
-#: One fixed tile shape for every measurement: 128 x 128 x 64, 8 warps, 3 stages.
-CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=3)
+@dataclass(frozen=True)
+class TileConfig:
+    """A tile shape and its launch: ``BLOCK_M x BLOCK_N x BLOCK_K``, warps, pipeline stages."""
+    bm: int
+    bn: int
+    bk: int
+    warps: int
+    stages: int
 
-_kernel = None
+    @property
+    def tile(self) -> tuple[int, int, int]:
+        return (self.bm, self.bn, self.bk)
+
+    @property
+    def name(self) -> str:
+        return f"{self.bm}x{self.bn}x{self.bk}"
+
+    def meta(self) -> dict:
+        return dict(BLOCK_M=self.bm, BLOCK_N=self.bn, BLOCK_K=self.bk, num_warps=self.warps,
+                    num_stages=self.stages)
+
+
+#: The tile configs the L2 tables are measured with. Stages and warps set the shared memory
+#: and registers, and so the residency (1 to 4 CTAs per SM on the H200 for 2-byte elements;
+#: ``resources`` reports the compiled kernel's own).
+TILE_CONFIGS: dict[str, TileConfig] = {c.name: c for c in (
+    TileConfig(64, 64, 64, 4, 3),
+    TileConfig(128, 128, 64, 8, 3),
+    TileConfig(128, 128, 32, 8, 3),
+    TileConfig(128, 256, 64, 8, 3),
+    TileConfig(256, 128, 64, 8, 3),
+    TileConfig(64, 128, 64, 4, 4),
+    TileConfig(128, 128, 128, 8, 3),     # for 1-byte elements: 128-byte rows of K
+)}
+#: The config of the original table (every run before 2026-11-22).
+CONFIG = TILE_CONFIGS["128x128x64"].meta()
+#: Element types by name: bytes per element, and the torch dtype's name.
+DTYPES = {"fp16": (2, "float16"), "bf16": (2, "bfloat16"), "fp32": (4, "float32"),
+          "fp8": (1, "float8_e4m3fn")}
+
+_kernels: dict = {}          # the jitted kernel, built on first use (triton imported then)
+
+
+def tile_config(name: str) -> TileConfig:
+    if name not in TILE_CONFIGS:
+        raise SwizzleKitError(f"unknown tile config {name!r}; valid: " + ", ".join(TILE_CONFIGS))
+    return TILE_CONFIGS[name]
 
 
 # ------------------------------------------------------------------------------------ kernel
@@ -29,26 +89,30 @@ def _build_kernel():
     @triton.jit
     def order_table_gemm(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K,
                          stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                         TILES, PROGRAMS, PERSISTENT: tl.constexpr,
                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-        pid = tl.program_id(0)
-        pid_m = tl.load(order_ptr + 2 * pid)
-        pid_n = tl.load(order_ptr + 2 * pid + 1)
-        offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-        offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-        offs_k = tl.arange(0, BLOCK_K)
-        a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
-        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BLOCK_K)):
-            k_left = K - k * BLOCK_K
-            a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
-            b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
-            acc = tl.dot(a, b, acc)
-            a_ptrs += BLOCK_K * stride_ak
-            b_ptrs += BLOCK_K * stride_bk
-        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
-        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
-                 mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+        step = PROGRAMS if PERSISTENT else TILES
+        for slot in range(tl.program_id(0), TILES, step):
+            pid_m = tl.load(order_ptr + 2 * slot)
+            pid_n = tl.load(order_ptr + 2 * slot + 1)
+            offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+            offs_k = tl.arange(0, BLOCK_K)
+            a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+            b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k in range(0, tl.cdiv(K, BLOCK_K)):
+                k_left = K - k * BLOCK_K
+                a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left),
+                            other=0.0)
+                b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N),
+                            other=0.0)
+                acc = tl.dot(a, b, acc)
+                a_ptrs += BLOCK_K * stride_ak
+                b_ptrs += BLOCK_K * stride_bk
+            c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+            tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
+                     mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
     return order_table_gemm
 
@@ -61,23 +125,75 @@ def order_table(order: np.ndarray, device) -> "torch.Tensor":  # noqa: F821
     return torch.as_tensor(np.ascontiguousarray(order, dtype=np.int32).reshape(-1), device=device)
 
 
-def table_gemm(a, b, order, out=None):
+def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent: bool = False,
+               programs: int | None = None):
     """``a @ b`` with CTA ``i`` computing output tile ``order[i]`` (torch tensors, one device).
 
-    ``order``: an ``(n, 2)`` numpy order, or a table from :func:`order_table`.
+    ``order``: an ``(n, 2)`` numpy order over the tile grid of ``config``, or a table from
+    :func:`order_table`. fp8 (e4m3) B must be K-major (``b = bt.T`` for an N x K ``bt``), as
+    Hopper's fp8 tensor-core instructions take it. ``persistent``: ``programs`` CTAs (default:
+    the SMs times the kernel's residency) walk the order with a stride. Returns ``out``.
     """
     import torch
 
-    global _kernel
-    if _kernel is None:
-        _kernel = _build_kernel()
+    cfg = tile_config(config)
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
+        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply")
     M, K = a.shape
-    _, N = b.shape
-    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
+    N = b.shape[1]
+    tiles = (-(-M // cfg.bm)) * (-(-N // cfg.bn))
+    if a.dtype == torch.float8_e4m3fn and b.stride(0) != 1:
+        raise SwizzleKitError("fp8 B must be K-major: pass bt.T for an N x K tensor bt")
+    out_dtype = torch.float16 if a.dtype == torch.float8_e4m3fn else a.dtype
+    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
     table = order if isinstance(order, torch.Tensor) else order_table(order, a.device)
-    meta = {k: v for k, v in CONFIG.items()}
-    _kernel[(table.numel() // 2,)](a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0),
-                           b.stride(1), c.stride(0), c.stride(1), **meta)
+    if table.numel() != 2 * tiles:
+        raise SwizzleKitError(f"the order has {table.numel() // 2} tiles; {M}x{N} in "
+                              f"{cfg.name} tiles has {tiles}")
+    if persistent and programs is None:
+        sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+        programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True)["ctas_per_sm"]
+    programs = min(programs or tiles, tiles)
+    _kernel()[(programs if persistent else tiles,)](
+        a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        c.stride(0), c.stride(1), tiles, programs, PERSISTENT=bool(persistent), **cfg.meta())
     return c
 
 
+def _kernel():
+    if "kernel" not in _kernels:
+        _kernels["kernel"] = _build_kernel()
+    return _kernels["kernel"]
+
+
+@functools.lru_cache(maxsize=None)
+def resources(config: str, dtype: str = "float16", persistent: bool = False,
+              gpu: str = "h200") -> dict:
+    """The compiled kernel's own registers, shared memory and threads, and its residency
+    (:func:`swizzlekit.gpus.residency` on preset ``gpu``), compiled for ``dtype`` (a torch
+    dtype name) on a small problem. Needs a GPU."""
+    import torch
+
+    from swizzlekit.gpus import residency
+
+    cfg = tile_config(config)
+    dt = getattr(torch, dtype)
+    m, n, k = cfg.bm, cfg.bn, cfg.bk * 2
+    a = torch.randn(m, k, device="cuda").to(dt)
+    b = (torch.randn(n, k, device="cuda").to(dt).T if dt == torch.float8_e4m3fn
+         else torch.randn(k, n, device="cuda").to(dt))
+    c = torch.empty(m, n, device="cuda",
+                    dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
+    compiled = _kernel()[(1,)](
+        a, b, c, order_table(np.zeros((1, 2)), "cuda"), m, n, k, a.stride(0), a.stride(1),
+        b.stride(0), b.stride(1), c.stride(0), c.stride(1), 1, 1, PERSISTENT=persistent,
+        **cfg.meta())
+    threads = cfg.warps * 32
+    regs, smem = int(compiled.n_regs), int(compiled.metadata.shared)
+    return {"config": config, "dtype": dtype, "threads": threads, "regs_per_thread": regs,
+            "smem_bytes": smem, "ctas_per_sm": residency(gpu, threads, regs, smem)}
+
+
+# -------------------------------------------------------------------------------- validation
+# lab.verify.check_table_gemm compares the kernel with a float64 product on fresh random
+# inputs, the output poisoned first (the lab checks every measured run with it).
