@@ -21,6 +21,9 @@ def add(top) -> None:
         p = sub.add_parser(name, help=what)
         p.add_argument("--out", type=Path, required=True, help="folder for its tables and logs")
         p.add_argument("--json", action="store_true")
+        if name == "l2-sweep":
+            p.add_argument("--shard", default="0/1", metavar="I/N",
+                           help="run shard I of N (whole shapes); default all")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,8 +33,14 @@ def run(args: argparse.Namespace) -> int:
         emit({"experiments": {k: v[1] for k, v in EXPERIMENTS.items()}}, args.json,
              "\n".join(f"{k:12s} {v[1]}" for k, v in EXPERIMENTS.items()))
         return 0
+    options = {}
+    if args.cmd == "l2-sweep":
+        from swizzlekit.lab.experiments.l2_sweep import plan, shard
+
+        shard(plan(), args.shard)                   # a bad --shard is bad input (exit 2)
+        options["shard_spec"] = args.shard
     out_dir(args.out)
     need_gpu(f"lab {args.cmd}")
-    path = run_experiment(args.cmd, args.out)
+    path = run_experiment(args.cmd, args.out, **options)
     emit({"experiment": args.cmd, "out": str(path)}, args.json, f"wrote {path}")
     return 0

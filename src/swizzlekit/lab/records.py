@@ -30,7 +30,7 @@ from typing import IO, TypeVar
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["BenchRow", "NcuRow", "L2Row", "write_csv", "read_csv", "to_dicts", "write_json"]
+__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "write_csv", "read_csv", "to_dicts", "write_json"]
 
 R = TypeVar("R")
 
@@ -106,6 +106,46 @@ class L2Row:
     @property
     def params_dict(self) -> dict:
         return json.loads(self.params) if self.params else {}
+
+
+@dataclass(frozen=True)
+class L2SweepRow:
+    """One launch of the order-table GEMM in the L2 sweep: the kernel as compiled (registers,
+    shared memory, residency), Nsight Compute's L2 and DRAM counters, and its time."""
+    split: str                   # "fit" or "heldout" (by shape)
+    M: int
+    N: int
+    K: int
+    config: str                  # tile config name, e.g. "128x128x64"
+    dtype: str                   # fp16, bf16, fp32, fp8
+    order: str
+    params: str
+    persistent: bool
+    programs: int                # persistent programs launched (SMs x residency)
+    threads: int
+    regs_per_thread: int
+    smem_bytes: int
+    ctas_per_sm: int             # swizzlekit.gpus.residency of the compiled kernel
+    l2_hit_rate_pct: float
+    dram_read_bytes: int
+    dram_write_bytes: int
+    lts_sectors: int
+    lts_hit_sectors: int
+    tex_read_sectors: int        # near lookups from the SMs
+    tex_read_hit_sectors: int
+    fabric_sectors: int          # lookups arriving over the fabric from the other partition
+    fabric_hit_sectors: int
+    ncu_ms: float
+    ms: float                    # do_bench median, L2 flushed
+    rel_err: float
+
+    @property
+    def params_dict(self) -> dict:
+        return json.loads(self.params) if self.params else {}
+
+    @property
+    def tile(self) -> tuple[int, int, int]:
+        return tuple(int(x) for x in self.config.split("x"))
 
 
 def _convert(text: str, kind):

@@ -5,7 +5,7 @@ Each entry of :data:`EXPERIMENTS` is ``name -> (module, what it measures)``; the
 --out DIR`` runs one (``swizzlekit lab list`` lists them).
 
 >>> sorted(EXPERIMENTS)
-['banks', 'ceilings', 'l2', 'peak', 'sanitize', 'tf32-layout', 'tune']
+['banks', 'ceilings', 'l2', 'l2-sweep', 'peak', 'sanitize', 'tf32-layout', 'tune']
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
                        "(the bank model's table)"),
     "l2": ("l2", "L2 hit rate, DRAM bytes and time of GEMMs under CTA orders, under ncu "
                  "(the L2 model's table)"),
+    "l2-sweep": ("l2_sweep", "the L2 model's fit and held-out tables: shapes x tile configs x "
+                             "residencies x element types x orders, under ncu (--shard I/N)"),
     "ceilings": ("ceilings", "cuBLAS per precision and device copy bandwidth"),
     "peak": ("peak", "FFMA and mma.sync issue rates"),
     "tune": ("tune", "template parameters of the CUDA rungs, checked and timed"),
@@ -30,8 +32,9 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
 }
 
 
-def run(name: str, out: Path) -> Path:
-    """Run experiment ``name``, writing under ``out``; returns its main file."""
+def run(name: str, out: Path, **options) -> Path:
+    """Run experiment ``name``, writing under ``out``; returns its main file. ``options``
+    go to the experiment (``shard_spec="0/2"`` for l2-sweep)."""
     check_choice("experiment", name, EXPERIMENTS)
     module = importlib.import_module(f"swizzlekit.lab.experiments.{EXPERIMENTS[name][0]}")
-    return module.run(Path(out))
+    return module.run(Path(out), **options)

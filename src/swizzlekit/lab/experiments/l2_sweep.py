@@ -1,0 +1,282 @@
+"""The L2 model's fit and held-out tables: many shapes, tile configs, residencies, element
+types and orders, each launch of the order-table GEMM profiled by Nsight Compute.
+
+What one run is (:class:`SweepRun`): a shape, a tile config of
+:data:`~swizzlekit.kernels.triton.table_gemm.TILE_CONFIGS` with an element type (its residency
+is the compiled kernel's own, from its registers and shared memory), an order with its
+parameters (or a seeded random permutation), and whether the grid is persistent.
+
+The split is by shape, and fixed here: :data:`FIT_SHAPES` fit the model's free parameters,
+:data:`HELDOUT_SHAPES` judge it. Each half covers squares, LLM projections, tall and wide
+shapes, and small and large K.
+
+``swizzlekit lab l2-sweep --out DIR [--shard I/N]``: the runs of shard I of N (whole shapes,
+so shards can run on different machines or calls). Each shard first times and checks every
+run against float64 (``timings.json``), then profiles every run once under ncu, then writes
+``l2_sweep.csv`` (:class:`~swizzlekit.lab.records.L2SweepRow`) and ``l2_sweep.json``.
+
+>>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan())
+(11, 11, 572)
+>>> sorted({r.ctas_per_sm_hint for r in plan()})
+[1, 2, 3, 4]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from swizzlekit.errors import SwizzleKitError, ToolError
+
+__all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
+           "split_of", "sweep_order", "measured_kernels", "shard", "run", "METRICS"]
+
+#: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
+FIT_SHAPES = [(2048, 2048, 2048), (8192, 8192, 8192), (8192, 14336, 4096), (4096, 4096, 11008),
+              (16384, 2048, 8192), (1024, 32768, 4096), (16384, 16384, 512),
+              (2048, 2048, 32768), (3000, 5000, 4000), (6144, 6144, 6144), (4096, 28672, 2048)]
+HELDOUT_SHAPES = [(4096, 4096, 4096), (12288, 12288, 2048), (8192, 4096, 14336),
+                  (2048, 11008, 4096), (2048, 16384, 8192), (32768, 1024, 4096),
+                  (8192, 8192, 256), (1024, 1024, 65536), (5000, 3000, 1000), (1024, 1024, 1024),
+                  (16384, 4096, 4096)]
+
+#: (tile config, element type, residency it has on the H200 as compiled there): every shape is
+#: measured under two of these, chosen by its index, so each half sees every config.
+COMBOS = [("128x128x64", "fp16", 2), ("64x64x64", "fp16", 4), ("128x256x64", "fp16", 1),
+          ("256x128x64", "fp16", 1), ("128x128x32", "fp32", 2), ("64x128x64", "fp16", 3),
+          ("128x128x128", "fp8", 2)]
+
+#: Orders of swizzlekit.cta, plus seeded random permutations of the tiles.
+ORDER_SET = [("row", {}), ("col", {}), ("grouped", {"group": 4}), ("grouped", {"group": 8}),
+             ("grouped", {"group": 16}), ("grouped", {"group": 8, "along": "n"}),
+             ("strip", {"width": 8}), ("snake", {}), ("morton", {}), ("hilbert", {}),
+             ("random", {"seed": 0})]
+#: Persistent grids (SMs x residency programs walking the order with a stride).
+PERSISTENT_SET = [("grouped", {"group": 8}), ("row", {})]
+
+METRICS = ("lts__t_sector_hit_rate.pct", "dram__bytes_read.sum", "dram__bytes_write.sum",
+           "gpu__time_duration.sum", "lts__t_sectors.sum", "lts__t_sectors_lookup_hit.sum",
+           "lts__t_sectors_srcunit_tex_op_read.sum",
+           "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+           "lts__t_sectors_srcunit_ltcfabric.sum",
+           "lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum")
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    M: int
+    N: int
+    K: int
+    config: str
+    dtype: str
+    order: str
+    params: str               # sorted JSON
+    persistent: bool
+    ctas_per_sm_hint: int     # the residency expected; the measured row records the real one
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.M, self.N, self.K)
+
+
+def split_of(shape: tuple[int, int, int]) -> str:
+    """"fit" or "heldout" (or a SwizzleKitError for a shape in neither)."""
+    if tuple(shape) in FIT_SHAPES:
+        return "fit"
+    if tuple(shape) in HELDOUT_SHAPES:
+        return "heldout"
+    raise SwizzleKitError(f"{shape} is in neither half of the L2 sweep")
+
+
+def plan() -> list[SweepRun]:
+    """Every run, shape by shape: the fit half and the held-out half interleaved."""
+    shapes = [s for pair in zip(FIT_SHAPES, HELDOUT_SHAPES) for s in pair]
+    out = []
+    for i, shape in enumerate(shapes):
+        for j in (i % len(COMBOS), (i + 3) % len(COMBOS)):
+            config, dtype, hint = COMBOS[j]
+            for persistent, orders in ((False, ORDER_SET), (True, PERSISTENT_SET)):
+                for name, params in orders:
+                    out.append(SweepRun(*shape, config, dtype, name,
+                                        json.dumps(params, sort_keys=True), persistent, hint))
+    return out
+
+
+def sweep_order(name: str, tiles_m: int, tiles_n: int, params: dict) -> np.ndarray:
+    """The order of a run: :func:`swizzlekit.cta.order`, or ``random`` (a permutation of the
+    row-major tiles by ``numpy.random.default_rng(seed)``)."""
+    from swizzlekit.cta import order
+
+    if name == "random":
+        rng = np.random.default_rng(params.get("seed", 0))
+        return order("row", tiles_m, tiles_n)[rng.permutation(tiles_m * tiles_n)]
+    return order(name, tiles_m, tiles_n, **params)
+
+
+def measured_kernels() -> dict[str, dict]:
+    """The order-table kernels as compiled on the H200 for the sweep, by name
+    (``table_gemm:128x128x64:fp16``): tile, element bytes, threads, registers per thread and
+    shared memory (from the committed sweep table; no GPU needed)."""
+    from swizzlekit.data import path
+    from swizzlekit.lab.records import L2SweepRow, read_csv
+
+    out = {}
+    for r in read_csv(path("l2_sweep_h200.csv"), L2SweepRow):
+        out.setdefault(f"table_gemm:{r.config}:{r.dtype}", {
+            "tile": r.tile, "elem_bytes": {"fp8": 1, "fp16": 2, "bf16": 2, "fp32": 4}[r.dtype],
+            "threads": r.threads, "regs_per_thread": r.regs_per_thread,
+            "smem_bytes": r.smem_bytes})
+    return out
+
+
+def shard(runs: list[SweepRun], spec: str) -> list[SweepRun]:
+    """The runs of shard ``"I/N"`` (whole shapes, round robin)."""
+    try:
+        i, n = (int(x) for x in spec.split("/"))
+    except ValueError:
+        raise SwizzleKitError(f"--shard {spec!r}: give I/N, e.g. 0/2") from None
+    if not 0 <= i < n:
+        raise SwizzleKitError(f"--shard {spec!r}: need 0 <= I < N")
+    shapes = list(dict.fromkeys(r.shape for r in runs))
+    mine = set(shapes[i::n])
+    return [r for r in runs if r.shape in mine]
+
+
+# ------------------------------------------------------------------ on the GPU (children)
+def _operands(r: SweepRun):
+    import torch
+
+    from swizzlekit.kernels.triton.table_gemm import DTYPES
+
+    dt = getattr(torch, DTYPES[r.dtype][1])
+    a = torch.randn(r.M, r.K, device="cuda")
+    bt = torch.randn(r.N, r.K, device="cuda")
+    if r.dtype == "fp8":
+        a, bt = a.to(dt), bt.to(dt)
+        return a, bt.T, torch.float16
+    return a.to(dt), bt.to(dt).T.contiguous(), dt
+
+
+def _launcher(r: SweepRun, programs: int, a, b):
+    """(a function that runs the GEMM into ``c``, ``c`` poisoned with NaN)."""
+    import torch
+
+    from swizzlekit.kernels.triton.table_gemm import order_table, table_gemm, tile_config
+
+    cfg = tile_config(r.config)
+    o = sweep_order(r.order, -(-r.M // cfg.bm), -(-r.N // cfg.bn), json.loads(r.params))
+    table = order_table(o, "cuda")
+    c = torch.full((r.M, r.N), float("nan"), device="cuda",
+                   dtype=torch.float16 if r.dtype == "fp8" else a.dtype)
+    return (lambda: table_gemm(a, b, table, out=c, config=r.config, persistent=r.persistent,
+                               programs=programs)), c
+
+
+def _by_problem(runs: list[SweepRun]):
+    """Runs grouped by (shape, config, element type), each group with fresh operands."""
+    import itertools
+
+    import torch
+
+    for _, group in itertools.groupby(runs, key=lambda r: (r.shape, r.config, r.dtype)):
+        group = list(group)
+        torch.manual_seed(len(group) + sum(group[0].shape))
+        yield group, _operands(group[0])
+
+
+def _time_all(runs: list[SweepRun], out: Path) -> None:
+    """Check every run against float64 (output poisoned first) and time it (L2 flushed)."""
+    import torch
+
+    from swizzlekit.kernels.triton.table_gemm import DTYPES, resources
+    from swizzlekit.lab.harness import median_ms
+    from swizzlekit.lab.verify import relative_error
+
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    results = []
+    for group, (a, b, _) in _by_problem(runs):
+        ref = a.double() @ b.double()
+        res = resources(group[0].config, DTYPES[group[0].dtype][1])
+        programs = sms * res["ctas_per_sm"]
+        for r in group:
+            fn, c = _launcher(r, programs, a, b)
+            fn()
+            torch.cuda.synchronize()
+            err = relative_error(c, ref=ref)
+            ms = median_ms(fn, warmup_ms=25, rep_ms=100)
+            kernel = {k: res[k] for k in ("threads", "regs_per_thread", "smem_bytes",
+                                          "ctas_per_sm")}
+            results.append({**dataclasses.asdict(r), **kernel, "programs": programs, "ms": ms,
+                            "rel_err": err})
+            print(f"{r.M}x{r.N}x{r.K} {r.config} {r.dtype} {r.order} {r.params}"
+                  f"{' persistent' if r.persistent else ''}: {ms:.3f} ms, error {err:.1e}",
+                  flush=True)
+        del ref
+    (out / "timings.json").write_text(json.dumps(results, indent=1))
+
+
+def _launch_all(out: Path) -> None:
+    """Launch every run once (the child ncu profiles), with the timing pass's programs."""
+    import torch
+
+    timed = json.loads((out / "timings.json").read_text())
+    fields = {f.name for f in dataclasses.fields(SweepRun)}
+    runs = [SweepRun(**{k: v for k, v in t.items() if k in fields}) for t in timed]
+    programs = iter([t["programs"] for t in timed])
+    for group, (a, b, _) in _by_problem(runs):
+        for r in group:
+            fn, _ = _launcher(r, next(programs), a, b)
+            fn()
+            torch.cuda.synchronize()
+
+
+# -------------------------------------------------------------------------------- driver
+def run(out: Path, shard_spec: str = "0/1") -> Path:
+    """Time and check, then profile, the runs of shard ``shard_spec``; writes ``l2_sweep.csv``."""
+    import subprocess
+
+    from swizzlekit.lab import ncu
+    from swizzlekit.lab.harness import environment
+    from swizzlekit.lab.records import L2SweepRow, write_csv
+
+    runs = shard(plan(), shard_spec)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "plan.json").write_text(json.dumps([dataclasses.asdict(r) for r in runs]))
+    me = [sys.executable, "-m", "swizzlekit.lab.experiments.l2_sweep", str(out)]
+    subprocess.run([*me, "time"], check=True)
+    prof = ncu.profile([*me, "launch"], METRICS, kernel_regex="order_table_gemm",
+                       keep_log=out / "ncu_raw.csv", extra_args=("--print-units", "base"))
+    timed = json.loads((out / "timings.json").read_text())
+    if len(prof) != len(timed):
+        raise ToolError(f"ncu profiled {len(prof)} launches for {len(timed)} runs")
+    rows = [L2SweepRow(
+        split_of((t["M"], t["N"], t["K"])), t["M"], t["N"], t["K"], t["config"], t["dtype"],
+        t["order"], t["params"], t["persistent"], t["programs"], t["threads"],
+        t["regs_per_thread"], t["smem_bytes"], t["ctas_per_sm"], p["lts__t_sector_hit_rate.pct"],
+        int(p["dram__bytes_read.sum"]), int(p["dram__bytes_write.sum"]),
+        int(p["lts__t_sectors.sum"]), int(p["lts__t_sectors_lookup_hit.sum"]),
+        int(p["lts__t_sectors_srcunit_tex_op_read.sum"]),
+        int(p["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"]),
+        int(p["lts__t_sectors_srcunit_ltcfabric.sum"]),
+        int(p["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"]),
+        p["gpu__time_duration.sum"] / 1e6, t["ms"], t["rel_err"]) for t, p in zip(timed, prof)]
+    write_csv(out / "l2_sweep.csv", rows)
+    meta = {"env": environment(), "command": f"swizzlekit lab l2-sweep --out DIR --shard "
+                                             f"{shard_spec}", "ncu_metrics": list(METRICS)}
+    (out / "l2_sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out / "l2_sweep.csv"
+
+
+if __name__ == "__main__":      # the children: "time" (check and time), "launch" (under ncu)
+    _out, _mode = Path(sys.argv[1]), sys.argv[2]
+    if _mode == "launch":
+        _launch_all(_out)
+    else:
+        _fields = {f.name for f in dataclasses.fields(SweepRun)}
+        _time_all([SweepRun(**{k: v for k, v in d.items() if k in _fields})
+                   for d in json.loads((_out / "plan.json").read_text())], _out)
