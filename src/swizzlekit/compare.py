@@ -17,16 +17,19 @@ import numpy as np
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.orders import order
 from swizzlekit.data import FOLDER
-from swizzlekit.gpus import gpu
 from swizzlekit.seeds import SEED001_ORDERS
 
-__all__ = ["TABLES", "compare", "compare_seed001", "sweep", "main"]
+__all__ = ["TABLES", "SWEEP_TABLE", "compare", "compare_sweep", "errors", "fit", "judge",
+           "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
-#: The model's settings for the measured kernel (128x128x64 fp16 tiles) on the H200, from its
-#: preset (wave = one CTA per SM).
-H200_SETTINGS = dict(l2_bytes=gpu("h200").l2_bytes, concurrent=gpu("h200").sms,
-                     partitions=gpu("h200").l2_partitions)
+#: The sweep the model is fitted on (split "fit") and judged on (split "heldout").
+SWEEP_TABLE = FOLDER / "l2_sweep_h200.csv"
+#: Bytes per element of the sweep's element types.
+ELEM = {"fp8": 1, "fp16": 2, "bf16": 2, "fp32": 4}
+#: The model's settings for the first table's kernel (128x128x64 fp16 tiles, 108 registers,
+#: 96 KiB of shared memory: two CTAs per SM, l2_sweep_h200.csv) on the H200 preset.
+H200_SETTINGS = dict(gpu="h200", ctas_per_sm=2)
 
 
 def compare(paths=TABLES, **settings) -> list[dict]:
@@ -46,12 +49,107 @@ def compare(paths=TABLES, **settings) -> list[dict]:
             o = order(r["order"], -(-m // 128), -(-n // 128), **json.loads(r["params"]))
             p = simulate(m, n, k, o, **settings)
             out.append({"run": Path(path).stem, "shape": f"{m}x{n}x{k}", "order": r["order"],
+                        "params": json.loads(r["params"]), "ms": float(r["ms"]),
                         "measured_hit": float(r["l2_hit_rate_pct"]), "model_hit": p.l2_hit_rate,
                         "measured_dram": int(r["dram_read_bytes"]),
                         "model_dram": p.dram_read_bytes})
     return out
 
 
+
+
+def compare_sweep(split: str | None = None, path=SWEEP_TABLE, **overrides) -> list[dict]:
+    """The sweep's rows (``split``: "fit", "heldout" or both) beside the model's predictions
+    for the same kernel: its tile, element type, residency and grid (persistent or not)."""
+    from swizzlekit.errors import check_choice
+    from swizzlekit.lab.experiments.l2_sweep import sweep_order
+    from swizzlekit.lab.records import L2SweepRow, read_csv
+
+    if split is not None:
+        check_choice("split", split, ("fit", "heldout"))
+    out, orders = [], {}
+    for r in read_csv(path, L2SweepRow):
+        if split is not None and r.split != split:
+            continue
+        bm, bn, _ = r.tile
+        key = (r.order, r.params, -(-r.M // bm), -(-r.N // bn))
+        if key not in orders:
+            orders[key] = sweep_order(r.order, key[2], key[3], r.params_dict)
+        p = simulate(r.M, r.N, r.K, orders[key], tile=r.tile, elem_bytes=ELEM[r.dtype],
+                     ctas_per_sm=r.ctas_per_sm, persistent=r.persistent, **overrides)
+        out.append({"split": r.split, "shape": f"{r.M}x{r.N}x{r.K}", "config": r.config,
+                    "dtype": r.dtype, "ctas_per_sm": r.ctas_per_sm, "order": r.order,
+                    "params": r.params_dict, "persistent": r.persistent, "ms": r.ms,
+                    "measured_hit": r.l2_hit_rate_pct, "model_hit": p.l2_hit_rate,
+                    "measured_dram": r.dram_read_bytes, "model_dram": p.dram_read_bytes})
+    return out
+
+
+def errors(rows: list[dict]) -> dict:
+    """Hit-rate error (mean and worst absolute, points), DRAM error (median absolute, %), and
+    per shape and kernel, whether the order the model says reads least from DRAM runs within
+    1% of the fastest order measured (``pick_within_1pct``, the share of problems)."""
+    hit = np.array([r["model_hit"] - r["measured_hit"] for r in rows])
+    dram = np.array([r["model_dram"] / r["measured_dram"] - 1 for r in rows])
+    problems: dict = {}
+    for r in rows:
+        problems.setdefault((r["shape"], r.get("config"), r.get("dtype")), []).append(r)
+    slow = []
+    for runs in problems.values():
+        pick = min(runs, key=lambda r: (r["model_dram"], -r["model_hit"]))
+        slow.append(pick["ms"] / min(r["ms"] for r in runs) - 1)
+    good = [s <= 0.01 for s in slow]
+    return {"runs": len(rows), "hit_mean": round(float(np.abs(hit).mean()), 2),
+            "hit_worst": round(float(np.abs(hit).max()), 1),
+            "hit_bias": round(float(hit.mean()), 2),
+            "dram_median_pct": round(float(np.median(np.abs(dram))) * 100, 1),
+            "problems": len(good), "pick_within_1pct": round(float(np.mean(good)), 3),
+            "pick_slowdown_median_pct": round(float(np.median(slow)) * 100, 1),
+            "pick_slowdown_worst_pct": round(float(np.max(slow)) * 100, 1)}
+
+
+def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5)) -> list[dict]:
+    """The grid search behind :data:`swizzlekit.cta.l2.FITTED`, on the fit half only: the mean
+    absolute hit-rate error for every setting (the DRAM error does not depend on
+    ``coalesce``). Slow (a minute or two)."""
+    from swizzlekit.cta import l2
+
+    saved = dict(l2.FITTED)
+    out = []
+    try:
+        for e in exponents:
+            l2.FITTED["window_exponent"] = e
+            for q in coalesce:
+                out.append({"window_exponent": e, "coalesce": q,
+                            **errors(compare_sweep("fit", coalesce=q))})
+    finally:
+        l2.FITTED.update(saved)
+    return out
+
+
+def judge(pick: str, measured: list[dict], tolerance: float = 0.05) -> dict:
+    """The model's pick for one shape and kernel against measured runs of that shape and
+    kernel (dicts with ``label``, ``measured_dram`` and optionally ``ms``).
+
+    ``status``: "unmeasured" (no runs, or the pick not among them), "confirmed" (the pick's
+    measured DRAM bytes within ``tolerance`` of the least measured, and its time within 1% of
+    the fastest where timed), or "contradicted". ``best_measured``: the run to use instead.
+
+    >>> judge("a", [{"label": "a", "measured_dram": 100}, {"label": "b", "measured_dram": 60}])["status"]
+    'contradicted'
+    """
+    if not measured:
+        return {"status": "unmeasured", "best_measured": None}
+    timed = all(r.get("ms") for r in measured)
+    best = min(measured, key=lambda r: (r["ms"] if timed else r["measured_dram"]))
+    least = min(r["measured_dram"] for r in measured)
+    mine = [r for r in measured if r["label"] == pick]
+    if not mine:
+        return {"status": "unmeasured", "best_measured": best["label"]}
+    ok = mine[0]["measured_dram"] <= (1 + tolerance) * least and (
+        not timed or mine[0]["ms"] <= 1.01 * best["ms"])
+    return {"status": "confirmed" if ok else "contradicted", "best_measured": best["label"],
+            "pick_dram": mine[0]["measured_dram"], "least_dram": least}
 
 
 def compare_seed001(path=TABLES[0], **settings) -> list[dict]:
@@ -72,8 +170,8 @@ def compare_seed001(path=TABLES[0], **settings) -> list[dict]:
 
 
 def sweep(concurrent=(66, 132, 198, 264), partitions=(1, 2)) -> list[dict]:
-    """Mean and worst error for each wave size and partition count (how the settings were
-    chosen; they are fitted on the same measurements they are judged on)."""
+    """Mean and worst error on the first table for each wave size and partition count (how
+    the first model's settings were chosen, on the runs it was judged on: kept to show it)."""
     out = []
     for c in concurrent:
         for p in partitions:
@@ -86,6 +184,21 @@ def sweep(concurrent=(66, 132, 198, 264), partitions=(1, 2)) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--fit" in argv:
+        for r in fit():
+            print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "
+                  f"hit error mean {r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  "
+                  f"DRAM median {r['dram_median_pct']:5.1f}%")
+        return 0
+    if "--heldout" in argv:
+        for split in ("fit", "heldout"):
+            e = errors(compare_sweep(split))
+            print(f"{split:8s} {e['runs']} runs: hit error mean {e['hit_mean']} worst "
+                  f"{e['hit_worst']} (bias {e['hit_bias']:+}); DRAM median {e['dram_median_pct']}%;"
+                  f" least-DRAM order within 1% of the fastest in {e['pick_within_1pct']:.0%} of "
+                  f"{e['problems']} problems (slower by {e['pick_slowdown_median_pct']}% median, "
+                  f"{e['pick_slowdown_worst_pct']}% worst)")
+        return 0
     if "--sweep" in argv:
         for r in sweep():
             print(f"concurrent {r['concurrent']:4d}  partitions {r['partitions']}  "

@@ -26,7 +26,14 @@ def add(top) -> None:
                    help="order parameter, e.g. group=8 (not with --order all, which sweeps them)")
     p.add_argument("--elem-bytes", type=int, default=2, help="bytes per element: 1, 2, 4, 8")
     p.add_argument("--concurrent", type=positive, default=None,
-                   help="CTAs per wave (default: the GPU's SM count)")
+                   help="CTAs per wave (default: the model's fitted wave)")
+    p.add_argument("--ctas-per-sm", type=positive, default=None,
+                   help="the kernel's residency (default 1, or the --kernel's own)")
+    p.add_argument("--persistent", action="store_true",
+                   help="a persistent grid: SMs x residency programs walk the order")
+    p.add_argument("--kernel", default=None,
+                   help="take tile, element size and residency from a measured kernel, e.g. "
+                        "table_gemm:128x128x64:fp16")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("show", help="PNG of an order over the tile grid, and its first waves")
     p.add_argument("--grid", type=dims(2), required=True, help="tiles_m x tiles_n, e.g. 16x16")
@@ -46,35 +53,54 @@ def _simulate(args: argparse.Namespace) -> int:
     from swizzlekit.gpus import gpu
 
     g = gpu(args.gpu)
-    (m, n, k), (bm, bn, _) = args.mnk, args.tile
-    check_problem(m, n, k, None, args.tile, args.elem_bytes)
-    concurrent = args.concurrent or g.sms
+    tile, elem_bytes, ctas_per_sm = args.tile, args.elem_bytes, args.ctas_per_sm or 1
+    if args.kernel is not None:
+        from swizzlekit.errors import check_choice
+        from swizzlekit.gpus import residency
+        from swizzlekit.lab.experiments.l2_sweep import measured_kernels
+
+        kernels = measured_kernels()
+        check_choice("kernel", args.kernel, kernels)
+        kern = kernels[args.kernel]
+        tile, elem_bytes = kern["tile"], kern["elem_bytes"]
+        ctas_per_sm = args.ctas_per_sm or residency(g, kern["threads"], kern["regs_per_thread"],
+                                                    kern["smem_bytes"])
+        if ctas_per_sm < 1:
+            raise SwizzleKitError(f"{args.kernel} does not fit on one SM of {g.name}")
+    (m, n, k), (bm, bn, _) = args.mnk, tile
+    check_problem(m, n, k, None, tile, elem_bytes)
+    concurrent = args.concurrent
+    common = dict(tile=tile, elem_bytes=elem_bytes, gpu=args.gpu, ctas_per_sm=ctas_per_sm,
+                  persistent=args.persistent, concurrent=concurrent)
     if args.order == "all":
         if args.param:
             raise SwizzleKitError("--param names one order's parameters; --order all sweeps "
                                   "each order's parameters itself (drop --param, or name one "
                                   "order)")
-        ranked = rank(m, n, k, gpu=args.gpu, tile=args.tile, elem_bytes=args.elem_bytes,
-                      concurrent=concurrent)
+        from swizzlekit.cta.rank import verdict
+
+        ranked = rank(m, n, k, **common)
         best = ranked[0]
-        out = {"gpu": args.gpu, "recommended": best, "ranking": ranked,
+        v = verdict(ranked)
+        out = {"gpu": args.gpu, "recommended": best, "ranking": ranked, "verdict": v,
+               "ctas_per_sm": ctas_per_sm, "tile": list(tile), "elem_bytes": elem_bytes,
                "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
         lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
         lines += [f"{label(r['order'], r['params']):22s} "
                   f"{r['l2_hit_rate']:9.1f} {r['dram_read_bytes'] / 1e6:13.0f}" for r in ranked]
-        lines.append(f"model's pick: {label(best['order'], best['params'])} (the model's hit rate "
-                     f"errs by about 5 points on runs it was not fitted on: docs/cta.md)")
+        lines.append(f"model's pick: {v['text']} (held-out error: hit rate "
+                     f"{v['error']['hit_mean']} points mean, {v['error']['hit_worst']} worst; "
+                     f"DRAM {v['error']['dram_median_pct']}% median; docs/cta.md)")
         emit(out, args.json, "\n".join(lines))
         return 0
     params = order_params(args.param)
     tm, tn = -(-m // bm), -(-n // bn)
-    pred = simulate(m, n, k, order(args.order, tm, tn, **params), tile=args.tile,
-                    elem_bytes=args.elem_bytes, l2_bytes=g.l2_bytes, concurrent=concurrent,
-                    partitions=g.l2_partitions)
-    out = {"order": args.order, "params": params, "gpu": args.gpu, **pred.to_dict()}
+    pred = simulate(m, n, k, order(args.order, tm, tn, **params), **common)
+    out = {"order": args.order, "params": params, "gpu": args.gpu, "ctas_per_sm": ctas_per_sm,
+           **pred.to_dict()}
     emit(out, args.json, f"{label(args.order, params)} on {g.name}: L2 hit rate "
          f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
-         f"({pred.waves} waves of {concurrent} CTAs)")
+         f"({pred.waves} waves; {ctas_per_sm} CTAs per SM)")
     return 0
 
 

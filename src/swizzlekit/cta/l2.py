@@ -1,13 +1,19 @@
 """The L2 model: DRAM traffic and Nsight Compute's L2 hit rate of a tiled GEMM under a CTA order.
 
-The picture, fitted to and judged against ``src/swizzlekit/data/l2_h200*.csv`` (docs/cta.md):
+The picture, fitted on the fit half of ``src/swizzlekit/data/l2_sweep_h200.csv`` and judged on
+its held-out half (docs/cta.md; :mod:`swizzlekit.compare`):
 
 * CTAs run in *waves* of ``concurrent`` consecutive CTAs of the order, in lockstep over the K
   loop: at step k, the wave reads A tile (m, k) for each of its tile-rows m and B tile (k, n)
-  for each of its tile-columns n.
-* The L2 is split into ``partitions`` (two on Hopper), each caching for the SMs beside it; CTA
-  i of a wave runs beside partition ``i % partitions``. Each partition is a fully associative
-  LRU cache of ``l2_bytes / partitions`` at tile granularity.
+  for each of its tile-columns n. The wave is ``sms * ctas_per_sm ** window_exponent``
+  (:data:`FITTED`: the fit chose exponent 0, one CTA per SM, whatever the residency: CTAs that
+  share an SM drift apart in K, and only about one per SM shares its reads in step).
+* The L2 is split into ``partitions`` (two on Hopper), each caching for the SMs beside it.
+  Which partition serves a CTA is a seeded coin per CTA (:func:`lanes`), per program for a
+  persistent grid. Each partition is a fully associative LRU cache of ``l2_bytes /
+  partitions`` at tile granularity.
+* Reads of a tile that the same wave already read in the same partition are hits, and a
+  share ``coalesce`` of them (fitted) is merged before the L2 and never looked up.
 * Every tile is spread evenly over the partitions' home address ranges. A partition that
   misses a tile fetches its own share from DRAM, and asks the other partition for the rest
   (a "fabric" lookup). The other partition hits if it read the tile in the same wave;
@@ -26,7 +32,7 @@ the two equal.
 >>> from swizzlekit.cta import order
 >>> p = simulate(4096, 4096, 4096, order("grouped", 32, 32, group=8))
 >>> round(p.l2_hit_rate, 1), p.dram_read_bytes // 2**20
-(87.1, 151)
+(82.6, 163)
 """
 
 from __future__ import annotations
@@ -41,8 +47,8 @@ from swizzlekit.gpus import GPUS
 
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
-__all__ = ["L2Prediction", "simulate", "simulate_naive", "check_problem", "ELEM_BYTES",
-           "MAX_TILES", "MAX_TILE_STEPS"]
+__all__ = ["L2Prediction", "simulate", "simulate_naive", "settings", "lanes", "FITTED", "HELDOUT",
+           "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS"]
 
 
 @dataclass(frozen=True)
@@ -141,27 +147,82 @@ def check_problem(M, N, K, order, tile, elem_bytes):
     return M, N, K, (bm, bn, bk), order
 
 
+#: Free parameters fitted on the fit half of the H200 sweep (``python -m swizzlekit.compare
+#: --fit``; docs/cta.md): the wave is ``sms * ctas_per_sm ** window_exponent`` CTAs, and
+#: ``coalesce`` of the same-wave duplicate reads of a partition merge before reaching L2.
+FITTED = {"window_exponent": 0.0, "coalesce": 0.25}
+#: The model's error on the held-out half of the H200 sweep with :data:`FITTED` (``python -m
+#: swizzlekit.compare --heldout``; a test holds these equal to a fresh computation).
+HELDOUT = {"hit_mean": 4.72, "hit_worst": 29.0, "dram_median_pct": 5.1}
+#: The seed of the CTA-to-partition coin (see :func:`lanes`).
+LANE_SEED = 0x5EED
+
+
+def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, l2_bytes: int | None = None,
+             concurrent: int | None = None, partitions: int | None = None,
+             coalesce: float | None = None) -> dict:
+    """The model's settings for a kernel of residency ``ctas_per_sm`` on preset ``gpu``.
+
+    >>> s = settings("h200", 2)
+    >>> s["programs"], s["partitions"], s["l2_bytes"] // 2**20
+    (264, 2, 60)
+    """
+    from swizzlekit.gpus import gpu as preset
+
+    g = preset(gpu)
+    ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm, 1, g.max_blocks_per_sm)
+    wave = round(g.sms * ctas_per_sm ** FITTED["window_exponent"])
+    q = FITTED["coalesce"] if coalesce is None else coalesce
+    if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= 1:
+        raise SwizzleKitError(f"coalesce must be a number from 0 to 1; got {q!r}")
+    return {"programs": g.sms * ctas_per_sm,
+            "concurrent": wave if concurrent is None else check_int("concurrent", concurrent),
+            "partitions": (g.l2_partitions if partitions is None
+                           else check_int("partitions", partitions, 1, 16)),
+            "l2_bytes": g.l2_bytes if l2_bytes is None else check_int("l2_bytes", l2_bytes),
+            "coalesce": float(q)}
+
+
+def lanes(ctas: int, partitions: int, programs: int | None = None) -> np.ndarray:
+    """The partition each CTA runs beside: a seeded fair coin per CTA (after the first wave a
+    CTA lands on whichever SM frees first, so which half of the chip serves it is as good as
+    random), or per program of a persistent grid of ``programs``, which stays on its SM.
+
+    >>> lanes(6, 2).tolist() == lanes(6, 2).tolist()          # the same every call
+    True
+    """
+    coin = np.random.default_rng(LANE_SEED).integers(0, partitions, programs or ctas)
+    return coin[np.arange(ctas) % programs] if programs else coin
+
+
 def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int, int] = (128, 128, 64),
-             elem_bytes: int = 2, l2_bytes: int = _H200.l2_bytes, concurrent: int = _H200.sms,
-             partitions: int = _H200.l2_partitions) -> L2Prediction:
+             elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
+             persistent: bool = False, l2_bytes: int | None = None,
+             concurrent: int | None = None, partitions: int | None = None,
+             coalesce: float | None = None) -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
-    ``concurrent`` is the wave size: the CTAs that share the L2 at once. 132 is what fits the
-    H200 measurements of the 128x128x64 fp16 kernel (docs/cta.md).
+    ``gpu``: a preset of :mod:`swizzlekit.gpus` (SMs, L2 bytes, partitions). ``ctas_per_sm``:
+    the kernel's residency (:func:`swizzlekit.gpus.residency`). ``persistent``: SMs x
+    residency programs walk the order with a stride, each staying beside one partition.
+    ``l2_bytes``, ``concurrent`` (the wave) and ``partitions`` override the preset, and
+    ``coalesce`` the fitted share of same-wave duplicate reads that never reach L2
+    (:data:`FITTED`; docs/cta.md).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
+    s = settings(gpu, ctas_per_sm, l2_bytes=l2_bytes, concurrent=concurrent,
+                 partitions=partitions, coalesce=coalesce)
+    concurrent, partitions, l2_bytes, q = (s["concurrent"], s["partitions"], s["l2_bytes"],
+                                           s["coalesce"])
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
-    concurrent = check_int("concurrent", concurrent)
-    partitions = check_int("partitions", partitions, 1, 16)
-    l2_bytes = check_int("l2_bytes", l2_bytes)
     a_bytes, b_bytes = bm * bk * elem_bytes, bk * bn * elem_bytes
     n_waves = -(-len(order) // concurrent)
     cap = l2_bytes / partitions
-    lane = np.arange(len(order)) % concurrent % partitions
+    lane = lanes(len(order), partitions, s["programs"] if persistent else None)
     wave_of = np.arange(len(order)) // concurrent
-    near_hits = near_total = fab_hits = fab_total = 0.0
+    near_hits = near_total = fab_hits = fab_total = dup_bytes = 0.0
     dram = np.zeros(n_waves)
-    reads = []          # per partition: (wave, tile id, near misses over k, tile bytes) for A, B
+    served = []         # per partition: (wave, tile id, near misses over k, tile bytes) for A, B
     for p in range(partitions):
         sel = lane == p
         m_sets = [np.unique(order[sel & (wave_of == w), 0]) for w in range(n_waves)]
@@ -169,27 +230,30 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
         hm, hn, (wa, va), (wb, vb) = _partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, cap)
         ctas = int(sel.sum())
         miss_a, miss_b = tk - hm, tk - hn
-        near_total += ctas * tk * (a_bytes + b_bytes) * partitions
+        reads = ctas * tk * (a_bytes + b_bytes)
+        # reads of a tile a wave already read in this partition (some never reach L2)
+        dup_bytes += reads - tk * (len(wa) * a_bytes + len(wb) * b_bytes)
+        near_total += reads * partitions
         # near misses: the first CTA of the wave misses, the others of the wave then hit
-        near_hits += (ctas * tk * (a_bytes + b_bytes) - (miss_a.sum() * a_bytes
-                                                         + miss_b.sum() * b_bytes)) * partitions
-        reads.append(((wa, va, miss_a, a_bytes), (wb, vb, miss_b, b_bytes)))
+        near_hits += (reads - (miss_a.sum() * a_bytes + miss_b.sum() * b_bytes)) * partitions
+        served.append(((wa, va, miss_a, a_bytes), (wb, vb, miss_b, b_bytes)))
     span = max(tm, tn) + 1
     for p in range(partitions):
         for idx in (0, 1):
-            w, v, miss, size = reads[p][idx]
+            w, v, miss, size = served[p][idx]
             local = miss * size                              # own share straight from DRAM
             far = miss * size * (partitions - 1)             # the rest asked of the others
             others = np.zeros(len(w), dtype=bool)
-            for q in range(partitions):
-                if q != p:
-                    qw, qv = reads[q][idx][:2]
+            for other in range(partitions):
+                if other != p:
+                    qw, qv = served[other][idx][:2]
                     others |= np.isin(w * span + v, qw * span + qv)
             fab_total += far.sum()
             fab_hits += far[others].sum()
             np.add.at(dram, w, local + np.where(others, 0, far))
-    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes,
-                       partitions)
+    gone = q * dup_bytes * partitions
+    return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
+                       M * N * elem_bytes, partitions)
 
 
 def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total: float,
@@ -198,7 +262,8 @@ def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total:
 
     Every byte count comes in multiplied by ``scale`` (the partition count), so that a
     partition's share of a tile is a whole number and the fast model and the oracle add up
-    the same integers, whatever order they add them in."""
+    the same integers, whatever order they add them in (the coalesced share is taken off
+    once, at the end, from the same integer total)."""
     lookups = near_total + fab_total + writes * scale
     hit = 100.0 * (near_hits + fab_hits + writes * scale) / lookups
     return L2Prediction(round(float(hit), 2), round(float(dram.sum()) / scale), writes,
@@ -207,8 +272,10 @@ def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total:
 
 
 def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
-                   elem_bytes: int = 2, l2_bytes: int = _H200.l2_bytes, concurrent: int = _H200.sms,
-                   partitions: int = _H200.l2_partitions) -> L2Prediction:
+                   elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
+                   persistent: bool = False, l2_bytes: int | None = None,
+                   concurrent: int | None = None, partitions: int | None = None,
+                   coalesce: float | None = None) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
@@ -217,14 +284,17 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     steps: for small problems only.
     """
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
-    concurrent, partitions = check_int("concurrent", concurrent), check_int("partitions", partitions)
+    cfg = settings(gpu, ctas_per_sm, l2_bytes=l2_bytes, concurrent=concurrent,
+                   partitions=partitions, coalesce=coalesce)
+    concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
+    lane = lanes(len(order), partitions, cfg["programs"] if persistent else None)
     bm, bn, bk = tile
     tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
     cap = l2_bytes / partitions
     history: list[list[set]] = [[] for _ in range(partitions)]   # per partition, per step
     last: list[dict] = [{} for _ in range(partitions)]           # key -> step of last read
-    near_hits = near_total = fab_hits = fab_total = 0.0
+    near_hits = near_total = fab_hits = fab_total = dup_bytes = 0.0
     n_waves = -(-len(order) // concurrent)
     dram = np.zeros(n_waves)
     for w in range(n_waves):
@@ -232,7 +302,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
         readers: dict = {}
         for i, (m, n) in enumerate(wave):
             for key in (("a", int(m)), ("b", int(n))):
-                readers.setdefault(key, [0] * partitions)[i % partitions] += 1
+                readers.setdefault(key, [0] * partitions)[lane[w * concurrent + i]] += 1
         for k in range(tk):
             step = w * tk + k
             for p in range(partitions):
@@ -243,6 +313,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                     s, key = size[kind], (kind, idx, k)
                     touched.add(key)
                     near_total += by[p] * s * partitions
+                    dup_bytes += (by[p] - 1) * s
                     prev = last[p].get(key)
                     if prev is not None:
                         between = set().union(*history[p][prev + 1:step]) - {key}
@@ -260,5 +331,6 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                 history[p].append(touched)
                 for key in touched:
                     last[p][key] = step
-    return _prediction(near_hits, near_total, fab_hits, fab_total, dram, M * N * elem_bytes,
-                       partitions)
+    gone = cfg["coalesce"] * dup_bytes * partitions
+    return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
+                       M * N * elem_bytes, partitions)

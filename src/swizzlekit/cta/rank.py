@@ -6,7 +6,7 @@ then by predicted L2 hit rate.
 
 >>> best = rank(8192, 8192, 8192)[0]
 >>> label(best["order"], best["params"]), best["l2_hit_rate"], round(best["vs_row"], 2)
-('strip_snake width=8', 83.79, 0.38)
+('strip_snake width=8', 78.56, 0.38)
 >>> rank(4096, 4096, 4096, gpu="b300")
 Traceback (most recent call last):
 ...
@@ -20,7 +20,7 @@ from swizzlekit.cta.orders import ORDERS, order
 from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "rank", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS"]
+__all__ = ["SWEEP", "rank", "verdict", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS"]
 
 #: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
 RANK_MAX_TILES = 2**14
@@ -43,10 +43,11 @@ def label(name: str, params: dict) -> str:
 
 
 def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int] = (128, 128, 64),
-         elem_bytes: int = 2, concurrent: int | None = None) -> list[dict]:
+         elem_bytes: int = 2, ctas_per_sm: int = 1, persistent: bool = False,
+         concurrent: int | None = None) -> list[dict]:
     """Every order and parameter set, best first: ``order``, ``params``, ``l2_hit_rate`` (%),
     ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's)."""
-    g = gpu_preset(gpu)
+    gpu_preset(gpu)
     M, N, K, tile, _ = check_problem(M, N, K, None, tile, elem_bytes)
     bm, bn, bk = tile
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
@@ -56,9 +57,10 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
             f"too long; ranking answers at most {RANK_MAX_TILES} tiles and "
             f"{RANK_MAX_TILE_STEPS} tile-steps (16384x16384x16384 in 128x128x64 tiles); "
             f"simulate one order instead")
-    concurrent = g.sms if concurrent is None else check_int("concurrent", concurrent)
-    settings = dict(tile=tile, elem_bytes=elem_bytes, l2_bytes=g.l2_bytes,
-                    concurrent=concurrent, partitions=g.l2_partitions)
+    if concurrent is not None:
+        concurrent = check_int("concurrent", concurrent)
+    settings = dict(tile=tile, elem_bytes=elem_bytes, gpu=gpu, ctas_per_sm=ctas_per_sm,
+                    persistent=persistent, concurrent=concurrent)
     out = []
     for name in ORDERS:
         for params in SWEEP.get(name, [{}]):
@@ -70,3 +72,30 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
         r["vs_row"] = r["dram_read_bytes"] / row if row else 1.0
     out.sort(key=lambda r: (r["dram_read_bytes"], -r["l2_hit_rate"]))
     return out
+
+
+def verdict(ranked: list[dict]) -> dict:
+    """Whether the order matters for this GEMM, by the model's own held-out error
+    (:data:`swizzlekit.cta.l2.HELDOUT`): it does not when the row order's predicted DRAM bytes
+    are within that error (the median, in %) of the best order's. Also the best group size.
+
+    >>> verdict(rank(8192, 8192, 8192))["matters"]
+    True
+    """
+    from swizzlekit.cta.l2 import HELDOUT
+
+    best = ranked[0]
+    row = next(r for r in ranked if r["order"] == "row")
+    grouped = next(r for r in ranked if r["order"] == "grouped")
+    gain = row["dram_read_bytes"] / max(best["dram_read_bytes"], 1) - 1
+    matters = gain * 100 > HELDOUT["dram_median_pct"]
+    return {"matters": matters, "best": label(best["order"], best["params"]),
+            "row_over_best_pct": round(gain * 100, 1),
+            "best_grouped": label(grouped["order"], grouped["params"]),
+            "error": HELDOUT,
+            "text": (f"{label(best['order'], best['params'])}: the row order reads "
+                     f"{gain * 100:.0f}% more from DRAM" if matters else
+                     f"the order does not matter here: the row order's DRAM bytes are within "
+                     f"{gain * 100:.1f}% of the best, inside the model's held-out error "
+                     f"({HELDOUT['dram_median_pct']}% median)")
+                    + f"; best group size: {label(grouped['order'], grouped['params'])}"}
