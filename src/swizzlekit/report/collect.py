@@ -16,8 +16,8 @@ from pathlib import Path
 
 from swizzlekit.data import FOLDER
 
-__all__ = ["SHAPES", "smem_section", "cta_section", "committed_kernels", "seed001", "seed002",
-           "seed003", "seed004", "slug"]
+__all__ = ["SHAPES", "smem_section", "cta_section", "judge_picks", "committed_kernels",
+           "seed001", "seed002", "seed003", "seed004", "slug", "canonical"]
 
 #: The GEMM shapes the CTA section ranks orders for (fp16, 128x128x64 tiles).
 SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 2048), (4096, 14336, 4096),
@@ -85,20 +85,41 @@ def smem_section(img: Path | None) -> dict:
     return out
 
 
+def canonical(name: str, params: dict) -> str:
+    """An order's label with every parameter spelled out (defaults filled in), so that
+    ``grouped group=8`` and ``grouped group=8 along=m`` compare equal."""
+    from swizzlekit.cta.orders import ORDERS
+    from swizzlekit.cta.rank import label
+
+    return label(name, {**ORDERS[name].params, **params}) if name in ORDERS else label(name, params)
+
+
+#: The kernel the CTA section ranks orders for: the order-table GEMM in 128x128x64 fp16 tiles,
+#: two CTAs per SM on the H200 (its compiled registers and shared memory, l2_sweep_h200.csv).
+KERNEL = {"tile": (128, 128, 64), "elem_bytes": 2, "ctas_per_sm": 2}
+
+
 def cta_section(gpu: str, img: Path | None) -> dict:
-    """Orders ranked by the L2 model per shape, the recommendation, heatmaps, and the
-    H200 measurements beside the model's predictions."""
+    """Orders ranked by the L2 model per shape, the recommendation with its confidence,
+    heatmaps, the H200 measurements beside the model's predictions, and a parity plot."""
     from swizzlekit.cta import order
-    from swizzlekit.cta.rank import label, rank
+    from swizzlekit.cta.rank import label, rank, verdict
     from swizzlekit.gpus import gpu as preset
 
     g = preset(gpu)
     shapes = []
     for m, n, k in SHAPES:
-        ranked = rank(m, n, k, gpu=gpu)
+        ranked = rank(m, n, k, gpu=gpu, ctas_per_sm=KERNEL["ctas_per_sm"])
         grouped = [r for r in ranked if r["order"] == "grouped"]
+        v = verdict(ranked)
         entry = {"shape": [m, n, k], "ranking": ranked,
+                 "model_pick": label(ranked[0]["order"], ranked[0]["params"]),
                  "recommended": label(ranked[0]["order"], ranked[0]["params"]),
+                 "confidence": ("the order matters: the row order reads "
+                                f"{v['row_over_best_pct']:.0f}% more DRAM" if v["matters"]
+                                else "the order does not matter here (within the model's "
+                                     "held-out error)"),
+                 "status": "model only", "verdict": v,
                  "best_grouped": label(grouped[0]["order"], grouped[0]["params"]),
                  "row": next(r for r in ranked if r["order"] == "row")}
         if img is not None and (m, n, k) == SHAPES[1]:
@@ -108,11 +129,62 @@ def cta_section(gpu: str, img: Path | None) -> dict:
                 path = _order_png(img, order(name, tm, tn, **params), tm, tn, g.sms,
                                   f"{label(name, params)}, {m}x{n} ({tm}x{tn} tiles)")
                 entry.setdefault("pngs", []).append(path)
+                entry.setdefault("png_labels", []).append(label(name, params))
         shapes.append(entry)
     out = {"gpu": gpu, "gpu_name": g.name, "sms": g.sms, "l2_bytes": g.l2_bytes,
-           "tile": [128, 128, 64], "elem_bytes": 2, "shapes": shapes}
+           "tile": list(KERNEL["tile"]), "elem_bytes": KERNEL["elem_bytes"],
+           "ctas_per_sm": KERNEL["ctas_per_sm"], "shapes": shapes}
     if gpu == "h200":
         out["measured"] = _measured_l2()
+        out["heldout"] = _heldout(img)
+        judge_picks(out)
+    return out
+
+
+def judge_picks(cta: dict) -> None:
+    """Hold each shape's pick to the measured runs on the page for the same shape and kernel
+    (the shipped table, and ``--measure``'s runs): a contradicted pick is flagged and the
+    fastest measured order recommended instead; a confirmed one says so."""
+    from swizzlekit.compare import judge
+
+    runs = [r for key in ("measured", "measured_now") for r in cta.get(key, {}).get("rows", [])]
+    for s in cta["shapes"]:
+        shape = "x".join(map(str, s["shape"]))
+        mine = [{**r, "label": canonical(r["order"], r["params"])} for r in runs
+                if r["shape"] == shape]
+        j = judge(canonical(*_split(s["model_pick"])), mine)
+        s["judgement"] = j
+        if j["status"] == "contradicted":
+            s["status"] = (f"contradicted: measured here, {s['model_pick']} read "
+                           f"{j['pick_dram'] / 1e6:.0f} MB from DRAM (least measured "
+                           f"{j['least_dram'] / 1e6:.0f} MB) or ran slower; recommending the "
+                           f"fastest measured order instead")
+            s["recommended"] = j["best_measured"]
+        elif j["status"] == "confirmed":
+            s["status"] = "confirmed by the measurement on this page"
+        elif j["best_measured"]:
+            s["status"] = f"model only (fastest measured of the orders tried: {j['best_measured']})"
+
+
+def _split(lbl: str) -> tuple[str, dict]:
+    name, *kv = lbl.split()
+    return name, {k: (int(v) if v.isdigit() else v) for k, v in (x.split("=") for x in kv)}
+
+
+def _heldout(img: Path | None) -> dict:
+    """The model against the held-out half of the sweep: errors, and a parity plot."""
+    from swizzlekit.compare import compare_sweep, errors
+
+    rows = compare_sweep("heldout")
+    out = {"source": "swizzlekit/data/l2_sweep_h200.csv, held-out half (swizzlekit lab "
+                     "l2-sweep; python -m swizzlekit.compare --heldout)", **errors(rows)}
+    if img is not None:
+        from swizzlekit.plots import parity_plot
+
+        out["png"] = parity_plot(img / "parity_heldout.png", [r["measured_hit"] for r in rows],
+                                 [r["model_hit"] for r in rows],
+                                 [f"{r['config']} {r['dtype']}" for r in rows],
+                                 "L2 hit rate, held-out runs: model against ncu").name
     return out
 
 

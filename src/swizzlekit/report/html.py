@@ -1,16 +1,21 @@
-"""Render the report's data as one self-contained HTML page (PNGs inlined as data URIs).
+"""Render the report's data as one self-contained HTML page (PNGs inlined as data URIs), from
+the jinja2 template ``templates/report.html.j2`` with autoescaping on.
 
-Each section is a ``<section id=...>``: ``smem``, ``cta``, ``kernels``, ``seeds``. Numbers
-are printed from the data dict the JSON holds, so the page and the JSON never disagree.
+Each section is a ``<section id=...>``: ``smem``, ``cta``, ``kernels``, ``seeds``. Numbers are
+printed from the data dict the JSON holds, so the page and the JSON never disagree. This
+module only shapes that data into tables (``head``, ``rows``, right-aligned ``num`` columns)
+and figures for the template.
 
->>> table(["a", "b"], [[1, "<x>"]])
-'<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>&lt;x&gt;</td></tr></tbody></table>'
+>>> table(["a", "b"], [[1, "<x>"]])["rows"]
+[[1, '<x>']]
+>>> "&lt;x&gt;" in _env_jinja().from_string("{{ x }}").render(x="<x>")
+True
 """
 
 from __future__ import annotations
 
 import base64
-from html import escape
+import functools
 from pathlib import Path
 
 __all__ = ["render", "table"]
@@ -20,11 +25,12 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;col
 background:#f6f7f9;line-height:1.45}
 header{background:#1d2430;color:#fff;padding:22px 32px}header h1{margin:0 0 6px;font-size:24px}
 header p{margin:2px 0;color:#c9d1dc;font-size:14px}nav{margin-top:10px}
-nav a{color:#8cc4ff;margin-right:18px;text-decoration:none;font-weight:600}
+header a{color:#8cc4ff;text-decoration:none;font-weight:600}nav a{margin-right:18px}
 main{max-width:1180px;margin:0 auto;padding:8px 32px 40px}
 section{background:#fff;border-radius:8px;padding:8px 24px 20px;margin:22px 0;
 box-shadow:0 1px 3px rgba(0,0,0,.08)}h2{border-bottom:2px solid #e3e7ed;padding-bottom:6px}
-h3{margin-top:26px}table{border-collapse:collapse;margin:10px 0;font-size:13px;width:100%}
+h3{margin-top:26px}.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:10px 0;font-size:13px;width:100%}
 th,td{border:1px solid #e3e7ed;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f0f3f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 code{background:#f0f3f7;padding:1px 4px;border-radius:3px;font-size:12px}
@@ -34,34 +40,27 @@ padding:2px 8px;font-size:13px;margin:4px 0}
 .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:14px}
 figure{margin:0}figure img{max-width:100%;border:1px solid #e3e7ed;border-radius:4px}
 figcaption{font-size:12px;color:#5b6675}.muted{color:#5b6675;font-size:13px}
+pre{overflow-x:auto;font-size:12px}td code{white-space:nowrap}@media (max-width:900px){main{padding:4px 10px}
+section{padding:6px 10px 14px}.figs{grid-template-columns:1fr}}
 """
 
 
-def table(head: list[str], rows: list[list], num: set[int] = frozenset()) -> str:
-    """An HTML table; columns in ``num`` are right-aligned numbers."""
-    h = "".join(f"<th>{escape(str(x))}</th>" for x in head)
-    body = "".join("<tr>" + "".join(
-        f"<td{' class=num' if i in num else ''}>{x if isinstance(x, _Raw) else escape(str(x))}"
-        f"</td>" for i, x in enumerate(r)) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>"
+def table(head: list[str], rows: list[list], num=frozenset()) -> dict:
+    """A table for the template; columns in ``num`` are right-aligned numbers."""
+    return {"head": head, "rows": rows, "num": set(num)}
 
 
-class _Raw(str):
-    """Already-escaped HTML for a table cell."""
+def _yes(flag: bool) -> dict:
+    return {"kind": "yes" if flag else "no"}
 
 
-def _yes(flag: bool) -> _Raw:
-    return _Raw('<span class="ok">yes</span>' if flag else '<span class="bad">no</span>')
+def _code(text) -> dict:
+    return {"kind": "code", "text": str(text) if text else ""}
 
 
-def _code(text) -> _Raw:
-    return _Raw(f"<code>{escape(str(text))}</code>") if text else _Raw("–")
-
-
-def _fig(img: Path, name: str, caption: str) -> str:
+def _fig(img: Path, name: str, caption: str) -> dict:
     data = base64.b64encode((img / name).read_bytes()).decode()
-    return (f'<figure><img alt="{escape(caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{escape(caption)}</figcaption></figure>")
+    return {"src": f"data:image/png;base64,{data}", "caption": caption}
 
 
 def _env(env: dict) -> str:
@@ -69,81 +68,100 @@ def _env(env: dict) -> str:
     return ", ".join(f"{k} {env[k]}" for k in keys if env.get(k))
 
 
-def _smem(d: dict, img: Path) -> str:
-    rows = [[t["name"], t["source"], t["answer"], " ".join(t["accesses"]), _code(t["layout"]),
-             _code(t["cute"] or t["cute_forbidden"]), t["tma"] or "–", _code(t["triton"]),
-             f"{t['wavefronts_before']} → {t['wavefronts_after']} (bound {t['lower_bound']})",
-             _yes(t["conflict_free"])] for t in d["gemm_tiles"]]
-    out = ["<h2>Shared memory: the solver's layouts</h2>",
-           "<p>For each tile: the accesses that must be conflict-free (the 128-byte wavefront "
-           "sets of <code>swizzlekit.smem</code>), the layout the solver picks, its CuTe, TMA and "
-           "Triton forms, and the wavefronts of every placement of every access before "
-           "(row-major) and after, against the lower bound. The bank model behind these counts "
-           "reproduces Nsight Compute on the H200 for all 944 measured instructions "
-           "(docs/smem.md).</p>",
-           table(["tile", "precision", "read by", "accesses", "layout", "CuTe", "TMA",
-                  "Triton index", "wavefronts", "conflict-free"], rows)]
-    out.append("<h3>Bank maps, before and after</h3><div class=figs>")
-    out += [_fig(img, t["png"], t["name"]) for t in d["gemm_tiles"] if "png" in t]
-    out.append("</div><h3>Built-in cases (seeds 004 and 002, and this project's kernels)</h3>")
-    out.append(table(["case", "source", "accesses", "layout", "CuTe", "answer given",
-                      "wavefronts", "conflict-free"],
-                     [[c["name"], c["source"], " ".join(c["accesses"]), _code(c["layout"]),
-                       _code(c["cute"] or c["cute_forbidden"]), c["answer"],
-                       f"{c['wavefronts_before']} → {c['wavefronts_after']}",
-                       _yes(c["conflict_free"])] for c in d["cases"]]))
-    out.append("<div class=figs>")
-    out += [_fig(img, c["png"], c["name"]) for c in d["cases"] if "png" in c]
-    return "\n".join(out + ["</div>"])
+@functools.lru_cache(maxsize=1)
+def _env_jinja():
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def _cta(d: dict, img: Path) -> str:
-    out = [f"<h2>CTA order: ranked by the L2 model on {escape(d['gpu_name'])}</h2>",
-           f"<p>fp16 GEMMs in 128×128×64 tiles, waves of {d['sms']} CTAs, "
-           f"{d['l2_bytes'] / 2**20:.0f} MiB of L2 (the <code>{escape(d['gpu'])}</code> preset). "
-           "Orders are ranked by predicted DRAM bytes read, then L2 hit rate.</p>"]
-    rows = []
-    for s in d["shapes"]:
-        top = s["ranking"][0]
-        rows.append(["×".join(map(str, s["shape"])), _code(s["recommended"]),
-                     f"{top['l2_hit_rate']:.1f}", f"{top['dram_read_bytes'] / 1e6:.0f}",
-                     f"{s['row']['l2_hit_rate']:.1f}", f"{s['row']['dram_read_bytes'] / 1e6:.0f}",
-                     f"{top['vs_row']:.2f}", _code(s["best_grouped"])])
-    out.append(table(["M×N×K", "recommended", "L2 hit %", "DRAM MB", "row: L2 hit %",
-                      "row: DRAM MB", "DRAM vs row", "best grouped"], rows, {2, 3, 4, 5, 6}))
-    for s in d["shapes"]:
-        if "pngs" in s:
-            out.append(f"<h3>{'×'.join(map(str, s['shape']))}: every order</h3>")
-            out.append(table(["order", "L2 hit %", "DRAM MB", "DRAM vs row"],
-                             [[_code(_label(r)), f"{r['l2_hit_rate']:.1f}",
-                               f"{r['dram_read_bytes'] / 1e6:.0f}", f"{r['vs_row']:.2f}"]
-                              for r in s["ranking"]], {1, 2, 3}))
-            out.append("<div class=figs>" + "".join(
-                _fig(img, p, p[6:-4].replace("_", " ")) for p in s["pngs"]) + "</div>")
-    for key, title in (("measured", "Measured on the H200 (shipped tables) beside the model"),
-                       ("measured_now", "Measured now (--measure) beside the model")):
-        m = d.get(key)
-        if not m:
-            continue
-        out.append(f"<h3>{title}</h3><p class=muted>{escape(m['source'])}"
-                   f"{'; ' + escape(_env(m['env'])) if m.get('env') else ''}</p>")
-        if "mean_abs_error" in m:
-            out.append(f"<p>Mean absolute error {m['mean_abs_error']} points, worst "
-                       f"{m['worst_abs_error']}, over {len(m['rows'])} runs "
-                       "(docs/cta.md says where the model misses).</p>")
-        out.append(table(["shape", "order", "measured L2 hit %", "model L2 hit %",
-                          "measured DRAM MB", "model DRAM MB"],
-                         [[r["shape"], r["order"], f"{r['measured_hit']:.1f}",
-                           f"{r['model_hit']:.1f}", f"{r['measured_dram'] / 1e6:.0f}",
-                           f"{r['model_dram'] / 1e6:.0f}"] for r in m["rows"]], {2, 3, 4, 5}))
-    return "\n".join(out)
+def _smem(d: dict, img: Path) -> dict:
+    tiles = [[t["name"], t["source"], t["answer"], " ".join(t["accesses"]), _code(t["layout"]),
+              _code(t["cute"] or t["cute_forbidden"]), t["tma"] or "–", _code(t["triton"]),
+              f"{t['wavefronts_before']} → {t['wavefronts_after']} (bound {t['lower_bound']})",
+              _yes(t["conflict_free"])] for t in d["gemm_tiles"]]
+    cases = [[c["name"], c["source"], " ".join(c["accesses"]), _code(c["layout"]),
+              _code(c["cute"] or c["cute_forbidden"]), c["answer"],
+              f"{c['wavefronts_before']} → {c['wavefronts_after']}", _yes(c["conflict_free"])]
+             for c in d["cases"]]
+    return {"tiles": table(["tile", "precision", "read by", "accesses", "layout", "CuTe", "TMA",
+                            "Triton index", "wavefronts", "conflict-free"], tiles),
+            "tile_figs": [_fig(img, t["png"], f"{t['name']}: row-major, then the solver's "
+                               f"layout, at the access row-major serves worst")
+                          for t in d["gemm_tiles"] if "png" in t],
+            "cases": table(["case", "source", "accesses", "layout", "CuTe", "answer given",
+                            "wavefronts", "conflict-free"], cases),
+            "case_figs": [_fig(img, c["png"], f"{c['name']} ({c['source']}): before and after")
+                          for c in d["cases"] if "png" in c]}
 
 
 def _label(r: dict) -> str:
     return " ".join([r["order"]] + [f"{k}={v}" for k, v in r["params"].items()])
 
 
-def _bench_rows(rows: list[dict]) -> str:
+def _cta(d: dict, img: Path) -> dict:
+    picks = []
+    for s in d["shapes"]:
+        top, flagged = s["ranking"][0], s["status"].startswith("contradicted")
+        picks.append(["×".join(map(str, s["shape"])), _code(s["recommended"]),
+                      {"kind": "flag", "text": s["status"]} if flagged else s["status"],
+                      s["confidence"], _code(s["model_pick"]), f"{top['l2_hit_rate']:.1f}",
+                      f"{top['dram_read_bytes'] / 1e6:.0f}", f"{s['row']['dram_read_bytes'] / 1e6:.0f}",
+                      _code(s["best_grouped"])])
+    held = d.get("heldout")
+    out = {"gpu": d["gpu"], "gpu_name": d["gpu_name"], "tile": d["tile"], "sms": d["sms"],
+           "ctas_per_sm": d["ctas_per_sm"], "l2_mib": f"{d['l2_bytes'] / 2**20:.0f}",
+           "error_line": (f"On {held['runs']} held-out H200 runs the model's hit rate errs by "
+                          f"{held['hit_mean']} points on average ({held['hit_worst']} at worst), "
+                          f"and its DRAM bytes by {held['dram_median_pct']}% (median)."
+                          if held else "No held-out measurements for this GPU."),
+           "picks": table(["M×N×K", "recommended", "status", "confidence", "model's pick",
+                           "model L2 hit %", "model DRAM MB", "row: model DRAM MB",
+                           "best group size"], picks, {5, 6, 7}),
+           "parity": None, "detail": [], "measured": []}
+    if held and held.get("png"):
+        out["parity"] = {"text": f"Each point is one held-out run ({held['source']}). The least-"
+                                 f"DRAM order ran within 1% of the fastest measured order in "
+                                 f"{held['pick_within_1pct']:.0%} of {held['problems']} problems "
+                                 f"({held['pick_slowdown_median_pct']}% slower at the median, "
+                                 f"{held['pick_slowdown_worst_pct']}% at worst): DRAM bytes do "
+                                 "not decide the time of this kernel alone.",
+                         "fig": _fig(img, held["png"], "L2 hit rate on held-out runs: the model "
+                                     "against ncu, by tile config and element type")}
+    for s in d["shapes"]:
+        if "pngs" not in s:
+            continue
+        rows = [[_code(_label(r)), f"{r['l2_hit_rate']:.1f}", f"{r['dram_read_bytes'] / 1e6:.0f}",
+                 f"{r['vs_row']:.2f}"] for r in s["ranking"]]
+        shape = "×".join(map(str, s["shape"]))
+        out["detail"].append({
+            "title": f"{shape}: every order",
+            "table": table(["order", "L2 hit %", "DRAM MB", "DRAM vs row"], rows, {1, 2, 3}),
+            "figs": [_fig(img, p, f"{lbl}: where each CTA of the first waves runs, {shape}")
+                     for p, lbl in zip(s["pngs"], s.get("png_labels", s["pngs"]))]})
+    for key, title in (("measured", "Measured on the H200 (shipped tables) beside the model"),
+                       ("measured_now", "Measured now (--measure) beside the model")):
+        m = d.get(key)
+        if not m:
+            continue
+        rows = [[r.get("run", "–"), r["shape"], _code(_label(r)), f"{r['measured_hit']:.1f}",
+                 f"{r['model_hit']:.1f}", f"{r['measured_dram'] / 1e6:.0f}",
+                 f"{r['model_dram'] / 1e6:.0f}", f"{r['ms']:.3f}" if r.get("ms") else "–"]
+                for r in m["rows"]]
+        summary = (f"Mean absolute error {m['mean_abs_error']} points, worst "
+                   f"{m['worst_abs_error']}, over {len(m['rows'])} runs, none of them in the "
+                   "fit (docs/cta.md)." if "mean_abs_error" in m else "")
+        out["measured"].append({
+            "title": title, "summary": summary,
+            "source": m["source"] + (f"; {_env(m['env'])}" if m.get("env") else ""),
+            "table": table(["run", "shape", "order", "measured L2 hit %", "model L2 hit %",
+                            "measured DRAM MB", "model DRAM MB", "ms"], rows, {3, 4, 5, 6, 7})})
+    return out
+
+
+def _bench_table(rows: list[dict]) -> dict:
     return table(["M×N×K", "precision", "kernel", "order", "ms", "TFLOP/s", "vs cuBLAS", "check"],
                  [[f"{r['M']}×{r['N']}×{r['K']}", r["precision"], r["kernel"], r["order"] or "–",
                    f"{float(r['ms']):.3f}", f"{float(r['tflops']):.1f}",
@@ -151,50 +169,50 @@ def _bench_rows(rows: list[dict]) -> str:
                  {4, 5, 6})
 
 
-def _kernels(d: dict, img: Path) -> str:
-    out = ["<h2>Kernels against cuBLAS</h2>"]
+def _caption(png: str) -> str:
+    """``bench_..._square_bf16.png`` -> "square shapes, bf16: TFLOP/s per kernel"."""
+    parts = png.removesuffix(".png").split("_")
+    return f"{parts[-2]} shapes, {parts[-1]}: TFLOP/s of each kernel, shapes by work"
+
+
+def _kernels(d: dict, img: Path) -> list[dict]:
     if d["source"] == "measured":
-        out.append(f"<p class=label>Measured now on {escape(_env(d.get('env', {})))}; L2 "
-                   "flushed before each repetition; every result checked against float64.</p>")
-        out.append(_bench_rows(d["rows"]))
-        out.append("<div class=figs>" + "".join(_fig(img, p, p) for p in d["pngs"]) + "</div>")
-        return "\n".join(out)
-    for t in d["tables"]:
-        out.append(f"<h3>{escape(t['what'])}</h3><p class=label>Committed H200 results, not "
-                   f"measured now: {escape(_env(t['env']) or 'H200')} "
-                   f"(<code>{escape(t['file'])}</code>)</p>")
-        out.append(_bench_rows(t["rows"]))
-        out.append("<div class=figs>" + "".join(_fig(img, p, p) for p in t["pngs"]) + "</div>")
-    return "\n".join(out)
+        return [{"title": "", "label": f"Measured now on {_env(d.get('env', {}))}; L2 flushed "
+                                       "before each repetition; every result checked against "
+                                       "float64.", "table": _bench_table(d["rows"]),
+                 "figs": [_fig(img, p, _caption(p)) for p in d["pngs"]]}]
+    return [{"title": t["what"], "label": f"Committed H200 results, not measured now: "
+                                          f"{_env(t['env']) or 'H200'} ({t['file']})",
+             "table": _bench_table(t["rows"]),
+             "figs": [_fig(img, p, _caption(p)) for p in t["pngs"]]} for t in d["tables"]]
 
 
-def _seeds(d: dict) -> str:
+def _seeds(d: dict) -> list[dict]:
     s1, s2, s3, s4 = d["seed001"], d["seed002"], d["seed003"], d["seed004"]
-    out = ["<h2>The seeds' headline tables, reproduced</h2>",
-           f"<h3>{escape(s1['title'])}</h3><p class=muted>Published on {escape(s1['published_on'])}; "
-           f"measured: {escape(s1['measured'])}.</p>",
-           table(["M×N×K", "kernel", "published L2 hit %", "H200 measured %", "L2 model %"],
-                 [[r["shape"], r["kernel"], r["published"], f"{r['measured_hit']:.2f}",
-                   f"{r['model_hit']:.2f}"] for r in s1["rows"]], {2, 3, 4})]
-    if s1.get("measured_now"):
-        out.append(f"<p>Measured now (ncu):</p><pre>{escape(s1['measured_now'])}</pre>")
-    out += [f"<h3>{escape(s2['title'])}</h3><p class=muted>Published on "
-            f"{escape(s2['published_on'])}; measured: {escape(s2['measured'])}"
-            f"{', ' + escape(_env(s2['env'])) if s2.get('env') else ''}.</p>",
-            table(["size", "published baseline GFLOP/s", "published GEMM GFLOP/s",
-                   "published speedup", "H200 cuda_naive GFLOP/s", "H200 cuda_sgemmopt GFLOP/s",
-                   "H200 speedup"],
-                  [[f"{r['size']}³", r["published_baseline_gflops"], r["published_gemm_gflops"],
-                    r["published_speedup"], r["h200_naive_gflops"], r["h200_sgemmopt_gflops"],
-                    r["h200_speedup"]] for r in s2["rows"]], {1, 2, 3, 4, 5, 6}),
-            f"<h3>{escape(s3['title'])}</h3>",
-            table(["order", "published", "computed"],
-                  [[r["order"], r["published"], r["computed"]] for r in s3["rows"]], {1, 2}),
-            f"<h3>{escape(s4['title'])}</h3>",
-            table(["case", "seed's answer", "solver", "conflict-free"],
-                  [[r["case"], r["published"], _code(r["solver"]), _yes(r["conflict_free"])]
-                   for r in s4["rows"]])]
-    return "\n".join(out)
+    return [
+        {"title": s1["title"], "note": f"Published on {s1['published_on']}; measured: "
+                                       f"{s1['measured']}.", "pre": s1.get("measured_now"),
+         "table": table(["M×N×K", "kernel", "published L2 hit %", "H200 measured %",
+                         "L2 model %"], [[r["shape"], r["kernel"], r["published"],
+                                          f"{r['measured_hit']:.2f}", f"{r['model_hit']:.2f}"]
+                                         for r in s1["rows"]], {2, 3, 4})},
+        {"title": s2["title"], "pre": None,
+         "note": f"Published on {s2['published_on']}; measured: {s2['measured']}"
+                 f"{', ' + _env(s2['env']) if s2.get('env') else ''}.",
+         "table": table(["size", "published baseline GFLOP/s", "published GEMM GFLOP/s",
+                         "published speedup", "H200 cuda_naive GFLOP/s",
+                         "H200 cuda_sgemmopt GFLOP/s", "H200 speedup"],
+                        [[f"{r['size']}³", r["published_baseline_gflops"],
+                          r["published_gemm_gflops"], r["published_speedup"],
+                          r["h200_naive_gflops"], r["h200_sgemmopt_gflops"], r["h200_speedup"]]
+                         for r in s2["rows"]], {1, 2, 3, 4, 5, 6})},
+        {"title": s3["title"], "note": "", "pre": None,
+         "table": table(["order", "published", "computed"],
+                        [[r["order"], r["published"], r["computed"]] for r in s3["rows"]], {1, 2})},
+        {"title": s4["title"], "note": "", "pre": None,
+         "table": table(["case", "seed's answer", "solver", "conflict-free"],
+                        [[r["case"], r["published"], _code(r["solver"]), _yes(r["conflict_free"])]
+                         for r in s4["rows"]])}]
 
 
 def render(data: dict, img: Path) -> str:
@@ -202,17 +220,6 @@ def render(data: dict, img: Path) -> str:
     m = data["meta"]
     mode = ("measured on this GPU now (--measure)" if m["measured"] else
             "built-in defaults and the shipped H200 measurements; no GPU used")
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>swizzlekit report: {escape(m['gpu_name'])}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style></head>
-<body><header><h1>swizzlekit report: {escape(m['gpu_name'])}</h1>
-<p>swizzlekit {escape(m['version'])}, {escape(m['date'])}; {escape(mode)}</p>
-<p>Every number on this page is also in <code>report.json</code>.</p>
-<nav><a href="#smem">Shared memory</a><a href="#cta">CTA order</a><a href="#kernels">Kernels</a>
-<a href="#seeds">Seeds</a></nav></header><main>
-<section id="smem">{_smem(data['smem'], img)}</section>
-<section id="cta">{_cta(data['cta'], img)}</section>
-<section id="kernels">{_kernels(data['kernels'], img)}</section>
-<section id="seeds">{_seeds(data['seeds'])}</section>
-</main></body></html>
-"""
+    return _env_jinja().get_template("report.html.j2").render(
+        css=_CSS, meta=m, mode=mode, smem=_smem(data["smem"], img), cta=_cta(data["cta"], img),
+        kernels=_kernels(data["kernels"], img), seeds=_seeds(data["seeds"]))

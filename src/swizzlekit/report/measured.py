@@ -29,7 +29,9 @@ L2_SHAPES = ((8192, 8192, 8192), (16384, 16384, 2048))
 def _orders(shape: tuple[int, int, int]) -> list[tuple[str, dict]]:
     from swizzlekit.cta.rank import rank
 
-    best = rank(*shape)[0]
+    from swizzlekit.report.collect import KERNEL
+
+    best = rank(*shape, ctas_per_sm=KERNEL["ctas_per_sm"])[0]
     chosen = [("row", {}), ("grouped", {"group": 8})]
     if (best["order"], best["params"]) not in chosen:
         chosen.append((best["order"], best["params"]))
@@ -76,7 +78,8 @@ def l2(out: Path) -> dict:
         params = json.loads(r.params)
         pred = simulate(m, n, k, order(r.order, -(-m // 128), -(-n // 128), **params),
                         **H200_SETTINGS)
-        rows.append({"shape": f"{m}x{n}x{k}", "order": r.order, "params": params,
+        rows.append({"run": "measured now", "shape": f"{m}x{n}x{k}", "order": r.order,
+                     "params": params,
                      "measured_hit": r.l2_hit_rate_pct, "model_hit": pred.l2_hit_rate,
                      "measured_dram": r.dram_read_bytes, "model_dram": pred.dram_read_bytes})
     return {"source": "measured now (ncu --clock-control none)", "rows": rows}
