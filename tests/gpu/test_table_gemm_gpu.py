@@ -40,22 +40,23 @@ def test_configs_dtypes_and_persistent_grids(config, dtype, persistent):
 
 
 @pytest.mark.parametrize("config,dtype", COMBOS)
-def test_residency_matches_the_driver(config, dtype):
+@pytest.mark.parametrize("persistent", [False, True])
+def test_residency_matches_the_driver(config, dtype, persistent):
     """gpus.residency on the compiled kernel's registers and shared memory equals
     cuOccupancyMaxActiveBlocksPerMultiprocessor for the same function."""
     from cuda.bindings import driver
 
     from swizzlekit.kernels.triton import table_gemm as tg
 
-    res = tg.resources(config, dtype)
-    fn = _function(config, dtype)
+    res = tg.resources(config, dtype, persistent)
+    fn = _function(config, dtype, persistent)
     err, blocks = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
         fn, res["threads"], res["smem_bytes"])
     assert err == driver.CUresult.CUDA_SUCCESS
     assert res["ctas_per_sm"] == blocks, res
 
 
-def _function(config, dtype):
+def _function(config, dtype, persistent):
     """The CUfunction of the compiled order-table kernel for ``config`` and ``dtype``."""
     import numpy as np
     import torch
@@ -70,7 +71,7 @@ def _function(config, dtype):
          else torch.randn(cfg.bk, cfg.bn, device="cuda").to(dt))
     c = torch.empty(cfg.bm, cfg.bn, device="cuda",
                     dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
-    k = tg._kernel()[(1,)](a, b, c, tg.order_table(np.zeros((1, 2)), "cuda"), cfg.bm, cfg.bn,
-                           cfg.bk, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                           c.stride(0), c.stride(1), 1, 1, PERSISTENT=False, **cfg.meta())
+    args = (a, b, c, tg.order_table(np.zeros((1, 2)), "cuda"), cfg.bm, cfg.bn, cfg.bk,
+            a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    k = tg._kernel(persistent)[(1,)](*args, *((1, 1) if persistent else ()), **cfg.meta())
     return driver.CUfunction(int(k.function))

@@ -24,6 +24,8 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
+import triton
+import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 
@@ -72,8 +74,6 @@ CONFIG = TILE_CONFIGS["128x128x64"].meta()
 DTYPES = {"fp16": (2, "float16"), "bf16": (2, "bfloat16"), "fp32": (4, "float32"),
           "fp8": (1, "float8_e4m3fn")}
 
-_kernels: dict = {}          # the jitted kernel, built on first use (triton imported then)
-
 
 def tile_config(name: str) -> TileConfig:
     if name not in TILE_CONFIGS:
@@ -82,39 +82,52 @@ def tile_config(name: str) -> TileConfig:
 
 
 # ------------------------------------------------------------------------------------ kernel
-def _build_kernel():
-    import triton
-    import triton.language as tl
+@triton.jit
+def _tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak, stride_bk,
+          stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+          BLOCK_K: tl.constexpr):
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left),
+                    other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N),
+                    other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
-    @triton.jit
-    def order_table_gemm(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K,
-                         stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                         TILES, PROGRAMS, PERSISTENT: tl.constexpr,
-                         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-        step = PROGRAMS if PERSISTENT else TILES
-        for slot in range(tl.program_id(0), TILES, step):
-            pid_m = tl.load(order_ptr + 2 * slot)
-            pid_n = tl.load(order_ptr + 2 * slot + 1)
-            offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-            offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-            offs_k = tl.arange(0, BLOCK_K)
-            a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
-            b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            for k in range(0, tl.cdiv(K, BLOCK_K)):
-                k_left = K - k * BLOCK_K
-                a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left),
-                            other=0.0)
-                b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N),
-                            other=0.0)
-                acc = tl.dot(a, b, acc)
-                a_ptrs += BLOCK_K * stride_ak
-                b_ptrs += BLOCK_K * stride_bk
-            c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
-            tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
-                     mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
-    return order_table_gemm
+# One CTA per tile: the kernel of every L2 table (its code is unchanged since the first
+# table, 2026-11-21; a loop around it changes its registers, shared memory and timing).
+@triton.jit
+def order_table_gemm(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K,
+                     stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * pid), tl.load(order_ptr + 2 * pid + 1),
+          M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+          BLOCK_M, BLOCK_N, BLOCK_K)
+
+
+# A persistent grid: program p computes tiles p, p + PROGRAMS, ... of the order.
+@triton.jit
+def order_table_gemm_persistent(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K, stride_am,
+                                stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                                TILES, PROGRAMS, BLOCK_M: tl.constexpr,
+                                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    for slot in range(tl.program_id(0), TILES, PROGRAMS):
+        _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * slot),
+              tl.load(order_ptr + 2 * slot + 1), M, N, K, stride_am, stride_ak, stride_bk,
+              stride_bn, stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K)
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -153,17 +166,18 @@ def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent:
     if persistent and programs is None:
         sms = torch.cuda.get_device_properties(a.device).multi_processor_count
         programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True)["ctas_per_sm"]
-    programs = min(programs or tiles, tiles)
-    _kernel()[(programs if persistent else tiles,)](
-        a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-        c.stride(0), c.stride(1), tiles, programs, PERSISTENT=bool(persistent), **cfg.meta())
+    args = (a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+            c.stride(0), c.stride(1))
+    if persistent:
+        programs = min(programs, tiles)
+        _kernel(True)[(programs,)](*args, tiles, programs, **cfg.meta())
+    else:
+        _kernel(False)[(tiles,)](*args, **cfg.meta())
     return c
 
 
-def _kernel():
-    if "kernel" not in _kernels:
-        _kernels["kernel"] = _build_kernel()
-    return _kernels["kernel"]
+def _kernel(persistent: bool):
+    return order_table_gemm_persistent if persistent else order_table_gemm
 
 
 @functools.lru_cache(maxsize=None)
@@ -184,10 +198,9 @@ def resources(config: str, dtype: str = "float16", persistent: bool = False,
          else torch.randn(k, n, device="cuda").to(dt))
     c = torch.empty(m, n, device="cuda",
                     dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
-    compiled = _kernel()[(1,)](
-        a, b, c, order_table(np.zeros((1, 2)), "cuda"), m, n, k, a.stride(0), a.stride(1),
-        b.stride(0), b.stride(1), c.stride(0), c.stride(1), 1, 1, PERSISTENT=persistent,
-        **cfg.meta())
+    args = (a, b, c, order_table(np.zeros((1, 2)), "cuda"), m, n, k, a.stride(0), a.stride(1),
+            b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    compiled = _kernel(persistent)[(1,)](*args, *((1, 1) if persistent else ()), **cfg.meta())
     threads = cfg.warps * 32
     regs, smem = int(compiled.n_regs), int(compiled.metadata.shared)
     return {"config": config, "dtype": dtype, "threads": threads, "regs_per_thread": regs,

@@ -201,9 +201,9 @@ def _time_all(runs: list[SweepRun], out: Path) -> None:
     results = []
     for group, (a, b, _) in _by_problem(runs):
         ref = a.double() @ b.double()
-        res = resources(group[0].config, DTYPES[group[0].dtype][1])
-        programs = sms * res["ctas_per_sm"]
         for r in group:
+            res = resources(r.config, DTYPES[r.dtype][1], r.persistent)
+            programs = sms * res["ctas_per_sm"] if r.persistent else 0
             fn, c = _launcher(r, programs, a, b)
             fn()
             torch.cuda.synchronize()
