@@ -74,16 +74,16 @@ def run(out: Path, sizes: tuple[int, ...] = (4096, 8192), rungs: list[str] | Non
         errs = []
         for m, n, k in ((1000, 1100, 300), (515, 260, 129), (1024, 1024, 512)):
             a, b = random_operands(m, n, k, torch.float32, "cuda")
-            out = poisoned(m, n, torch.float32, "cuda")
-            run(r, a, b, out=out)
-            errs.append(relative_error(out, a, b))
+            c = poisoned(m, n, torch.float32, "cuda")
+            run(r, a, b, out=c)
+            errs.append(relative_error(c, a, b))
         tf32 = r.tolerance > 1e-5
         for n in sizes:
             a, b = random_operands(n, n, n, torch.float32, "cuda")
-            out = poisoned(n, n, torch.float32, "cuda")
-            run(r, a, b, out=out)
-            err = relative_error(out, a, b)
-            ms = do_bench(lambda: run(r, a, b, out=out), warmup=50, rep=300, return_mode="median")
+            c = poisoned(n, n, torch.float32, "cuda")
+            run(r, a, b, out=c)
+            err = relative_error(c, a, b)
+            ms = do_bench(lambda: run(r, a, b, out=c), warmup=50, rep=300, return_mode="median")
             row = {"rung": r.name.split("[")[0], "variant": label, "size": n,
                    "registers": res[vec]["registers"], "spills": res[vec]["spill_stores"],
                    "ms": round(ms, 4), "tflops": round(2 * n**3 / ms / 1e9, 2),
