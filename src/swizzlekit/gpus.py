@@ -45,6 +45,7 @@ class GPU:
     warp_alloc_granularity: int = 4     # warps per SM under the register limit: a multiple of 4
     smem_alloc_unit: int = 128
     smem_reserved_per_block: int = 1024  # the runtime's own shared memory per block (sm_80+)
+    arch: str = "sm_90"
 
 
 GPUS: dict[str, GPU] = {
@@ -67,18 +68,18 @@ GPUS: dict[str, GPU] = {
     # A100 SXM 80 GB: 108 SMs, 40 MB L2 in two partitions, 2.04 TB/s, 164 KB smem per SM.
     "a100": GPU("NVIDIA A100 SXM 80GB", 108, 40 * MiB, 2, 2039.0,
                 {"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5},
-                smem_per_sm=164 * 1024, smem_per_block=163 * 1024,
+                smem_per_sm=164 * 1024, smem_per_block=163 * 1024, arch="sm_80",
                 sources="datasheet / Ampere whitepaper"),
     # RTX 4090 (AD102): 128 SMs, 72 MB L2, 1008 GB/s GDDR6X, 100 KB smem per SM.
     "rtx4090": GPU("NVIDIA GeForce RTX 4090", 128, 72 * MiB, 1, 1008.0,
                    {"fp16": 165.2, "bf16": 165.2, "tf32": 82.6, "fp32": 82.6},
                    smem_per_sm=100 * 1024, smem_per_block=99 * 1024, max_threads_per_sm=1536,
-                   max_blocks_per_sm=24, sources="Ada whitepaper"),
+                   max_blocks_per_sm=24, arch="sm_89", sources="Ada whitepaper"),
     # RTX 4050 Laptop (AD107), seed 002's device (compute capability 8.9): 20 SMs (2560 CUDA
     # cores), 24 MB L2, 96-bit GDDR6 at 16 Gbps = 192 GB/s. L2 size is a lead, not measured.
     "rtx4050-laptop": GPU("NVIDIA GeForce RTX 4050 Laptop", 20, 24 * MiB, 1, 192.0,
                           {"fp32": 8.99}, smem_per_sm=100 * 1024, smem_per_block=99 * 1024,
-                          max_threads_per_sm=1536, max_blocks_per_sm=24, sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
+                          max_threads_per_sm=1536, max_blocks_per_sm=24, arch="sm_89", sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
 }
 
 

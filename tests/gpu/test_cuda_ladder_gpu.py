@@ -20,3 +20,26 @@ def test_rung(name, m, n, k):
     torch.cuda.synchronize()
     err = relative_error(c, a, b)
     assert err == err and err < rung(name).tolerance, (name, err)
+
+
+@pytest.mark.parametrize("name", [r.name for r in RUNGS])
+def test_residency_of_every_rung_matches_the_driver(name):
+    """gpus.residency on ptxas's registers and shared memory (what `kernels build` prints)
+    equals cuOccupancyMaxActiveBlocksPerMultiprocessor for the loaded kernel."""
+    import torch
+    from cuda.bindings import driver
+
+    from swizzlekit.gpus import residency
+    from swizzlekit.kernels.cuda.launch import function
+    from swizzlekit.kernels.cuda.ladder import build, expressions, rung
+
+    r = rung(name)
+    major, minor = torch.cuda.get_device_capability()
+    compiled = build(f"sm_{major}{minor}", [r])[r.source]
+    for expr in expressions(r):
+        res = compiled.resources[compiled.lowered[expr]]
+        threads = r.block[0] * r.block[1]
+        mine = residency("h200", threads, res["registers"], res["smem_bytes"] + r.dynamic_smem)
+        err, blocks = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            function(compiled, expr, r.dynamic_smem), threads, r.dynamic_smem)
+        assert int(err) == 0 and mine == blocks, (expr, res, blocks)

@@ -4,6 +4,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem import CASES, analyze, solve
@@ -29,9 +31,11 @@ def test_every_case_is_solved_conflict_free_in_well_under_a_second(case):
     start = time.perf_counter()
     sol = solve(case.rows, case.cols, case.elem_bytes, case.accesses)
     assert time.perf_counter() - start < 0.5
-    assert sol.conflict_free and sol.wavefronts == sol.lower_bound
-    assert sol.layout.is_bijective()
-    assert "conflict-free" in sol.proof
+    assert sol.conflict_free and sol.layout.is_bijective()
+    if case.elem_bytes >= 4:                         # conflict-free is optimal from 4 bytes up
+        assert sol.optimal and sol.proof.startswith("optimal")
+    else:
+        assert sol.optimal == sol.proof.startswith("optimal")
     for spec in case.accesses:                       # the naive oracle agrees
         assert _naive_excess(sol.layout, spec, case.elem_bytes) == 0
 
@@ -125,3 +129,66 @@ def test_solution_json_has_the_documented_keys():
     assert d["cute"] == "Swizzle<3,0,3>" and d["conflict_free"] is True
     assert len(d["offsets"]) == 8 and len(d["offsets"][0]) == 8
     assert isinstance(LinearLayout(tuple(d["linear_bases"])), LinearLayout)
+
+
+def test_sub_word_elements_are_not_claimed_optimal_without_proof():
+    """Issue 11: a column of 2-byte elements packed into words takes 8 wavefronts where
+    row-major word layouts take 16; the solver must not call 16 optimal."""
+    sol = solve(64, 8, 2, ["col"])
+    assert sol.lower_bound == 8 and sol.wavefronts == 16 and not sol.optimal
+    assert sol.proof.startswith("conflict-free, best found") and "at least 8" in sol.proof
+    assert sol.storage == 512 and sol.to_dict()["optimal"] is False
+
+
+def _linear_layouts_4bit():
+    """Every invertible GF(2) map on 4 offset bits (|GL(4,2)| = 20160), as offset tables."""
+    import itertools
+
+    idx = np.arange(16)
+    for bases in itertools.product(range(1, 16), repeat=4):
+        span = {0}
+        for b in bases:
+            span |= {s ^ b for s in span}
+        if len(span) < 16:                         # not invertible
+            continue
+        off = np.zeros(16, dtype=np.int64)
+        for bit, b in enumerate(bases):
+            off ^= np.where((idx >> bit) & 1, b, 0)
+        yield off
+
+
+_LINEAR = None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([(4, 4), (2, 8), (8, 2)]),
+       st.lists(st.sampled_from(["row", "col", "block:2x2", "block:2x4", "block:4x2",
+                                 "block:2x2:stride=2x1", "block:2x2:stride=1x2"]),
+                min_size=1, max_size=3, unique=True))
+def test_optimal_claims_hold_against_every_linear_layout(shape, accesses):
+    """16 elements of 16 bytes (two wavefronts' worth): the bound is never beaten by any of
+    the 20160 linear layouts, and an "optimal" answer costs what the best of them costs."""
+    from swizzlekit.smem.access import parse_access
+    from swizzlekit.smem.analyze import placement_index, set_costs
+    from swizzlekit.smem.solver import universal_bound
+
+    global _LINEAR
+    if _LINEAR is None:
+        _LINEAR = np.array(list(_linear_layouts_4bit()))
+        assert len(_LINEAR) == 20160
+    rows, cols = shape
+    try:
+        specs = [parse_access(a) for a in accesses]
+        placements = [p for s in specs for p in s.placements(rows, cols, 16)]
+    except Exception:
+        return                                    # an access that does not fit this tile
+    if not placements:
+        return
+    idx = placement_index(placements, cols)
+    bound = universal_bound(idx, 16)
+    best = min(int(set_costs(off, idx, 16)[0].sum()) for off in _LINEAR)
+    assert best >= bound
+    sol = solve(rows, cols, 16, specs)
+    assert sol.wavefronts >= bound
+    if sol.optimal:
+        assert sol.wavefronts == best == bound

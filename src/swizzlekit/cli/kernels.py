@@ -59,14 +59,27 @@ def run(args: argparse.Namespace) -> int:
 
     check_arch(args.arch)
     if args.cmd == "build":
+        from swizzlekit.gpus import GPUS, residency
+
         modules = build(args.arch)
-        rows = [{"kernel": r.name, "instance": expr, "arch": args.arch,
-                 **modules[r.source].resources.get(modules[r.source].lowered[expr], {})}
-                for r in RUNGS for expr in expressions(r)]
+        preset = next((k for k, g in GPUS.items() if g.arch == args.arch), None)
+        rows = []
+        for r in RUNGS:
+            for expr in expressions(r):
+                res = modules[r.source].resources.get(modules[r.source].lowered[expr], {})
+                row = {"kernel": r.name, "instance": expr, "arch": args.arch, **res,
+                       "threads": r.block[0] * r.block[1], "dynamic_smem_bytes": r.dynamic_smem,
+                       "tile": list(r.tile), "ctas_per_sm": None, "gpu": preset}
+                if preset and "registers" in res:
+                    row["ctas_per_sm"] = residency(preset, row["threads"], res["registers"],
+                                                   res.get("smem_bytes", 0) + r.dynamic_smem)
+                rows.append(row)
         emit({"arch": args.arch, "kernels": rows}, args.json, "\n".join(
             f"{r['kernel']:22s} {r['instance']:42s} {r.get('registers', '?'):>4} regs "
-            f"{r.get('smem_bytes', '?'):>6} B smem  spills {r.get('spill_stores', '?')}/"
-            f"{r.get('spill_loads', '?')}" for r in rows))
+            f"{r.get('smem_bytes', 0) + r['dynamic_smem_bytes']:>6} B smem  spills "
+            f"{r.get('spill_stores', '?')}/{r.get('spill_loads', '?')}  "
+            f"{r['ctas_per_sm'] if r['ctas_per_sm'] is not None else '?'} CTAs/SM"
+            + (f" ({r['gpu']})" if r['gpu'] else "") for r in rows))
         return 0
     r = rung(args.name)
     compiled = build(args.arch, [r.name])[r.source]

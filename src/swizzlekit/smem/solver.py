@@ -11,9 +11,13 @@ Candidates are tried in the order of preference, each costed exactly by the anal
 3. coordinate XOR ``r*ld + (c ^ f(r))``, for rows of any length;
 4. padding.
 
-A conflict-free answer needs no further proof: every placement of every access takes its
-lower bound (its distinct 4-byte words over 32 banks, rounded up). Otherwise the answer is
-the fewest total wavefronts found, with what was searched and the gap to the lower bound.
+The lower bound holds for every layout: a placement that reads ``n`` elements moves
+``n * elem_bytes`` bytes, and one wavefront moves at most 128, so it takes at least
+``ceil(n * elem_bytes / 128)`` wavefronts. An answer that meets it is *optimal*, and the proof
+says so. A *conflict-free* answer (no placement takes more wavefronts than the 4-byte words it
+touches need) is optimal too for elements of 4 bytes or more; for 1- and 2-byte elements a
+layout that packs the accessed elements into fewer words can do better, so there the answer is
+the best found, with the bound and the families searched.
 
 >>> sol = solve(8, 8, 16, ["row", "col"])
 >>> print(sol.layout), sol.conflict_free
@@ -38,7 +42,8 @@ from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_cost
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, XorCols, is_pow2, log2)
 
-__all__ = ["Solution", "solve", "FAMILIES", "EXHAUSTIVE_LIMIT", "MAX_ELEMENTS"]
+__all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT",
+           "MAX_ELEMENTS"]
 
 FAMILIES = ("row-major", "cute", "xor", "xor-cols", "padded")
 EXHAUSTIVE_LIMIT = 1 << 16
@@ -59,6 +64,16 @@ class Solution:
     @property
     def conflict_free(self) -> bool:
         return self.analysis.conflict_free
+
+    @property
+    def optimal(self) -> bool:
+        """True when the wavefronts meet the bound every layout obeys (proven optimal)."""
+        return self.analysis.total == self.lower_bound
+
+    @property
+    def storage(self) -> int:
+        """Elements of shared memory the layout spans (its largest offset plus one)."""
+        return int(self.layout.offsets().max()) + 1
 
     @property
     def wavefronts(self) -> int:
@@ -107,7 +122,7 @@ class Solution:
             "Swizzle<{},{},{}>".format(*self.cute_forbidden),
             "tma_mode": None if self.tma_mode is None else f"SWIZZLE_{self.tma_mode}B",
             "linear_bases": None if self.linear is None else list(self.linear.bases),
-            "conflict_free": self.conflict_free,
+            "conflict_free": self.conflict_free, "optimal": self.optimal,
             "wavefronts": self.wavefronts, "lower_bound": self.lower_bound,
             "storage_elements": int(off.max()) + 1,
             "proof": self.proof, "candidates_searched": self.searched,
@@ -213,8 +228,7 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     specs = [parse_access(a) if isinstance(a, str) else a for a in accesses]
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
-    _, ideal = set_costs(RowMajor(rows, cols).offsets(), idx, elem_bytes)
-    bound = int(ideal.sum())
+    bound = universal_bound(idx, elem_bytes)
     searched = 0
     best: tuple[int, int, TileLayout, str] | None = None   # (cost, family rank, layout, family)
 
@@ -232,11 +246,15 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
         layout, family = best[2], best[3]
         result = analyze(layout, specs, elem_bytes)
         if result.total == bound:
-            proof = (f"conflict-free: all {len(idx)} placements meet their lower bound "
-                     f"({bound} wavefronts in all), so no layout does better")
+            proof = (f"optimal: all {len(idx)} placements move their bytes in the fewest "
+                     f"wavefronts any layout can (ceil(bytes / 128) each, {bound} in all)")
+        elif result.conflict_free:
+            proof = (f"conflict-free, best found: {result.total} wavefronts; any layout needs "
+                     f"at least {bound}, and one packing the accessed {elem_bytes}-byte "
+                     f"elements into fewer 4-byte words might need fewer; {how}")
         else:
-            proof = (f"not conflict-free: {result.total} wavefronts against a lower bound of "
-                     f"{bound}; {how}")
+            proof = (f"not conflict-free, best found: {result.total} wavefronts against a "
+                     f"lower bound of {bound} for any layout; {how}")
         return Solution(layout, family, result, bound, proof, searched)
 
     pow2 = is_pow2(rows) and is_pow2(cols)
@@ -276,6 +294,17 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     searched_forms = ("every CuTe swizzle, the XOR layouts described above, " if pow2 else "")
     return done(f"the best of {searched} candidates: {searched_forms}coordinate XORs and "
                 f"padding up to {pads} elements")
+
+
+def universal_bound(idx: np.ndarray, elem_bytes: int) -> int:
+    """Wavefronts no layout can go below: ``ceil(elements * elem_bytes / 128)`` summed over
+    the placements (rows of ``idx``, -1 padded).
+
+    >>> universal_bound(np.array([[0, 1, 2, -1]]), 2)
+    1
+    """
+    count = (np.asarray(idx) >= 0).sum(axis=1)
+    return int((-(-(count * elem_bytes) // WAVEFRONT_BYTES)).sum())
 
 
 def log2_floor(n: int) -> int:
