@@ -192,3 +192,12 @@ def test_optimal_claims_hold_against_every_linear_layout(shape, accesses):
     assert sol.wavefronts >= bound
     if sol.optimal:
         assert sol.wavefronts == best == bound
+
+
+def test_non_power_of_two_rows_stack_power_of_two_solutions():
+    """Issue 11: 24 rows of 16-byte elements read by columns and 2x4 / 4x2 blocks. The
+    solver answered 48 wavefronts; stacking the 16- and 8-row solutions takes 36, the bound
+    for any layout, in 96 elements (no padding)."""
+    sol = solve(24, 4, 16, ["col", "block:2x4", "block:4x2"])
+    assert sol.family == "stacked" and sol.wavefronts == sol.lower_bound == 36
+    assert sol.optimal and sol.storage == 96 and sol.layout.is_bijective()

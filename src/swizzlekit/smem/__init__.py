@@ -14,8 +14,8 @@ from swizzlekit.smem.banks import (H200_BANKS, BankGeometry, bank_conflicts, pha
                                    set_wavefronts, wavefronts)
 from swizzlekit.smem.cases import CASES, GEMM_TILES, Case, case
 from swizzlekit.smem.emit import cuda_function, cute_type, triton_expr
-from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TileLayout,
-                                     TmaSwizzle, TritonShared, XorCols)
+from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Stacked, Swizzle, Swizzled,
+                                     TileLayout, TmaSwizzle, TritonShared, XorCols)
 from swizzlekit.smem.solver import Solution, solve
 
 __all__ = [
@@ -25,6 +25,6 @@ __all__ = [
     "CASES", "GEMM_TILES", "Case", "case",
     "cuda_function", "cute_type", "triton_expr",
     "LinearLayout", "RowMajor", "Swizzle", "Swizzled", "TileLayout", "TmaSwizzle",
-    "TritonShared", "XorCols",
+    "TritonShared", "XorCols", "Stacked",
     "Solution", "solve",
 ]

@@ -14,8 +14,8 @@ host code and evaluate the Triton expression on every element of the tile.
 from __future__ import annotations
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
-                                     TileLayout, TmaSwizzle, TritonShared, XorCols)
+from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Stacked, Swizzle,
+                                     Swizzled, TileLayout, TmaSwizzle, TritonShared, XorCols)
 
 __all__ = ["expression", "cuda_function", "triton_expr", "cute_type", "bit_diagram"]
 
@@ -52,6 +52,11 @@ def expression(layout: TileLayout, r: str = "r", c: str = "c") -> str:
     if isinstance(layout, TmaSwizzle):
         byte = f"(({r} * {layout.cols} + {c}) * {layout.elem_bytes})"
         return f"({_swizzle_expr(byte, TMA_MODES[layout.mode])} // {layout.elem_bytes})"
+    if isinstance(layout, Stacked):       # each part selected by its rows (0/1 products)
+        return "(" + " + ".join(
+            f"(({r} >= {row0}) & ({r} < {row0 + p.rows})) * "
+            f"({base} + {expression(p, f'({r} - {row0})', c)})"
+            for row0, base, p in layout.placed()) + ")"
     raise SwizzleKitError(f"no code form for {type(layout).__name__}")
 
 

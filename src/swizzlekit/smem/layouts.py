@@ -36,7 +36,7 @@ from swizzlekit.errors import SwizzleKitError, check_choice
 from swizzlekit.smem import gf2
 
 __all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "XorCols",
-           "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2", "LAYOUT_FORMS",
+           "Stacked", "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2", "LAYOUT_FORMS",
            "parse_layout"]
 
 
@@ -501,3 +501,55 @@ def parse_layout(spec: str, rows: int, cols: int, elem_bytes: int) -> TileLayout
     if name not in LAYOUT_FORMS:
         raise SwizzleKitError(f"unknown layout {name!r}; valid: " + ", ".join(LAYOUT_FORMS))
     return LAYOUT_FORMS[name][0](rows, cols, elem_bytes, args)
+
+
+@dataclass(frozen=True)
+class Stacked(TileLayout):
+    """Tiles stacked down the rows, each stored after the one before: rows ``row0 ..
+    row0 + part.rows`` take ``base + part(r - row0, c)``, ``base`` being the storage of the
+    parts above. The periodic extension of a power-of-two solution to any row count::
+
+        24 rows = 16 rows (one swizzle) + 8 rows (another), 24 * cols elements in all
+
+    >>> s = Stacked((RowMajor(2, 4), RowMajor(1, 4)))
+    >>> s.rows, s(2, 3), s.cosize()
+    (3, 11, 12)
+    """
+
+    parts: tuple
+
+    def __post_init__(self) -> None:
+        if not self.parts or not all(isinstance(p, TileLayout) for p in self.parts):
+            raise SwizzleKitError("Stacked needs at least one TileLayout part")
+        if len({p.cols for p in self.parts}) != 1:
+            raise SwizzleKitError("Stacked: every part must have the same number of columns")
+
+    @property
+    def rows(self) -> int:
+        return sum(p.rows for p in self.parts)
+
+    @property
+    def cols(self) -> int:
+        return self.parts[0].cols
+
+    def placed(self) -> list[tuple[int, int, TileLayout]]:
+        """(first row, base offset, part) for each part."""
+        out, row0, base = [], 0, 0
+        for p in self.parts:
+            out.append((row0, base, p))
+            row0 += p.rows
+            base += p.cosize()
+        return out
+
+    def __call__(self, r, c):
+        r, c = np.asarray(r), np.asarray(c)
+        out = np.zeros(np.broadcast(r, c).shape, dtype=np.int64)
+        for row0, base, p in self.placed():
+            inside = (r >= row0) & (r < row0 + p.rows)
+            local = np.where(inside, r - row0, 0)
+            out = np.where(inside, base + np.asarray(p(local, c), dtype=np.int64), out)
+        return out if out.ndim else int(out)
+
+    def __str__(self) -> str:
+        return "stack[" + "; ".join(f"rows {r0}..{r0 + p.rows - 1} at {b}: {p}"
+                                    for r0, b, p in self.placed()) + "]"

@@ -9,7 +9,11 @@ Candidates are tried in the order of preference, each costed exactly by the anal
    offset bits into the bank bits, searched exhaustively when there are at most 2**16 such
    maps, costed by a rank count over each access's subspace;
 3. coordinate XOR ``r*ld + (c ^ f(r))``, for rows of any length;
-4. padding.
+4. for a row count that is not a power of two (power-of-two columns): the power-of-two
+   solutions stacked, either periodically (the largest power of two that fits, repeated, and
+   the rest) or by the row count's binary digits (24 = 16 + 8), each part stored compactly
+   after the one before (:class:`~swizzlekit.smem.layouts.Stacked`);
+5. padding.
 
 The lower bound holds for every layout: a placement that reads ``n`` elements moves
 ``n * elem_bytes`` bytes, and one wavefront moves at most 128, so it takes at least
@@ -45,7 +49,7 @@ from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle,
 __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT",
            "MAX_ELEMENTS"]
 
-FAMILIES = ("row-major", "cute", "xor", "xor-cols", "padded")
+FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "padded")
 EXHAUSTIVE_LIMIT = 1 << 16
 _SAMPLES = 1 << 14
 
@@ -287,13 +291,55 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
         if cols % (1 << (bits + col_shift)) == 0:
             if consider(XorCols(rows, cols, bits, col_shift, row_shift), "xor-cols"):
                 return done("")
+    if not is_pow2(rows) and is_pow2(cols) and rows > 1:
+        for parts in _stackings(rows):
+            layout = _stacked(parts, cols, elem_bytes, specs, max_pad)
+            if layout is not None and consider(layout, "stacked"):
+                return done("")
     pads = n_elems if max_pad is None else max_pad
     for pad in range(1, pads + 1):
         if consider(RowMajor(rows, cols, pad), "padded"):
             return done("")
-    searched_forms = ("every CuTe swizzle, the XOR layouts described above, " if pow2 else "")
+    searched_forms = ("every CuTe swizzle, the XOR layouts described above, " if pow2 else
+                      "stacked power-of-two solutions, " if is_pow2(cols) else "")
     return done(f"the best of {searched} candidates: {searched_forms}coordinate XORs and "
                 f"padding up to {pads} elements")
+
+
+def _stackings(rows: int) -> list[list[int]]:
+    """Row counts of the parts: periodic (largest power of two, repeated, then the rest by
+    binary digits) and by binary digits alone; 24 -> [[16, 8]] (both the same), 40 ->
+    [[32, 8]], 48 -> [[32, 16]], 3 -> [[2, 1]]."""
+    def digits(n: int) -> list[int]:
+        return [1 << b for b in range(n.bit_length() - 1, -1, -1) if n >> b & 1]
+
+    period = 1 << (rows.bit_length() - 1)
+    periodic = [period] * (rows // period) + digits(rows % period)
+    out = [periodic]
+    if digits(rows) != periodic:
+        out.append(digits(rows))
+    half = period // 2
+    if half >= 2:                                  # a smaller period: 24 -> 8, 8, 8
+        out.append([half] * (rows // half) + digits(rows % half))
+    return out
+
+
+def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad):
+    """The stacked layout of the solver's answers for each part (None if one is not
+    possible: an access that does not fit a part's rows)."""
+    from swizzlekit.smem.layouts import Stacked
+
+    solved: dict[int, TileLayout] = {}
+    for n in set(parts):
+        fitting = [s for s in specs if s.placements(n, cols, elem_bytes)]
+        if not fitting:
+            solved[n] = RowMajor(n, cols)
+            continue
+        try:
+            solved[n] = solve(n, cols, elem_bytes, fitting, max_pad=max_pad).layout
+        except SwizzleKitError:
+            return None
+    return Stacked(tuple(solved[n] for n in parts))
 
 
 def universal_bound(idx: np.ndarray, elem_bytes: int) -> int:
