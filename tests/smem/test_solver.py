@@ -131,13 +131,29 @@ def test_solution_json_has_the_documented_keys():
     assert isinstance(LinearLayout(tuple(d["linear_bases"])), LinearLayout)
 
 
-def test_sub_word_elements_are_not_claimed_optimal_without_proof():
-    """Issue 11: a column of 2-byte elements packed into words takes 8 wavefronts where
-    row-major word layouts take 16; the solver must not call 16 optimal."""
+def test_sub_word_elements_are_packed_and_proven_optimal():
+    """Issue 11: a column of 2-byte elements. Word layouts take 16 wavefronts (and the old
+    bound, counting row-major words, called 16 optimal); a GF(2) map that packs two column
+    elements into each word takes 8, the bound for any layout."""
     sol = solve(64, 8, 2, ["col"])
-    assert sol.lower_bound == 8 and sol.wavefronts == 16 and not sol.optimal
-    assert sol.proof.startswith("conflict-free, best found") and "at least 8" in sol.proof
-    assert sol.storage == 512 and sol.to_dict()["optimal"] is False
+    assert sol.lower_bound == 8 and sol.wavefronts == 8 and sol.optimal
+    assert sol.family == "xor" and sol.storage == 512 and sol.to_dict()["optimal"] is True
+
+
+def test_the_whole_gf2_family_is_searched():
+    """Issue 11: strided 2x4 and 4x2 blocks on an 8x8 tile of 16-byte elements, no row
+    access. The low-bit XOR search found 48; the local search over every invertible GF(2)
+    map reaches 40, the bound."""
+    sol = solve(8, 8, 16, ["block:2x4:stride=2x1", "block:2x4:stride=2x2",
+                           "block:2x4:stride=4x1", "block:2x4:stride=4x2",
+                           "block:4x2:stride=2x2"])
+    assert sol.wavefronts == sol.lower_bound == 40 and sol.optimal and sol.family == "xor"
+
+
+def test_a_gap_to_the_bound_is_reported_as_best_found():
+    sol = solve(128, 128, 2, ["row", "col", "block:8x8"])
+    assert sol.conflict_free and not sol.optimal and sol.wavefronts > sol.lower_bound
+    assert sol.proof.startswith("conflict-free, best found") and "local search" in sol.proof
 
 
 def _linear_layouts_4bit():

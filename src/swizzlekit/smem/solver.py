@@ -285,6 +285,12 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
                 searched += tried - 1
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
+        start = best[2].linear() if best is not None else None
+        lin, tried = _transvection_search(n, idx, elem_bytes, bound,
+                                          start.bases if start is not None else None)
+        searched += tried
+        if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
+            return done("")
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
     for bits, col_shift, row_shift in itertools.product(range(1, log2_floor(n_elems) + 1),
                                                         range(0, 5), range(0, 4)):
@@ -300,10 +306,54 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     for pad in range(1, pads + 1):
         if consider(RowMajor(rows, cols, pad), "padded"):
             return done("")
-    searched_forms = ("every CuTe swizzle, the XOR layouts described above, " if pow2 else
+    searched_forms = ("every CuTe swizzle, the XOR layouts described above, a local search "
+                      "over all invertible GF(2) maps, " if pow2 else
                       "stacked power-of-two solutions, " if is_pow2(cols) else "")
     return done(f"the best of {searched} candidates: {searched_forms}coordinate XORs and "
                 f"padding up to {pads} elements")
+
+
+#: Steps of the local search over invertible GF(2) maps (seeded: the same answer every run),
+#: fewer for big problems: at most ``LOCAL_SEARCH_WORK`` placement elements costed in all.
+LOCAL_SEARCH = 2000
+LOCAL_SEARCH_WORK = 2_000_000
+
+
+def _transvection_search(n: int, idx: np.ndarray, elem_bytes: int, bound: int,
+                         start: Sequence[int] | None) -> tuple[tuple[int, ...], int]:
+    """Hill-climb over every invertible GF(2) map on ``n`` offset bits: a step adds one basis
+    image into another (a transvection; they generate the whole group), kept when the total
+    wavefronts do not grow. Four seeded restarts share :data:`LOCAL_SEARCH` steps; stops at
+    ``bound``. Returns the best bases found and the steps taken."""
+    flat = np.arange(1 << n)
+    bits = [(flat >> j) & 1 for j in range(n)]
+
+    def cost(bases) -> int:
+        off = np.zeros(1 << n, dtype=np.int64)
+        for j, b in enumerate(bases):
+            off ^= bits[j] * b
+        return int(set_costs(off, idx, elem_bytes)[0].sum())
+
+    rng = np.random.default_rng(0x5A17)
+    best = list(start) if start is not None else [1 << j for j in range(n)]
+    best_cost, steps = cost(best), 0
+    budget = max(24, min(LOCAL_SEARCH, LOCAL_SEARCH_WORK // max(idx.size, 1)))
+    for restart in range(4):
+        cur = list(best) if restart == 0 else [1 << j for j in range(n)]
+        cur_cost = cost(cur)
+        for _ in range(budget // 4):
+            if best_cost <= bound or n < 2:
+                return tuple(best), steps
+            i, j = rng.choice(n, 2, replace=False)
+            cand = list(cur)
+            cand[i] ^= cand[j]
+            c = cost(cand)
+            steps += 1
+            if c <= cur_cost:
+                cur, cur_cost = cand, c
+                if c < best_cost:
+                    best, best_cost = list(cand), c
+    return tuple(best), steps
 
 
 def _stackings(rows: int) -> list[list[int]]:
