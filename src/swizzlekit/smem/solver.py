@@ -217,8 +217,9 @@ MAX_ELEMENTS = 128 * 128
 
 def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | AccessSpec],
           *, max_pad: int | None = None) -> Solution:
-    """The preferred layout that makes every access conflict-free, else the one with fewest
-    wavefronts. ``accesses`` are specs (``row``, ``col``, ``block:RxC...``)."""
+    """The layout with the fewest wavefronts found; among equals, the one spanning the least
+    shared memory, then the simpler family (:data:`FAMILIES` order). ``accesses`` are specs
+    (``row``, ``col``, ``block:RxC...``)."""
     rows, cols = check_int("rows", rows), check_int("cols", cols)
     check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     if rows * cols > MAX_ELEMENTS:
@@ -234,20 +235,23 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     idx = placement_index([p for ps in placements for p in ps], cols)
     bound = universal_bound(idx, elem_bytes)
     searched = 0
-    best: tuple[int, int, TileLayout, str] | None = None   # (cost, family rank, layout, family)
+    # (cost, storage, family rank, layout, family): fewest wavefronts, then least shared
+    # memory, then the simpler family
+    best: tuple[int, int, int, TileLayout, str] | None = None
 
     def consider(layout: TileLayout, family: str) -> bool:
         nonlocal best, searched
         searched += 1
-        cost = int(set_costs(layout.offsets(), idx, elem_bytes)[0].sum())
-        key = (cost, FAMILIES.index(family))
-        if best is None or key < best[:2]:
+        off = layout.offsets()
+        cost = int(set_costs(off, idx, elem_bytes)[0].sum())
+        key = (cost, int(off.max()) + 1, FAMILIES.index(family))
+        if best is None or key < best[:3]:
             best = (*key, layout, family)
         return cost == bound
 
     def done(how: str) -> Solution:
         assert best is not None
-        layout, family = best[2], best[3]
+        layout, family = best[3], best[4]
         result = analyze(layout, specs, elem_bytes)
         if result.total == bound:
             proof = (f"optimal: all {len(idx)} placements move their bytes in the fewest "
@@ -285,7 +289,7 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
                 searched += tried - 1
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
-        start = best[2].linear() if best is not None else None
+        start = best[3].linear() if best is not None else None
         lin, tried = _transvection_search(n, idx, elem_bytes, bound,
                                           start.bases if start is not None else None)
         searched += tried
