@@ -70,7 +70,7 @@ def test_heldout_error_ratchet():
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 4.56 and e["hit_worst"] <= 28.8 and e["dram_median_pct"] <= 5.9
+    assert e["hit_mean"] <= 4.37 and e["hit_worst"] <= 28.8 and e["dram_median_pct"] <= 5.9
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 

@@ -65,7 +65,7 @@ TILE_CONFIGS: dict[str, TileConfig] = {c.name: c for c in (
     TileConfig(128, 128, 32, 8, 3),
     TileConfig(128, 256, 64, 8, 3),
     TileConfig(256, 128, 64, 8, 3),
-    TileConfig(64, 128, 64, 4, 4),
+    TileConfig(64, 128, 64, 4, 3),
     TileConfig(128, 128, 128, 8, 3),     # for 1-byte elements: 128-byte rows of K
 )}
 #: The config of the original table (every run before 2026-11-22).

@@ -45,7 +45,8 @@ HELDOUT_SHAPES = [(4096, 4096, 4096), (12288, 12288, 2048), (8192, 4096, 14336),
                   (8192, 8192, 256), (1024, 1024, 65536), (5000, 3000, 1000), (1024, 1024, 1024),
                   (16384, 4096, 4096)]
 
-#: (tile config, element type, residency it has on the H200 as compiled there): every shape is
+#: (tile config, element type, residency it has on the H200 as compiled there: 1 to 4 CTAs per
+#: SM): every shape is
 #: measured under two of these, chosen by its index, so each half sees every config.
 COMBOS = [("128x128x64", "fp16", 2), ("64x64x64", "fp16", 4), ("128x256x64", "fp16", 1),
           ("256x128x64", "fp16", 1), ("128x128x32", "fp32", 2), ("64x128x64", "fp16", 3),
