@@ -97,3 +97,17 @@ def test_tma_refuses_unaligned_rows():
 
     with pytest.raises(SwizzleKitError, match="16-byte aligned"):
         matmul(torch.randn(8, 5), torch.randn(5, 8), tma=True)
+
+
+@pytest.mark.parametrize("m,n,k", [(70, 90, 50), (33, 129, 65)])
+def test_the_baseline_kernel_on_ragged_shapes(m, n, k):
+    """The tutorial-shaped baseline (kernels/triton/baseline.py) against float64, poisoned
+    output, in the interpreter (fp16)."""
+    from swizzlekit.kernels.triton.baseline import matmul_baseline
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    a, b = random_operands(m, n, k, torch.float16, "cpu")
+    c = poisoned(m, n, torch.float16, "cpu")
+    matmul_baseline(a, b, out=c)
+    err = relative_error(c, a, b)
+    assert err == err and err < 1e-2

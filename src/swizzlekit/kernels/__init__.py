@@ -5,7 +5,7 @@
 included). torch and triton are imported when a kernel runs, not here.
 
 >>> [k for k in sorted(KERNELS) if not k.startswith("cuda_")]
-['cublas', 'table_gemm', 'triton', 'triton_persistent', 'triton_pointer']
+['cublas', 'table_gemm', 'triton', 'triton_baseline', 'triton_persistent', 'triton_pointer']
 >>> sum(k.startswith("cuda_") for k in KERNELS)     # the SGEMM ladder and seed 001's kernels
 15
 """
@@ -56,6 +56,12 @@ def _triton_pointer(a, b, out=None, precision="tf32", order="grouped", **params)
     return matmul(a, b, order, out=out, precision=precision, tma=False, **params)
 
 
+def _baseline(a, b, out=None, **_):
+    from swizzlekit.kernels.triton.baseline import matmul_baseline
+
+    return matmul_baseline(a, b, out=out)
+
+
 def _table(a, b, out=None, precision="tf32", order="grouped", **params):
     from swizzlekit.cta import order as make_order
     from swizzlekit.kernels.triton.table_gemm import CONFIG, table_gemm
@@ -76,6 +82,9 @@ KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
     KernelSpec("triton_persistent", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
                "the same kernel as a persistent grid (two programs per SM walking the order)",
                _triton_persistent),
+    KernelSpec("triton_baseline", "triton", ("fp16", "bf16"), False,
+               "the bar a Triton user starts from: tutorial-03's shape (grouped order, pointer "
+               "loads, 8 autotuned configs)", _baseline),
     KernelSpec("table_gemm", "triton", ("fp16", "bf16"), True,
                "fixed 128x128x64 tiles reading the order from a table (the L2 measurements)",
                _table),

@@ -36,6 +36,19 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
                   (1024, 32768, 4096)],
     # shapes where the L2 measurements saw the order matter (docs/cta.md); run with --order
     "order-effect": [(16384, 16384, 2048), (8192, 8192, 8192), (2048, 16384, 8192)],
+    # issue 13's suite: squares; LLM projections (hidden 4096/8192, FFN 11008/14336/28672,
+    # 2048-16384 tokens, and transposes); decode-like M; ragged sizes; tall and wide
+    "full": ([(n, n, n) for n in (1024, 2048, 4096, 8192, 16384)]
+             + [(2048, 4096, 4096), (4096, 11008, 4096), (4096, 4096, 11008),
+                (8192, 14336, 4096), (8192, 4096, 14336), (16384, 8192, 8192),
+                (4096, 28672, 8192), (4096, 8192, 28672), (2048, 14336, 8192),
+                (16384, 4096, 4096), (4096, 16384, 4096), (11008, 4096, 4096)]
+             + [(m, n, k) for m in (16, 32, 64, 128, 256, 512)
+                for n, k in ((4096, 4096), (14336, 4096))]
+             + [(m, 8192, 8192) for m in (16, 64, 256)]
+             + [(3000, 5000, 4000), (1999, 4097, 3001), (777, 4095, 1234), (5003, 2999, 1000)]
+             + [(32768, 1024, 4096), (1024, 32768, 4096), (16384, 2048, 8192),
+                (2048, 16384, 8192)]),
 }
 #: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/benchmarks.md).
 PRECISIONS = {"fp16": ("float16", "tf32", 1e-2), "bf16": ("bfloat16", "tf32", 1e-2),
