@@ -100,7 +100,7 @@ def _simulate(args: argparse.Namespace) -> int:
            **pred.to_dict()}
     emit(out, args.json, f"{label(args.order, params)} on {g.name}: L2 hit rate "
          f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
-         f"({pred.waves} waves; {ctas_per_sm} CTAs per SM)")
+         f"({pred.waves} waves; {ctas_per_sm} CTA{'' if ctas_per_sm == 1 else 's'} per SM)")
     return 0
 
 

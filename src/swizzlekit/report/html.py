@@ -170,8 +170,15 @@ def _bench_table(rows: list[dict]) -> dict:
 
 
 def _caption(png: str) -> str:
-    """``bench_..._square_bf16.png`` -> "square shapes, bf16: TFLOP/s per kernel"."""
+    """``bench_..._square_bf16.png`` -> "square shapes, bf16: TFLOP/s ..."; the measured
+    charts (``measured_bf16.png``) show the short benchmark's two squares.
+
+    >>> _caption("measured_tf32.png")
+    '4096³ and 8192³, tf32: TFLOP/s of each kernel'
+    """
     parts = png.removesuffix(".png").split("_")
+    if parts[0] == "measured":
+        return f"4096³ and 8192³, {parts[-1]}: TFLOP/s of each kernel"
     return f"{parts[-2]} shapes, {parts[-1]}: TFLOP/s of each kernel, shapes by work"
 
 
