@@ -1,8 +1,15 @@
 """The L2 model against the H200 measurements: per run, the measured and predicted hit rate.
 
-``python -m swizzlekit.compare`` prints the comparison table and the mean and worst
-absolute error in percentage points; ``--sweep`` prints them for other wave sizes and
-partition counts. docs/cta.md quotes both; the tests hold the model to them.
+``python -m swizzlekit.compare``:
+
+* ``--heldout``: the model's errors on the fit half and the held-out half of the sweep
+  (``l2_sweep_h200.csv``), the figures docs/cta.md reports;
+* ``--fit``: the grid search on the fit half that chose :data:`swizzlekit.cta.l2.FITTED`;
+* no flag: the first table (112 runs of 2026-11-21) and seed 001's runs, run by run;
+  ``--sweep`` that table's errors for other wave sizes and partition counts.
+
+:func:`judge` holds a pick to measured runs (the report uses it). The tests hold the model to
+every figure quoted.
 """
 
 from __future__ import annotations
