@@ -48,7 +48,7 @@ from swizzlekit.gpus import GPUS
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "simulate_naive", "settings", "lanes", "FITTED", "HELDOUT",
-           "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS"]
+           "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,9 @@ ELEM_BYTES = (1, 2, 4, 8)
 #: core; the cost grows with both.
 MAX_TILES = 2**16
 MAX_TILE_STEPS = 2**24
+#: The most waves :func:`simulate` answers (its tables are waves x waves): 65,536 tiles in
+#: waves of 32 CTAs or more. The H200's own wave (132) reaches it only past 270,000 tiles.
+MAX_WAVES = 2048
 
 
 def check_problem(M, N, K, order, tile, elem_bytes):
@@ -158,9 +161,9 @@ HELDOUT = {"hit_mean": 4.37, "hit_worst": 28.8, "dram_median_pct": 5.9}
 LANE_SEED = 0x5EED
 
 
-def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, l2_bytes: int | None = None,
-             concurrent: int | None = None, partitions: int | None = None,
-             coalesce: float | None = None) -> dict:
+def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
+             l2_bytes: int | None = None, concurrent: int | None = None,
+             partitions: int | None = None, coalesce: float | None = None) -> dict:
     """The model's settings for a kernel of residency ``ctas_per_sm`` on preset ``gpu``.
 
     >>> s = settings("h200", 2)
@@ -171,6 +174,8 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, l2_bytes: int | None = 
 
     g = preset(gpu)
     ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm, 1, g.max_blocks_per_sm)
+    if not isinstance(persistent, bool):
+        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
     wave = round(g.sms * ctas_per_sm ** FITTED["window_exponent"])
     q = FITTED["coalesce"] if coalesce is None else coalesce
     if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= 1:
@@ -210,13 +215,16 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     (:data:`FITTED`; docs/cta.md).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
-    s = settings(gpu, ctas_per_sm, l2_bytes=l2_bytes, concurrent=concurrent,
-                 partitions=partitions, coalesce=coalesce)
+    s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
+                 concurrent=concurrent, partitions=partitions, coalesce=coalesce)
     concurrent, partitions, l2_bytes, q = (s["concurrent"], s["partitions"], s["l2_bytes"],
                                            s["coalesce"])
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
     a_bytes, b_bytes = bm * bk * elem_bytes, bk * bn * elem_bytes
     n_waves = -(-len(order) // concurrent)
+    if n_waves > MAX_WAVES:
+        raise SwizzleKitError(f"{len(order)} CTAs in waves of {concurrent} are {n_waves} waves; "
+                              f"the model answers at most {MAX_WAVES} (use a larger wave)")
     cap = l2_bytes / partitions
     lane = lanes(len(order), partitions, s["programs"] if persistent else None)
     wave_of = np.arange(len(order)) // concurrent
@@ -284,8 +292,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     steps: for small problems only.
     """
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
-    cfg = settings(gpu, ctas_per_sm, l2_bytes=l2_bytes, concurrent=concurrent,
-                   partitions=partitions, coalesce=coalesce)
+    cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
+                   concurrent=concurrent, partitions=partitions, coalesce=coalesce)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     lane = lanes(len(order), partitions, cfg["programs"] if persistent else None)
     bm, bn, bk = tile

@@ -16,15 +16,19 @@ swizzlekit.errors.SwizzleKitError: unknown GPU 'b300'; valid: h200, h100-sxm, h1
 from __future__ import annotations
 
 from swizzlekit.cta.l2 import check_problem, simulate
+from swizzlekit.cta.l2 import settings as model_settings
 from swizzlekit.cta.orders import ORDERS, order
 from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "rank", "verdict", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS"]
+__all__ = ["SWEEP", "rank", "verdict", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS",
+           "RANK_MAX_WAVES"]
 
 #: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
 RANK_MAX_TILES = 2**14
 RANK_MAX_TILE_STEPS = 2**22
+#: ... and at most 1,024 waves (16,384 tiles in waves of 16 CTAs or more).
+RANK_MAX_WAVES = 1024
 
 #: The parameter values the ranking tries for each order (the others take none).
 SWEEP: dict[str, list[dict]] = {
@@ -59,6 +63,12 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
             f"simulate one order instead")
     if concurrent is not None:
         concurrent = check_int("concurrent", concurrent)
+    wave = model_settings(gpu, ctas_per_sm, concurrent=concurrent)["concurrent"]
+    if -(-tm * tn // wave) > RANK_MAX_WAVES:
+        raise SwizzleKitError(
+            f"ranking {tm * tn} tiles in waves of {wave} is {-(-tm * tn // wave)} waves per "
+            f"order; ranking answers at most {RANK_MAX_WAVES} (use a larger wave, or simulate "
+            f"one order)")
     settings = dict(tile=tile, elem_bytes=elem_bytes, gpu=gpu, ctas_per_sm=ctas_per_sm,
                     persistent=persistent, concurrent=concurrent)
     out = []
