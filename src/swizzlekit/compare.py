@@ -32,8 +32,6 @@ __all__ = ["TABLES", "SWEEP_TABLE", "compare", "compare_sweep", "errors", "fit",
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
 #: The sweep the model is fitted on (split "fit") and judged on (split "heldout").
 SWEEP_TABLE = FOLDER / "l2_sweep_h200.csv"
-#: Bytes per element of the sweep's element types.
-ELEM = {"fp8": 1, "fp16": 2, "bf16": 2, "fp32": 4}
 #: The model's settings for the first table's kernel (128x128x64 fp16 tiles, 108 registers,
 #: 96 KiB of shared memory: two CTAs per SM, l2_sweep_h200.csv) on the H200 preset.
 H200_SETTINGS = dict(gpu="h200", ctas_per_sm=2)
@@ -69,7 +67,7 @@ def compare_sweep(split: str | None = None, path=SWEEP_TABLE, **overrides) -> li
     """The sweep's rows (``split``: "fit", "heldout" or both) beside the model's predictions
     for the same kernel: its tile, element type, residency and grid (persistent or not)."""
     from swizzlekit.errors import check_choice
-    from swizzlekit.lab.experiments.l2_sweep import sweep_order
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, sweep_order
     from swizzlekit.lab.records import L2SweepRow, read_csv
 
     if split is not None:
@@ -82,7 +80,7 @@ def compare_sweep(split: str | None = None, path=SWEEP_TABLE, **overrides) -> li
         key = (r.order, r.params, -(-r.M // bm), -(-r.N // bn))
         if key not in orders:
             orders[key] = sweep_order(r.order, key[2], key[3], r.params_dict)
-        p = simulate(r.M, r.N, r.K, orders[key], tile=r.tile, elem_bytes=ELEM[r.dtype],
+        p = simulate(r.M, r.N, r.K, orders[key], tile=r.tile, elem_bytes=ELEM_BYTES[r.dtype],
                      ctas_per_sm=r.ctas_per_sm, persistent=r.persistent, **overrides)
         out.append({"split": r.split, "shape": f"{r.M}x{r.N}x{r.K}", "config": r.config,
                     "dtype": r.dtype, "ctas_per_sm": r.ctas_per_sm, "order": r.order,
@@ -119,19 +117,9 @@ def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5)
     """The grid search behind :data:`swizzlekit.cta.l2.FITTED`, on the fit half only: the mean
     absolute hit-rate error for every setting (the DRAM error does not depend on
     ``coalesce``). Slow (a minute or two)."""
-    from swizzlekit.cta import l2
-
-    saved = dict(l2.FITTED)
-    out = []
-    try:
-        for e in exponents:
-            l2.FITTED["window_exponent"] = e
-            for q in coalesce:
-                out.append({"window_exponent": e, "coalesce": q,
-                            **errors(compare_sweep("fit", coalesce=q))})
-    finally:
-        l2.FITTED.update(saved)
-    return out
+    return [{"window_exponent": e, "coalesce": q,
+             **errors(compare_sweep("fit", window_exponent=e, coalesce=q))}
+            for e in exponents for q in coalesce]
 
 
 def judge(pick: str, measured: list[dict], tolerance: float = 0.05) -> dict:

@@ -163,7 +163,8 @@ LANE_SEED = 0x5EED
 
 def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
              l2_bytes: int | None = None, concurrent: int | None = None,
-             partitions: int | None = None, coalesce: float | None = None) -> dict:
+             partitions: int | None = None, coalesce: float | None = None,
+             window_exponent: float | None = None) -> dict:
     """The model's settings for a kernel of residency ``ctas_per_sm`` on preset ``gpu``.
 
     >>> s = settings("h200", 2)
@@ -176,10 +177,14 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
     ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm, 1, g.max_blocks_per_sm)
     if not isinstance(persistent, bool):
         raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
-    wave = round(g.sms * ctas_per_sm ** FITTED["window_exponent"])
-    q = FITTED["coalesce"] if coalesce is None else coalesce
-    if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= 1:
-        raise SwizzleKitError(f"coalesce must be a number from 0 to 1; got {q!r}")
+    fitted = {"coalesce": coalesce, "window_exponent": window_exponent}
+    for name, value in fitted.items():
+        value = FITTED[name] if value is None else value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise SwizzleKitError(f"{name} must be a number from 0 to 1; got {value!r}")
+        fitted[name] = float(value)
+    q = fitted["coalesce"]
+    wave = round(g.sms * ctas_per_sm ** fitted["window_exponent"])
     return {"programs": g.sms * ctas_per_sm,
             "concurrent": wave if concurrent is None else check_int("concurrent", concurrent),
             "partitions": (g.l2_partitions if partitions is None
@@ -204,19 +209,20 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
              elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
              persistent: bool = False, l2_bytes: int | None = None,
              concurrent: int | None = None, partitions: int | None = None,
-             coalesce: float | None = None) -> L2Prediction:
+             coalesce: float | None = None,
+             window_exponent: float | None = None) -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
     ``gpu``: a preset of :mod:`swizzlekit.gpus` (SMs, L2 bytes, partitions). ``ctas_per_sm``:
     the kernel's residency (:func:`swizzlekit.gpus.residency`). ``persistent``: SMs x
     residency programs walk the order with a stride, each staying beside one partition.
     ``l2_bytes``, ``concurrent`` (the wave) and ``partitions`` override the preset, and
-    ``coalesce`` the fitted share of same-wave duplicate reads that never reach L2
-    (:data:`FITTED`; docs/cta.md).
+    ``coalesce`` and ``window_exponent`` the fitted parameters (:data:`FITTED`; docs/cta.md).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
     s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
-                 concurrent=concurrent, partitions=partitions, coalesce=coalesce)
+                 concurrent=concurrent, partitions=partitions, coalesce=coalesce,
+                 window_exponent=window_exponent)
     concurrent, partitions, l2_bytes, q = (s["concurrent"], s["partitions"], s["l2_bytes"],
                                            s["coalesce"])
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
@@ -283,7 +289,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
                    persistent: bool = False, l2_bytes: int | None = None,
                    concurrent: int | None = None, partitions: int | None = None,
-                   coalesce: float | None = None) -> L2Prediction:
+                   coalesce: float | None = None,
+                   window_exponent: float | None = None) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
@@ -293,7 +300,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     """
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
     cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
-                   concurrent=concurrent, partitions=partitions, coalesce=coalesce)
+                   concurrent=concurrent, partitions=partitions, coalesce=coalesce,
+                   window_exponent=window_exponent)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     lane = lanes(len(order), partitions, cfg["programs"] if persistent else None)
     bm, bn, bk = tile

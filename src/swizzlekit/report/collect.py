@@ -152,7 +152,8 @@ def judge_picks(cta: dict) -> None:
         shape = "x".join(map(str, s["shape"]))
         mine = [{**r, "label": canonical(r["order"], r["params"])} for r in runs
                 if r["shape"] == shape]
-        j = judge(canonical(*_split(s["model_pick"])), mine)
+        top = s["ranking"][0]
+        j = judge(canonical(top["order"], top["params"]), mine)
         s["judgement"] = j
         if j["status"] == "contradicted":
             s["status"] = (f"contradicted: measured here, {s['model_pick']} read "
@@ -164,11 +165,6 @@ def judge_picks(cta: dict) -> None:
             s["status"] = "confirmed by the measurement on this page"
         elif j["best_measured"]:
             s["status"] = f"model only (fastest measured of the orders tried: {j['best_measured']})"
-
-
-def _split(lbl: str) -> tuple[str, dict]:
-    name, *kv = lbl.split()
-    return name, {k: (int(v) if v.isdigit() else v) for k, v in (x.split("=") for x in kv)}
 
 
 def _heldout(img: Path | None) -> dict:
@@ -235,12 +231,14 @@ def committed_kernels(img: Path | None) -> dict:
             continue
         rows, env = _bench_table(name)
         entry = {"file": f"swizzlekit/data/{name}", "what": what, "env": env, "rows": rows,
-                 "pngs": []}
+                 "pngs": [], "captions": []}
         if img is not None:
             for suite in sorted({r["suite"] for r in rows}):
                 for prec in sorted({r["precision"] for r in rows if r["suite"] == suite}):
                     entry["pngs"].append(benchmark_chart(
                         rows, suite, prec, img / f"bench_{slug(name)}_{suite}_{prec}.png").name)
+                    entry["captions"].append(f"{suite} shapes, {prec}: TFLOP/s of each "
+                                             f"kernel, shapes by work")
         tables.append(entry)
     return {"source": "committed", "tables": tables}
 

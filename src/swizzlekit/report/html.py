@@ -169,29 +169,17 @@ def _bench_table(rows: list[dict]) -> dict:
                  {4, 5, 6})
 
 
-def _caption(png: str) -> str:
-    """``bench_..._square_bf16.png`` -> "square shapes, bf16: TFLOP/s ..."; the measured
-    charts (``measured_bf16.png``) show the short benchmark's two squares.
-
-    >>> _caption("measured_tf32.png")
-    '4096³ and 8192³, tf32: TFLOP/s of each kernel'
-    """
-    parts = png.removesuffix(".png").split("_")
-    if parts[0] == "measured":
-        return f"4096³ and 8192³, {parts[-1]}: TFLOP/s of each kernel"
-    return f"{parts[-2]} shapes, {parts[-1]}: TFLOP/s of each kernel, shapes by work"
-
-
 def _kernels(d: dict, img: Path) -> list[dict]:
     if d["source"] == "measured":
         return [{"title": "", "label": f"Measured now on {_env(d.get('env', {}))}; L2 flushed "
                                        "before each repetition; every result checked against "
                                        "float64.", "table": _bench_table(d["rows"]),
-                 "figs": [_fig(img, p, _caption(p)) for p in d["pngs"]]}]
+                 "figs": [_fig(img, p, c) for p, c in zip(d["pngs"], d["captions"])]}]
     return [{"title": t["what"], "label": f"Committed H200 results, not measured now: "
                                           f"{_env(t['env']) or 'H200'} ({t['file']})",
              "table": _bench_table(t["rows"]),
-             "figs": [_fig(img, p, _caption(p)) for p in t["pngs"]]} for t in d["tables"]]
+             "figs": [_fig(img, p, c) for p, c in zip(t["pngs"], t["captions"])]}
+            for t in d["tables"]]
 
 
 def _seeds(d: dict) -> list[dict]:

@@ -34,7 +34,8 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError, ToolError
 
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
-           "split_of", "sweep_order", "measured_kernels", "shard", "run", "METRICS"]
+           "split_of", "sweep_order", "measured_kernels", "shard", "run", "METRICS",
+           "ELEM_BYTES"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
 FIT_SHAPES = [(2048, 2048, 2048), (8192, 8192, 8192), (8192, 14336, 4096), (4096, 4096, 11008),
@@ -59,6 +60,9 @@ ORDER_SET = [("row", {}), ("col", {}), ("grouped", {"group": 4}), ("grouped", {"
              ("random", {"seed": 0})]
 #: Persistent grids (SMs x residency programs walking the order with a stride).
 PERSISTENT_SET = [("grouped", {"group": 8}), ("row", {})]
+
+#: Bytes per element of the sweep's element types.
+ELEM_BYTES = {"fp8": 1, "fp16": 2, "bf16": 2, "fp32": 4}
 
 METRICS = ("lts__t_sector_hit_rate.pct", "dram__bytes_read.sum", "dram__bytes_write.sum",
            "gpu__time_duration.sum", "lts__t_sectors.sum", "lts__t_sectors_lookup_hit.sum",
@@ -129,7 +133,7 @@ def measured_kernels() -> dict[str, dict]:
     out = {}
     for r in read_csv(path("l2_sweep_h200.csv"), L2SweepRow):
         out.setdefault(f"table_gemm:{r.config}:{r.dtype}", {
-            "tile": r.tile, "elem_bytes": {"fp8": 1, "fp16": 2, "bf16": 2, "fp32": 4}[r.dtype],
+            "tile": r.tile, "elem_bytes": ELEM_BYTES[r.dtype],
             "threads": r.threads, "regs_per_thread": r.regs_per_thread,
             "smem_bytes": r.smem_bytes})
     return out
