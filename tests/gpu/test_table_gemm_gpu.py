@@ -58,20 +58,8 @@ def test_residency_matches_the_driver(config, dtype, persistent):
 
 def _function(config, dtype, persistent):
     """The CUfunction of the compiled order-table kernel for ``config`` and ``dtype``."""
-    import numpy as np
-    import torch
     from cuda.bindings import driver
 
     from swizzlekit.kernels.triton import table_gemm as tg
 
-    cfg = tg.tile_config(config)
-    dt = getattr(torch, dtype)
-    a = torch.randn(cfg.bm, cfg.bk, device="cuda").to(dt)
-    b = (torch.randn(cfg.bn, cfg.bk, device="cuda").to(dt).T if dt == torch.float8_e4m3fn
-         else torch.randn(cfg.bk, cfg.bn, device="cuda").to(dt))
-    c = torch.empty(cfg.bm, cfg.bn, device="cuda",
-                    dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
-    args = (a, b, c, tg.order_table(np.zeros((1, 2)), "cuda"), cfg.bm, cfg.bn, cfg.bk,
-            a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-    k = tg._kernel(persistent)[(1,)](*args, *((1, 1) if persistent else ()), **cfg.meta())
-    return driver.CUfunction(int(k.function))
+    return driver.CUfunction(int(tg.compiled(config, dtype, persistent).function))

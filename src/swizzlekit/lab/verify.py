@@ -12,13 +12,17 @@ __all__ = ["random_operands", "poisoned", "relative_error", "check_matmul", "che
 
 def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
                     transpose_b: bool = False):
-    """Fresh standard-normal A (m x k) and B (k x n); transposed views when asked."""
+    """Fresh standard-normal A (m x k) and B (k x n); transposed views when asked. fp8
+    operands are drawn in fp32 and rounded (torch draws no fp8 directly)."""
     import torch
 
-    a = (torch.randn(k, m, device=device, dtype=dtype).T if transpose_a
-         else torch.randn(m, k, device=device, dtype=dtype))
-    b = (torch.randn(n, k, device=device, dtype=dtype).T if transpose_b
-         else torch.randn(k, n, device=device, dtype=dtype))
+    def draw(rows, cols):
+        if dtype.is_floating_point and dtype.itemsize == 1:
+            return torch.randn(rows, cols, device=device).to(dtype)
+        return torch.randn(rows, cols, device=device, dtype=dtype)
+
+    a = draw(k, m).T if transpose_a else draw(m, k)
+    b = draw(n, k).T if transpose_b else draw(k, n)
     return a, b
 
 
@@ -62,13 +66,8 @@ def check_table_gemm(M: int, N: int, K: int, order, device: str = "cuda", dtype=
     from swizzlekit.kernels.triton.table_gemm import table_gemm
 
     dtype = dtype or torch.float16
-    if dtype == torch.float8_e4m3fn:
-        a, bt = (torch.randn(M, K, device=device).to(dtype),
-                 torch.randn(N, K, device=device).to(dtype))
-        b = bt.T
-        c = poisoned(M, N, torch.float16, device)
-    else:
-        a, b = random_operands(M, N, K, dtype, device)
-        c = poisoned(M, N, dtype, device)
+    fp8 = dtype == torch.float8_e4m3fn
+    a, b = random_operands(M, N, K, dtype, device, transpose_b=fp8)
+    c = poisoned(M, N, torch.float16 if fp8 else dtype, device)
     table_gemm(a, b, order, out=c, config=config, persistent=persistent, programs=programs)
     return relative_error(c, a, b)

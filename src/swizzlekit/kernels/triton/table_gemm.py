@@ -30,7 +30,7 @@ import triton.language as tl
 from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["TileConfig", "TILE_CONFIGS", "DTYPES", "CONFIG", "tile_config", "order_table",
-           "table_gemm", "resources"]
+           "table_gemm", "compiled", "resources"]
 
 
 # ----------------------------------------------------------------------------------- configs
@@ -181,14 +181,11 @@ def _kernel(persistent: bool):
 
 
 @functools.lru_cache(maxsize=None)
-def resources(config: str, dtype: str = "float16", persistent: bool = False,
-              gpu: str = "h200") -> dict:
-    """The compiled kernel's own registers, shared memory and threads, and its residency
-    (:func:`swizzlekit.gpus.residency` on preset ``gpu``), compiled for ``dtype`` (a torch
-    dtype name) on a small problem. Needs a GPU."""
+def compiled(config: str, dtype: str = "float16", persistent: bool = False):
+    """The kernel compiled for ``config`` and ``dtype`` (a torch dtype name), launched once on
+    a one-tile problem: Triton's compiled kernel (``n_regs``, ``metadata.shared``,
+    ``function``). Needs a GPU."""
     import torch
-
-    from swizzlekit.gpus import residency
 
     cfg = tile_config(config)
     dt = getattr(torch, dtype)
@@ -200,9 +197,19 @@ def resources(config: str, dtype: str = "float16", persistent: bool = False,
                     dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
     args = (a, b, c, order_table(np.zeros((1, 2)), "cuda"), m, n, k, a.stride(0), a.stride(1),
             b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-    compiled = _kernel(persistent)[(1,)](*args, *((1, 1) if persistent else ()), **cfg.meta())
-    threads = cfg.warps * 32
-    regs, smem = int(compiled.n_regs), int(compiled.metadata.shared)
+    return _kernel(persistent)[(1,)](*args, *((1, 1) if persistent else ()), **cfg.meta())
+
+
+@functools.lru_cache(maxsize=None)
+def resources(config: str, dtype: str = "float16", persistent: bool = False,
+              gpu: str = "h200") -> dict:
+    """The compiled kernel's own registers, shared memory and threads, and its residency
+    (:func:`swizzlekit.gpus.residency` on preset ``gpu``). Needs a GPU."""
+    from swizzlekit.gpus import residency
+
+    kernel = compiled(config, dtype, persistent)
+    threads = tile_config(config).warps * 32
+    regs, smem = int(kernel.n_regs), int(kernel.metadata.shared)
     return {"config": config, "dtype": dtype, "threads": threads, "regs_per_thread": regs,
             "smem_bytes": smem, "ctas_per_sm": residency(gpu, threads, regs, smem)}
 

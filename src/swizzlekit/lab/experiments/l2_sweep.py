@@ -154,17 +154,15 @@ def shard(runs: list[SweepRun], spec: str) -> list[SweepRun]:
 
 # ------------------------------------------------------------------ on the GPU (children)
 def _operands(r: SweepRun):
+    """Fresh A and B for a run (fp8's B K-major, as the kernel takes it), and C's dtype."""
     import torch
 
     from swizzlekit.kernels.triton.table_gemm import DTYPES
+    from swizzlekit.lab.verify import random_operands
 
     dt = getattr(torch, DTYPES[r.dtype][1])
-    a = torch.randn(r.M, r.K, device="cuda")
-    bt = torch.randn(r.N, r.K, device="cuda")
-    if r.dtype == "fp8":
-        a, bt = a.to(dt), bt.to(dt)
-        return a, bt.T, torch.float16
-    return a.to(dt), bt.to(dt).T.contiguous(), dt
+    a, b = random_operands(r.M, r.N, r.K, dt, "cuda", transpose_b=r.dtype == "fp8")
+    return a, b, torch.float16 if r.dtype == "fp8" else dt
 
 
 def _launcher(r: SweepRun, programs: int, a, b):
