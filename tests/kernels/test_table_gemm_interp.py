@@ -52,3 +52,5 @@ def test_bad_calls_are_refused():
         table_gemm(a, b, order("row", 1, 1), config="64x64x64")
     with pytest.raises(SwizzleKitError, match="do not multiply"):
         table_gemm(a, b.T[:10], order("row", 1, 1))
+    with pytest.raises(SwizzleKitError, match="programs must be at least 1"):
+        table_gemm(a, b, order("row", 1, 1), persistent=True, programs=0)

@@ -201,6 +201,9 @@ def lanes(ctas: int, partitions: int, programs: int | None = None) -> np.ndarray
     >>> lanes(6, 2).tolist() == lanes(6, 2).tolist()          # the same every call
     True
     """
+    ctas, partitions = check_int("ctas", ctas), check_int("partitions", partitions)
+    if programs is not None:
+        programs = check_int("programs", programs)
     coin = np.random.default_rng(LANE_SEED).integers(0, partitions, programs or ctas)
     return coin[np.arange(ctas) % programs] if programs else coin
 

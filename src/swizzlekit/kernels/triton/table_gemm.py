@@ -163,6 +163,10 @@ def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent:
     if table.numel() != 2 * tiles:
         raise SwizzleKitError(f"the order has {table.numel() // 2} tiles; {M}x{N} in "
                               f"{cfg.name} tiles has {tiles}")
+    if programs is not None:
+        from swizzlekit.errors import check_int
+
+        programs = check_int("programs", programs)
     if persistent and programs is None:
         sms = torch.cuda.get_device_properties(a.device).multi_processor_count
         programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True)["ctas_per_sm"]
