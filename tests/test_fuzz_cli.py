@@ -94,6 +94,11 @@ NASTY = [  # (args, exit code); {tmp} is a fresh folder, {file} an existing file
     (["bench", "--kernel", "cuda_naive", "--precision", "bf16"], 2),
     (["bench", "--suite", "nope"], 2),
     (["bench", "--out", "{file}"], 2),
+    (["bench", "--cluster", "bogus"], 2),
+    (["bench", "--cluster", "tcp://127.0.0.1:1"], 2),          # nothing listens there
+    (["lab", "l2-sweep", "--out", "{tmp}", "--cluster", "tcp://host"], 2),
+    (["lab", "peak", "--out", "{tmp}", "--cluster", "local"], 2),   # not a sweep
+    (["reproduce", "seed001", "--cluster", "8786"], 2),
     (["kernels", "build", "--arch", "sm_99"], 2),
     (["kernels", "ptx", "cuda_nope"], 2),
     (["reproduce", "seed003"], 2),
@@ -122,6 +127,7 @@ def test_nasty_cases(args, code, tmp_path):
     (["report", "--measure", "--out", "{tmp}"], 1),
     (["lab", "peak", "--out", "{tmp}"], 1),
     (["reproduce", "seed001", "--out", "{tmp}"], 1),
+    (["lab", "banks", "--out", "{tmp}", "--cluster", "local"], 1),  # no GPU for a worker
 ])
 def test_machine_failures_without_a_gpu(args, code, tmp_path):
     from swizzlekit.lab.harness import has_cuda_gpu

@@ -26,7 +26,8 @@ from swizzlekit.cta.orders import order
 from swizzlekit.data import FOLDER
 from swizzlekit.seeds import SEED001_ORDERS
 
-__all__ = ["TABLES", "SWEEP_TABLE", "compare", "compare_sweep", "errors", "fit", "judge",
+__all__ = ["TABLES", "SWEEP_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
+           "fit_point", "judge",
            "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
@@ -63,19 +64,39 @@ def compare(paths=TABLES, **settings) -> list[dict]:
 
 
 
-def compare_sweep(split: str | None = None, path=SWEEP_TABLE, **overrides) -> list[dict]:
+def compare_sweep(split: str | None = None, path=SWEEP_TABLE, client=None,
+                  progress: bool = False, **overrides) -> list[dict]:
     """The sweep's rows (``split``: "fit", "heldout" or both) beside the model's predictions
-    for the same kernel: its tile, element type, residency and grid (persistent or not)."""
+    for the same kernel: its tile, element type, residency and grid (persistent or not).
+
+    One job per shape, here or on the workers of ``client`` (:mod:`swizzlekit.lab.cluster`,
+    ``--cluster`` of ``python -m swizzlekit.compare``); the rows come back in the table's
+    order either way."""
     from swizzlekit.errors import check_choice
-    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, sweep_order
+    from swizzlekit.lab.cluster import Job, run_jobs
     from swizzlekit.lab.records import L2SweepRow, read_csv
 
     if split is not None:
         check_choice("split", split, ("fit", "heldout"))
-    out, orders = [], {}
+    shapes: dict = {}
     for r in read_csv(path, L2SweepRow):
-        if split is not None and r.split != split:
-            continue
+        if split is None or r.split == split:
+            shapes.setdefault(r.shape, []).append(r)
+    jobs = [Job("x".join(map(str, shape)), "swizzlekit.compare:predict",
+                {"rows": rows, "overrides": overrides}, cost=len(rows))
+            for shape, rows in shapes.items()]
+    done: dict = {}
+    run_jobs(jobs, lambda d: done.setdefault(d.job.key, d.result), client=client,
+             progress=progress, label="shapes")
+    return [row for job in jobs for row in done[job.key]]
+
+
+def predict(rows: list, overrides: dict) -> list[dict]:
+    """The model beside the measurement for sweep rows (one job of :func:`compare_sweep`)."""
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, sweep_order
+
+    out, orders = [], {}
+    for r in rows:
         bm, bn, _ = r.tile
         key = (r.order, r.params, -(-r.M // bm), -(-r.N // bn))
         if key not in orders:
@@ -113,13 +134,26 @@ def errors(rows: list[dict]) -> dict:
             "pick_slowdown_worst_pct": round(float(np.max(slow)) * 100, 1)}
 
 
-def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5)) -> list[dict]:
+def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5),
+        client=None, progress: bool = False) -> list[dict]:
     """The grid search behind :data:`swizzlekit.cta.l2.FITTED`, on the fit half only: the mean
     absolute hit-rate error for every setting (the DRAM error does not depend on
-    ``coalesce``). Slow (a minute or two)."""
-    return [{"window_exponent": e, "coalesce": q,
-             **errors(compare_sweep("fit", window_exponent=e, coalesce=q))}
-            for e in exponents for q in coalesce]
+    ``coalesce``). A minute or two on one core; one job per setting, so ``client``'s workers
+    share it."""
+    from swizzlekit.lab.cluster import Job, run_jobs
+
+    jobs = [Job(f"window_exponent={e} coalesce={q}", "swizzlekit.compare:fit_point",
+                {"window_exponent": e, "coalesce": q}) for e in exponents for q in coalesce]
+    done: dict = {}
+    run_jobs(jobs, lambda d: done.setdefault(d.job.key, d.result), client=client,
+             progress=progress, label="settings")
+    return [done[job.key] for job in jobs]
+
+
+def fit_point(window_exponent: float, coalesce: float) -> dict:
+    """The fit half's errors under one setting (one job of :func:`fit`)."""
+    return {"window_exponent": window_exponent, "coalesce": coalesce,
+            **errors(compare_sweep("fit", window_exponent=window_exponent, coalesce=coalesce))}
 
 
 def judge(pick: str, measured: list[dict], tolerance: float = 0.05) -> dict:
@@ -178,16 +212,33 @@ def sweep(concurrent=(66, 132, 198, 264), partitions=(1, 2)) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m swizzlekit.compare [--heldout | --fit | --sweep] [--cluster SPEC]``: the
+    grid search and the held-out figures go to Dask workers with ``--cluster`` (``local``:
+    a worker process per core)."""
+    import contextlib
+
     argv = sys.argv[1:] if argv is None else argv
+    spec = "none"
+    if "--cluster" in argv:
+        i = argv.index("--cluster")
+        spec = argv[i + 1] if i + 1 < len(argv) else ""
+    from swizzlekit.lab.cluster import open_cluster
+
+    with contextlib.ExitStack() as stack:
+        client = stack.enter_context(open_cluster(spec, gpus=False))
+        return _main(argv, client)
+
+
+def _main(argv: list[str], client) -> int:
     if "--fit" in argv:
-        for r in fit():
+        for r in fit(client=client, progress=True):
             print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "
                   f"hit error mean {r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  "
                   f"DRAM median {r['dram_median_pct']:5.1f}%")
         return 0
     if "--heldout" in argv:
         for split in ("fit", "heldout"):
-            e = errors(compare_sweep(split))
+            e = errors(compare_sweep(split, client=client))
             print(f"{split:8s} {e['runs']} runs: hit error mean {e['hit_mean']} worst "
                   f"{e['hit_worst']} (bias {e['hit_bias']:+}); DRAM median {e['dram_median_pct']}%;"
                   f" least-DRAM order within 1% of the fastest in {e['pick_within_1pct']:.0%} of "
@@ -216,4 +267,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from swizzlekit.errors import SwizzleKitError, ToolError
+
+    try:
+        sys.exit(main())
+    except (SwizzleKitError, ToolError) as e:
+        print(f"python -m swizzlekit.compare: {e}", file=sys.stderr)
+        sys.exit(2 if isinstance(e, SwizzleKitError) else 1)

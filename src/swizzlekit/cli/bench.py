@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from swizzlekit.cli.common import emit, need_gpu, out_dir, parse_order
+from swizzlekit.lab.cluster import CLUSTER_HELP, check_cluster, open_cluster
 
 __all__ = ["add", "run_bench", "run_reproduce"]
 
@@ -23,10 +25,14 @@ def add(top) -> None:
     p.add_argument("--warm", action="store_true", help="do not flush L2 between repetitions")
     p.add_argument("--ncu", action="store_true",
                    help="also profile one call of each run with Nsight Compute (ncu.csv)")
+    p.add_argument("--cluster", default="none", metavar="none|local|tcp://HOST:PORT",
+                   help=CLUSTER_HELP)
     p.add_argument("--json", action="store_true")
     p = top.add_parser("reproduce", help="a seed's own table, measured on this GPU")
     p.add_argument("seed", choices=("seed001", "seed002"))
     p.add_argument("--out", type=Path, default=Path("reproduce-out"))
+    p.add_argument("--cluster", default="none", metavar="none|local|tcp://HOST:PORT",
+                   help=CLUSTER_HELP)
     p.add_argument("--json", action="store_true")
 
 
@@ -38,9 +44,15 @@ def run_bench(args: argparse.Namespace) -> int:
     run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
                     args.kernel or ["triton"], orders)
     out_dir(args.out)
-    need_gpu("bench")
-    rows = bench(run_list, args.out, warm=args.warm, progress=not args.json)
-    counters = {r.key(): r for r in profile_runs(run_list, args.out)} if args.ncu else {}
+    if check_cluster(args.cluster) == "none":
+        need_gpu("bench")
+    start = time.perf_counter()
+    with open_cluster(args.cluster) as client:
+        rows = bench(run_list, args.out, warm=args.warm, progress=not args.json, client=client)
+        counters = ({r.key(): r for r in profile_runs(run_list, args.out, client=client,
+                                                      progress=not args.json)}
+                    if args.ncu else {})
+    wall = time.perf_counter() - start
     charts = [str(chart(rows, s, p, args.out / f"chart_{s}_{p}.png"))
               for s in sorted({r.suite for r in rows}) for p in sorted({r.precision for r in rows})
               if any(r.suite == s and r.precision == p for r in rows)]
@@ -52,9 +64,11 @@ def run_bench(args: argparse.Namespace) -> int:
                      f"{'ok' if r.ok else 'WRONG'}"
                      + (f"  L2 {c.l2_hit_rate_pct}%  DRAM {c.dram_read_bytes / 1e6:.0f} MB"
                         f"  bank conflicts {c.smem_bank_conflicts_ld}" if c else ""))
-    emit({"rows": to_dicts(rows), "ncu": to_dicts(counters.values()), "charts": charts},
+    gpus = sorted({r.gpu_uuid for r in rows if r.gpu_uuid})
+    emit({"rows": to_dicts(rows), "ncu": to_dicts(counters.values()), "charts": charts,
+          "wall_s": round(wall, 1), "gpus": gpus},
          args.json, "\n".join(lines) + f"\n(L2 {'not ' if args.warm else ''}flushed before "
-         f"each repetition; results in {args.out})")
+         f"each repetition; {wall:.1f} s on {len(gpus) or 1} GPU(s); results in {args.out})")
     return 0
 
 
@@ -62,8 +76,10 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from swizzlekit.lab.experiments import reproduce
 
     out = out_dir(args.out / args.seed)
-    need_gpu("reproduce")
-    text = (reproduce.seed002(out, progress=not args.json) if args.seed == "seed002"
-            else reproduce.seed001(out))
+    if check_cluster(args.cluster) == "none":
+        need_gpu("reproduce")
+    with open_cluster(args.cluster) as client:
+        text = (reproduce.seed002(out, progress=not args.json, client=client)
+                if args.seed == "seed002" else reproduce.seed001(out, client=client))
     emit({"seed": args.seed, "table": text, "out": str(out)}, args.json, text)
     return 0

@@ -6,12 +6,13 @@ import argparse
 from pathlib import Path
 
 from swizzlekit.cli.common import Parser, emit, need_gpu, out_dir
+from swizzlekit.lab.cluster import CLUSTER_HELP, check_cluster, open_cluster
 
 __all__ = ["add", "run"]
 
 
 def add(top) -> None:
-    from swizzlekit.lab.experiments import EXPERIMENTS
+    from swizzlekit.lab.experiments import EXPERIMENTS, SWEEPS
 
     lab = top.add_parser("lab", help="the lab's measurements on this GPU (list, or run one)")
     sub = lab.add_subparsers(dest="cmd", required=True, parser_class=Parser)
@@ -24,6 +25,9 @@ def add(top) -> None:
         if name == "l2-sweep":
             p.add_argument("--shard", default="0/1", metavar="I/N",
                            help="run shard I of N (whole shapes); default all")
+        if name in SWEEPS:
+            p.add_argument("--cluster", default="none", metavar="none|local|tcp://HOST:PORT",
+                           help=CLUSTER_HELP)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +44,12 @@ def run(args: argparse.Namespace) -> int:
         shard(plan(), args.shard)                   # a bad --shard is bad input (exit 2)
         options["shard_spec"] = args.shard
     out_dir(args.out)
-    need_gpu(f"lab {args.cmd}")
-    path = run_experiment(args.cmd, args.out, **options)
+    cluster = check_cluster(getattr(args, "cluster", "none"))
+    if cluster == "none":
+        need_gpu(f"lab {args.cmd}")
+    with open_cluster(cluster) as client:
+        if client is not None:
+            options["client"] = client
+        path = run_experiment(args.cmd, args.out, **options)
     emit({"experiment": args.cmd, "out": str(path)}, args.json, f"wrote {path}")
     return 0

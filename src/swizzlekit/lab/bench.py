@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.lab.records import BenchRow, NcuRow, read_csv, write_csv, write_json
+from swizzlekit.lab.records import BenchRow, NcuRow, Table, write_json
 
-__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "chart", "profile_runs", "NCU_METRICS"]
+__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "time_group", "chart", "profile_runs",
+           "profile_one", "NCU_METRICS"]
 
 SUITES: dict[str, list[tuple[int, int, int]]] = {
     "square": [(n, n, n) for n in (256, 512, 1024, 2048, 4096, 8192, 16384)],
@@ -65,7 +66,8 @@ class Run:
     params: tuple = ()
 
     def key(self) -> tuple:
-        return (self.suite, *map(str, self.shape), self.precision, self.kernel, self.order,
+        """The run as :meth:`BenchRow.key` names it (a resumed table skips it)."""
+        return (self.suite, *self.shape, self.precision, self.kernel, self.order,
                 json.dumps(dict(self.params), sort_keys=True))
 
 
@@ -103,54 +105,73 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
     return out
 
 
-def bench(run_list: list[Run], out_dir: Path, warm: bool = False,
-          progress: bool = True) -> list[BenchRow]:
-    """Run, resuming from ``out_dir/results.csv``; returns every row (old and new)."""
-    import torch
-    from rich.progress import Progress
+def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool = True,
+          client=None) -> list[BenchRow]:
+    """Run, resuming from ``out_dir/results.csv``; returns every row (old and new).
 
-    from swizzlekit.kernels import KERNELS
-    from swizzlekit.lab.harness import environment, median_ms
-    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+    One job per shape and precision (cuBLAS first, so every ratio is taken on one GPU), here
+    or on the workers of ``client`` (:mod:`swizzlekit.lab.cluster`); rows stream into the
+    table as jobs finish."""
+    from swizzlekit.lab.cluster import Job, provenance, run_jobs
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "results.csv"
-    rows = read_csv(path, BenchRow) if path.exists() else []
-    done = {(r.suite, r.M, r.N, r.K, r.precision, r.kernel, r.order, r.params) for r in rows}
-    todo = [r for r in run_list if r.key() not in done]
-    inputs: dict = {}
-    with Progress(disable=not progress) as bar:
-        task = bar.add_task("GEMMs", total=len(todo))
-        for run in todo:
-            m, n, k = run.shape
-            dtype_name, mm_precision, bound = PRECISIONS[run.precision]
-            ikey = (run.shape, dtype_name)
-            if ikey not in inputs:
-                inputs.clear()
-                torch.cuda.empty_cache()
-                a, b = random_operands(m, n, k, getattr(torch, dtype_name), "cuda")
-                inputs[ikey] = (a, b, (a.double() @ b.double()))
-            a, b, ref = inputs[ikey]
-            spec = KERNELS[run.kernel]
-            kw = dict(precision=mm_precision, **dict(run.params))
-            if spec.takes_order:
-                kw["order"] = run.order
-            c = poisoned(m, n, a.dtype, "cuda")
-            spec.run(a, b, out=c, **kw)                      # also compiles / autotunes
-            torch.cuda.synchronize()
-            err = relative_error(c, ref=ref)
-            ms = median_ms(lambda: spec.run(a, b, out=c, **kw), flush=not warm)
-            tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
-            base = [r for r in rows if (r.suite, r.M, r.N, r.K, r.precision, r.kernel) ==
-                    (run.suite, m, n, k, run.precision, "cublas")]
-            row = BenchRow(run.suite, m, n, k, run.precision, run.kernel, run.order,
-                           run.key()[-1], round(ms, 5), round(tflops, 2),
-                           round(tflops / base[0].tflops, 4) if base else 1.0,
-                           float(f"{err:.3e}"), bool(err == err and err < bound), not warm)
-            write_csv(path, [row], append=bool(rows))
-            rows.append(row)
-            bar.advance(task)
-    write_json(out_dir / "results.json", rows, env=environment())
+    table = Table(out_dir / "results.csv", BenchRow, BenchRow.key)
+    groups: dict = {}
+    for run in run_list:
+        if run.key() not in table:
+            groups.setdefault((run.suite, run.shape, run.precision), []).append(run)
+    jobs = []
+    for (suite, shape, prec), group in groups.items():
+        base = [r.tflops for r in table.rows if (r.suite, r.shape, r.precision, r.kernel) ==
+                (suite, shape, prec, "cublas")]
+        m, n, k = shape
+        jobs.append(Job(f"{suite}:{m}x{n}x{k}:{prec}", "swizzlekit.lab.bench:time_group",
+                        {"runs": group, "warm": warm, "base_tflops": base[0] if base else None},
+                        cost=2.0 * m * n * k * len(group)))
+    run_jobs(jobs, lambda done: table.add(
+        BenchRow(**row, gpu=done.gpu, gpu_uuid=done.gpu_uuid) for row in done.result),
+        client=client, progress=progress, label="GEMM timings")
+    write_json(out_dir / "results.json", table.rows, env=provenance(client))
+    return table.rows
+
+
+def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[dict]:
+    """Check and time the runs of one shape and precision on this GPU (a sweep's job): fresh
+    operands, outputs poisoned before each check, the float64 product as reference."""
+    import dataclasses
+
+    import torch
+
+    from swizzlekit.kernels import KERNELS
+    from swizzlekit.lab.harness import median_ms
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    m, n, k = runs[0].shape
+    dtype_name, mm_precision, bound = PRECISIONS[runs[0].precision]
+    torch.cuda.empty_cache()
+    a, b = random_operands(m, n, k, getattr(torch, dtype_name), "cuda")
+    ref = a.double() @ b.double()
+    rows = []
+    for run in runs:
+        spec = KERNELS[run.kernel]
+        kw = dict(precision=mm_precision, **dict(run.params))
+        if spec.takes_order:
+            kw["order"] = run.order
+        c = poisoned(m, n, a.dtype, "cuda")
+        spec.run(a, b, out=c, **kw)                      # also compiles / autotunes
+        torch.cuda.synchronize()
+        err = relative_error(c, ref=ref)
+        ms = median_ms(lambda: spec.run(a, b, out=c, **kw), flush=not warm)
+        tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
+        if run.kernel == "cublas":
+            base_tflops = tflops
+        row = BenchRow(run.suite, m, n, k, run.precision, run.kernel, run.order,
+                       run.key()[-1], round(ms, 5), round(tflops, 2),
+                       round(tflops / base_tflops, 4) if base_tflops else 1.0,
+                       float(f"{err:.3e}"), bool(err == err and err < bound), not warm)
+        rows.append({f.name: getattr(row, f.name) for f in dataclasses.fields(BenchRow)
+                     if f.name not in ("gpu", "gpu_uuid")})
+    del ref
     return rows
 
 
@@ -192,30 +213,48 @@ def _one(spec_json: str) -> None:
     torch.cuda.profiler.stop()
 
 
-def profile_runs(run_list: list[Run], out_dir: Path) -> list[NcuRow]:
-    """Nsight Compute on one call of each run: L2 hit rate, DRAM bytes, bank conflicts."""
+def profile_runs(run_list: list[Run], out_dir: Path, client=None,
+                 progress: bool = False) -> list[NcuRow]:
+    """Nsight Compute on one call of each run: L2 hit rate, DRAM bytes, bank conflicts.
+
+    One job per run (here, or on the workers of ``client``), streamed into ``ncu.csv``, which
+    a later call resumes; returns the rows of ``run_list`` in its order."""
+    from swizzlekit.lab.cluster import Job, run_jobs
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    table = Table(out_dir / "ncu.csv", NcuRow, NcuRow.key)
+    jobs = [Job(":".join(map(str, run.key())), "swizzlekit.lab.bench:profile_one",
+                {"run": run}, cost=2.0 * run.shape[0] * run.shape[1] * run.shape[2])
+            for run in dict.fromkeys(run_list) if run.key() not in table]
+    run_jobs(jobs, lambda done: table.add([NcuRow(**done.result, gpu=done.gpu,
+                                                  gpu_uuid=done.gpu_uuid)]),
+             client=client, progress=progress, label="ncu profiles")
+    by_key = {r.key(): r for r in table.rows}
+    return [by_key[run.key()] for run in run_list]
+
+
+def profile_one(run: Run) -> dict:
+    """One call of ``run`` under Nsight Compute in a child process (a sweep's job)."""
     import sys
 
     from swizzlekit.lab import ncu
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for run in run_list:
-        spec = json.dumps({"shape": run.shape, "precision": run.precision, "kernel": run.kernel,
-                           "order": run.order, "params": dict(run.params)})
-        prof = ncu.profile([sys.executable, "-m", "swizzlekit.lab.bench", "--one", spec],
-                           NCU_METRICS, extra_args=("--profile-from-start", "off",
-                                                    "--print-units", "base"))
-        total = {mtr: sum(float(p[mtr]) for p in prof) for mtr in NCU_METRICS}
-        rows.append(NcuRow(run.suite, *run.shape, run.precision, run.kernel, run.order,
-                           run.key()[-1], len(prof),
-                           round(100 * total["lts__t_sectors_lookup_hit.sum"]
-                                 / max(total["lts__t_sectors.sum"], 1), 2),
-                           int(total["dram__bytes_read.sum"]), int(total["dram__bytes_write.sum"]),
-                           int(total[NCU_METRICS[4]]), int(total[NCU_METRICS[5]]),
-                           total["gpu__time_duration.sum"] / 1e6))
-    write_csv(out_dir / "ncu.csv", rows)
-    return rows
+    spec = json.dumps({"shape": run.shape, "precision": run.precision, "kernel": run.kernel,
+                       "order": run.order, "params": dict(run.params)})
+    prof = ncu.profile([sys.executable, "-m", "swizzlekit.lab.bench", "--one", spec],
+                       NCU_METRICS, extra_args=("--profile-from-start", "off",
+                                                "--print-units", "base"))
+    total = {mtr: sum(float(p[mtr]) for p in prof) for mtr in NCU_METRICS}
+    return dict(suite=run.suite, M=run.shape[0], N=run.shape[1], K=run.shape[2],
+                precision=run.precision, kernel=run.kernel, order=run.order,
+                params=run.key()[-1], kernels=len(prof),
+                l2_hit_rate_pct=round(100 * total["lts__t_sectors_lookup_hit.sum"]
+                                      / max(total["lts__t_sectors.sum"], 1), 2),
+                dram_read_bytes=int(total["dram__bytes_read.sum"]),
+                dram_write_bytes=int(total["dram__bytes_write.sum"]),
+                smem_bank_conflicts_ld=int(total[NCU_METRICS[4]]),
+                smem_bank_conflicts_st=int(total[NCU_METRICS[5]]),
+                ncu_ms=total["gpu__time_duration.sum"] / 1e6)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,12 @@ torch and triton are imported when these run, never at import.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import os
 import subprocess
 from collections.abc import Callable
 
-__all__ = ["median_ms", "environment", "has_cuda_gpu"]
+__all__ = ["median_ms", "environment", "has_cuda_gpu", "this_gpu"]
 
 
 def has_cuda_gpu() -> bool:
@@ -25,6 +27,26 @@ def has_cuda_gpu() -> bool:
     except ImportError:
         return False
     return bool(torch.cuda.is_available())
+
+
+@functools.lru_cache(maxsize=1)
+def this_gpu() -> tuple[str, str]:
+    """(name, UUID) of the GPU this process runs on (CUDA's device 0: the first entry of
+    ``CUDA_VISIBLE_DEVICES``), from nvidia-smi; ``("none", "")`` where there is none."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
+    if not visible or visible == "-1":
+        return ("none", "")
+    try:
+        done = subprocess.run(["nvidia-smi", f"--id={visible}", "--query-gpu=name,uuid",
+                               "--format=csv,noheader"], capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ("none", "")
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines or "," not in lines[0]:
+        return ("none", "")
+    name, uuid = (s.strip() for s in lines[0].split(",", 1))
+    return (name, uuid)
 
 
 def median_ms(fn: Callable[[], object], *, flush: bool = True, warmup_ms: int = 100,

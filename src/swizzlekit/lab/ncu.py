@@ -1,5 +1,10 @@
 """A small Nsight Compute wrapper: run a command under ``ncu`` and parse its CSV.
 
+Nsight Compute serializes every profile on a host through one lock file in ``$TMPDIR``. A
+profile only needs its own GPU to itself, so :func:`profile` gives ncu a folder per GPU
+(:func:`lock_dir`): swizzlekit's profiles on one GPU still wait for each other, and those on
+different GPUs (``--cluster``) run side by side.
+
 Only the raw page is used (``--page raw --csv``): one row per profiled kernel launch,
 one column per requested metric. The clocks are always left alone
 (``--clock-control none``), so what is measured is the card as it runs.
@@ -26,7 +31,7 @@ from pathlib import Path
 
 from swizzlekit.errors import ToolError
 
-__all__ = ["NcuError", "find_ncu", "parse_csv", "profile"]
+__all__ = ["NcuError", "find_ncu", "parse_csv", "profile", "lock_dir"]
 
 #: Columns that stay text; every other column is parsed as a number where it can be.
 _TEXT_COLUMNS = {"Kernel Name", "Process Name", "Host Name", "Context", "Stream",
@@ -75,6 +80,21 @@ def parse_csv(text: str) -> list[dict[str, float | str]]:
     return rows
 
 
+def lock_dir() -> Path:
+    """The ``TMPDIR`` ncu runs with: one folder per GPU (by UUID), so its lock is per GPU."""
+    import os
+    import re
+
+    from swizzlekit.lab.harness import this_gpu
+
+    uuid = re.sub(r"[^A-Za-z0-9-]", "", this_gpu()[1]) or "nogpu"
+    folder = Path(tempfile.gettempdir()) / f"swizzlekit-ncu-{uuid}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    if not os.access(folder, os.W_OK):
+        raise NcuError(f"{folder} (ncu's lock folder for this GPU) is not writable")
+    return folder
+
+
 def profile(command: Sequence[str], metrics: Sequence[str], *, kernel_regex: str | None = None,
             extra_args: Sequence[str] = (), timeout: float | None = None,
             keep_log: Path | None = None) -> list[dict[str, float | str]]:
@@ -93,7 +113,11 @@ def profile(command: Sequence[str], metrics: Sequence[str], *, kernel_regex: str
                 "--metrics", ",".join(metrics), "--log-file", str(log), *extra_args]
         if kernel_regex:
             args += ["--kernel-name", f"regex:{kernel_regex}"]
-        done = subprocess.run([*args, *command], capture_output=True, text=True, timeout=timeout)
+        import os
+
+        env = {**os.environ, "TMPDIR": str(lock_dir())}
+        done = subprocess.run([*args, *command], capture_output=True, text=True,
+                              timeout=timeout, env=env)
         text = log.read_text() if log.exists() else ""
         if keep_log is not None:
             Path(keep_log).write_text(text)

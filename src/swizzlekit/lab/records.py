@@ -30,7 +30,8 @@ from typing import IO, TypeVar
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "write_csv", "read_csv", "to_dicts", "write_json"]
+__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "TuneRow", "Table", "write_csv", "read_csv",
+           "to_dicts", "write_json"]
 
 R = TypeVar("R")
 
@@ -52,6 +53,8 @@ class BenchRow:
     rel_err: float
     ok: bool
     flushed: bool
+    gpu: str = ""                # where it ran (name, UUID): empty in tables older than that
+    gpu_uuid: str = ""
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -60,6 +63,11 @@ class BenchRow:
     @property
     def params_dict(self) -> dict:
         return json.loads(self.params) if self.params else {}
+
+    def key(self) -> tuple:
+        """The run this row measured (:meth:`swizzlekit.lab.bench.Run.key`)."""
+        return (self.suite, self.M, self.N, self.K, self.precision, self.kernel, self.order,
+                self.params)
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,8 @@ class NcuRow:
     smem_bank_conflicts_ld: int
     smem_bank_conflicts_st: int
     ncu_ms: float
+    gpu: str = ""
+    gpu_uuid: str = ""
 
     def key(self) -> tuple:
         return (self.suite, self.M, self.N, self.K, self.precision, self.kernel, self.order,
@@ -138,14 +148,46 @@ class L2SweepRow:
     ncu_ms: float
     ms: float                    # do_bench median, L2 flushed
     rel_err: float
+    gpu: str = ""
+    gpu_uuid: str = ""
 
     @property
     def params_dict(self) -> dict:
         return json.loads(self.params) if self.params else {}
 
     @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.M, self.N, self.K)
+
+    @property
     def tile(self) -> tuple[int, int, int]:
         return tuple(int(x) for x in self.config.split("x"))
+
+    def key(self) -> tuple:
+        """The run this row measured (its :class:`~swizzlekit.lab.experiments.l2_sweep.SweepRun`)."""
+        return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
+                self.persistent)
+
+
+@dataclass(frozen=True)
+class TuneRow:
+    """One variant of a CUDA rung at one size: ``swizzlekit lab tune``'s tune.csv."""
+    rung: str
+    variant: str
+    size: int
+    registers: int
+    spills: int
+    ms: float
+    tflops: float
+    vs_cublas: float
+    cublas: str                  # "fp32" or "tf32": the cuBLAS it is held to
+    rel_err: float
+    ok: bool
+    gpu: str = ""
+    gpu_uuid: str = ""
+
+    def key(self) -> tuple:
+        return (self.rung, self.variant, self.size)
 
 
 def _convert(text: str, kind):
@@ -169,14 +211,16 @@ def read_csv(source: str | Path | IO[str], cls: type[R]) -> list[R]:
     """Rows of ``cls`` from a CSV written by :func:`write_csv` (extra columns are ignored)."""
     text = source.read() if hasattr(source, "read") else Path(source).read_text()
     types = _types(cls)
+    optional = {f.name for f in dataclasses.fields(cls)
+                if f.default is not dataclasses.MISSING}
     rows = list(csv.DictReader(io.StringIO(text)))
     if rows:
-        missing = [name for name in types if name not in rows[0]]
+        missing = [name for name in types if name not in rows[0] and name not in optional]
         if missing:
             raise SwizzleKitError(f"table lacks columns {', '.join(missing)} for {cls.__name__}")
     try:
-        return [cls(**{name: _convert(r[name], kind) for name, kind in types.items()})
-                for r in rows]
+        return [cls(**{name: _convert(r[name], kind) for name, kind in types.items()
+                       if name in r}) for r in rows]
     except ValueError as e:
         raise SwizzleKitError(f"a {cls.__name__} row does not parse: {e}") from None
 
@@ -197,6 +241,48 @@ def write_csv(target: str | Path | IO[str], rows: Sequence, append: bool = False
     finally:
         if own:
             f.close()
+
+
+class Table:
+    """A CSV of ``cls`` rows that grows one result at a time and resumes where it stopped.
+
+    ``key(row)`` names a row's run; a row whose key is already in the table is not written
+    again (a sweep that is run twice, or a result that arrives twice, adds it once). A table
+    written before ``cls`` gained a column is rewritten in the current form on opening.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> row = BenchRow("square", 64, 64, 64, "bf16", "triton", "", "", 0.01, 3.2, 0.95, 1e-3,
+    ...                True, True)
+    >>> Table(path, BenchRow, BenchRow.key).add([row, row])
+    1
+    >>> t = Table(path, BenchRow, BenchRow.key)
+    >>> len(t.rows), t.add([row]), BenchRow.key(row) in t
+    (1, 0, True)
+    """
+
+    def __init__(self, path: str | Path, cls: type, key):
+        self.path, self.cls, self.key = Path(path), cls, key
+        self.rows = read_csv(self.path, cls) if self.path.exists() else []
+        self.keys = {key(r) for r in self.rows}
+        names = [f.name for f in dataclasses.fields(cls)]
+        header = self.path.read_text().partition("\n")[0] if self.path.exists() else ""
+        if self.rows and header.strip().split(",") != names:
+            write_csv(self.path, self.rows)
+
+    def __contains__(self, key) -> bool:
+        return key in self.keys
+
+    def add(self, rows: Iterable) -> int:
+        """Append the rows not yet in the table; returns how many were new."""
+        new = []
+        for r in rows:
+            if self.key(r) not in self.keys:
+                self.keys.add(self.key(r))
+                new.append(r)
+        write_csv(self.path, new, append=bool(self.rows))
+        self.rows += new
+        return len(new)
 
 
 def to_dicts(rows: Iterable) -> list[dict]:

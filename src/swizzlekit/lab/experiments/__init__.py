@@ -15,7 +15,7 @@ from pathlib import Path
 
 from swizzlekit.errors import check_choice
 
-__all__ = ["EXPERIMENTS", "run"]
+__all__ = ["EXPERIMENTS", "SWEEPS", "run"]
 
 EXPERIMENTS: dict[str, tuple[str, str]] = {
     "banks": ("banks", "shared-memory wavefronts of one warp instruction per pattern, under ncu "
@@ -33,9 +33,14 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The experiments made of many independent runs, which ``--cluster`` spreads over GPUs
+#: (:mod:`swizzlekit.lab.cluster`); their ``run`` takes ``client=``.
+SWEEPS = ("l2-sweep", "banks", "tune")
+
+
 def run(name: str, out: Path, **options) -> Path:
     """Run experiment ``name``, writing under ``out``; returns its main file. ``options``
-    go to the experiment (``shard_spec="0/2"`` for l2-sweep)."""
+    go to the experiment (``shard_spec="0/2"`` for l2-sweep, ``client=`` for a sweep)."""
     check_choice("experiment", name, EXPERIMENTS)
     module = importlib.import_module(f"swizzlekit.lab.experiments.{EXPERIMENTS[name][0]}")
     return module.run(Path(out), **options)

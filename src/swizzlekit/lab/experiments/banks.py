@@ -6,7 +6,8 @@ model (:func:`swizzlekit.smem.wavefronts`) must reproduce row for row. It
 1. writes a few hundred address patterns (strides, tile rows/columns/blocks, swizzled tiles,
    broadcasts, lanes sharing addresses in pairs and quads, inactive lanes, random),
 2. compiles ``banks.cu`` with NVRTC for the local GPU (the one CUDA path of swizzlekit),
-3. runs every pattern once under Nsight Compute, one launch per pattern, and
+3. runs every pattern once under Nsight Compute, one launch per pattern (in jobs of
+   :data:`CHUNK` patterns, which ``--cluster`` spreads over GPUs), and
 4. writes the table: pattern, op, width, measured wavefronts, bank conflicts and the
    number of shared-memory instructions (always 1, or 0 when every lane is inactive).
 
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["Pattern", "patterns", "write_table", "read_table", "METRICS", "kernel_name",
-           "launch_patterns", "run"]
+           "launch_patterns", "measure", "run", "CHUNK"]
 
 LANES = 32
 SMEM_BYTES = 48 * 1024
@@ -232,7 +233,7 @@ def write_table(path: Path, pats: list[Pattern], rows: list[dict]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["id", "name", "op", "width", "wavefronts", "bank_conflicts",
-                    "instructions", "addresses"])
+                    "instructions", "addresses", "gpu", "gpu_uuid"])
         for i, (p, row) in enumerate(zip(pats, rows)):
             # ldmatrix's wavefronts count under op_ld and stmatrix's under op_st. The all-op
             # wavefront total holds one more per launch (also with no shared instruction at
@@ -243,7 +244,8 @@ def write_table(path: Path, pats: list[Pattern], rows: list[dict]) -> None:
             bc = row[f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{kind}.sum"]
             ni = row["smsp__sass_inst_executed_op_shared.sum"]
             w.writerow([i, p.name, p.op, p.width, int(wf), int(bc), int(ni),
-                        " ".join(str(-1 if a is None else a) for a in p.addresses)])
+                        " ".join(str(-1 if a is None else a) for a in p.addresses),
+                        row.get("gpu", ""), row.get("gpu_uuid", "")])
 
 
 def read_table(path: Path) -> list[dict]:
@@ -296,17 +298,54 @@ def launch_patterns(pats: list[Pattern]) -> None:
         torch.cuda.synchronize()
 
 
-def run(out: Path) -> Path:
-    """Every pattern under ncu; writes ``smem_wavefronts.csv`` and ``.json`` to ``out``."""
+#: Patterns per job: each job is one ncu session over its share of the patterns.
+CHUNK = 48
+
+
+def measure(start: int, stop: int) -> list[dict]:
+    """One job: patterns ``start:stop`` under ncu, one launch each; ncu's rows in order."""
     from swizzlekit.lab import ncu
-    from swizzlekit.lab.harness import environment
+
+    rows = ncu.profile([sys.executable, "-m", "swizzlekit.lab.experiments.banks", "--child",
+                        str(start), str(stop)], METRICS, kernel_regex="^(ld|st)(_w|sm_x)")
+    if len(rows) != stop - start:
+        raise RuntimeError(f"ncu profiled {len(rows)} launches for {stop - start} patterns")
+    return rows
+
+
+def run(out: Path, client=None, progress: bool = True) -> Path:
+    """Every pattern under ncu, in jobs of :data:`CHUNK` (here or on the workers of
+    ``client``); finished jobs stream into ``chunks.jsonl``, which a later call resumes from.
+    Writes ``smem_wavefronts.csv`` and ``.json`` to ``out``."""
+    from swizzlekit.lab import ncu
+    from swizzlekit.lab.cluster import Job, provenance, run_jobs
 
     out.mkdir(parents=True, exist_ok=True)
     pats = patterns()
-    rows = ncu.profile([sys.executable, "-m", "swizzlekit.lab.experiments.banks", "--child"],
-                       METRICS, kernel_regex="^(ld|st)(_w|sm_x)", keep_log=out / "ncu_raw.csv")
+    log = out / "chunks.jsonl"
+    done = {}
+    if log.exists():
+        for line in log.read_text().splitlines():
+            entry = json.loads(line)
+            done[entry["start"]] = entry
+    jobs = [Job(f"patterns {i}:{min(i + CHUNK, len(pats))}",
+                "swizzlekit.lab.experiments.banks:measure",
+                {"start": i, "stop": min(i + CHUNK, len(pats))})
+            for i in range(0, len(pats), CHUNK) if i not in done]
+
+    def keep(d) -> None:
+        entry = {"start": d.job.args["start"], "gpu": d.gpu, "gpu_uuid": d.gpu_uuid,
+                 "rows": d.result}
+        if entry["start"] not in done:
+            done[entry["start"]] = entry
+            with open(log, "a") as f:
+                f.write(json.dumps(entry) + "\n")
+
+    run_jobs(jobs, keep, client=client, progress=progress, label="pattern chunks")
+    rows = [{**r, "gpu": e["gpu"], "gpu_uuid": e["gpu_uuid"]}
+            for _, e in sorted(done.items()) for r in e["rows"]]
     write_table(out / "smem_wavefronts.csv", pats, rows)
-    meta = {**environment(), "ncu": _tool_version([ncu.find_ncu(), "--version"]),
+    meta = {**provenance(client), "ncu": _tool_version([ncu.find_ncu(), "--version"]),
             "python": platform.python_version(), "command": "swizzlekit lab banks --out DIR",
             "patterns": len(pats)}
     (out / "smem_wavefronts.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -314,5 +353,5 @@ def run(out: Path) -> Path:
 
 
 if __name__ == "__main__":          # the child process that Nsight Compute profiles
-    if sys.argv[1:] == ["--child"]:
-        launch_patterns(patterns())
+    if sys.argv[1] == "--child":
+        launch_patterns(patterns()[int(sys.argv[2]):int(sys.argv[3])])

@@ -11,9 +11,11 @@ The split is by shape, and fixed here: :data:`FIT_SHAPES` fit the model's free p
 shapes, and small and large K.
 
 ``swizzlekit lab l2-sweep --out DIR [--shard I/N]``: the runs of shard I of N (whole shapes,
-so shards can run on different machines or calls). Each shard first times and checks every
-run against float64 (``timings.json``), then profiles every run once under ncu, then writes
-``l2_sweep.csv`` (:class:`~swizzlekit.lab.records.L2SweepRow`) and ``l2_sweep.json``.
+so shards can run on different machines or calls; ``--cluster`` spreads a shard's shapes over
+GPUs). For each shape it first times and checks every run against float64, then profiles
+every run once under ncu; the rows stream into ``l2_sweep.csv``
+(:class:`~swizzlekit.lab.records.L2SweepRow`, with the GPU each ran on), and
+``l2_sweep.json`` records the command.
 
 >>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan())
 (11, 11, 572)
@@ -34,7 +36,7 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError, ToolError
 
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
-           "split_of", "sweep_order", "measured_kernels", "shard", "run", "METRICS",
+           "split_of", "sweep_order", "measured_kernels", "shard", "run", "measure", "METRICS",
            "ELEM_BYTES"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
@@ -87,6 +89,11 @@ class SweepRun:
     @property
     def shape(self) -> tuple[int, int, int]:
         return (self.M, self.N, self.K)
+
+    def key(self) -> tuple:
+        """The run as :meth:`swizzlekit.lab.records.L2SweepRow.key` names it."""
+        return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
+                self.persistent)
 
 
 def split_of(shape: tuple[int, int, int]) -> str:
@@ -166,7 +173,8 @@ def _operands(r: SweepRun):
 
 
 def _launcher(r: SweepRun, programs: int, a, b):
-    """(a function that runs the GEMM into ``c``, ``c`` poisoned with NaN)."""
+    """(a function that runs the GEMM into ``c``, ``c`` poisoned with NaN). ``programs``
+    counts only for a persistent grid (the table records 0 for the others)."""
     import torch
 
     from swizzlekit.kernels.triton.table_gemm import order_table, table_gemm, tile_config
@@ -177,7 +185,7 @@ def _launcher(r: SweepRun, programs: int, a, b):
     c = torch.full((r.M, r.N), float("nan"), device="cuda",
                    dtype=torch.float16 if r.dtype == "fp8" else a.dtype)
     return (lambda: table_gemm(a, b, table, out=c, config=r.config, persistent=r.persistent,
-                               programs=programs)), c
+                               programs=programs if r.persistent else None)), c
 
 
 def _by_problem(runs: list[SweepRun]):
@@ -239,40 +247,67 @@ def _launch_all(out: Path) -> None:
 
 
 # -------------------------------------------------------------------------------- driver
-def run(out: Path, shard_spec: str = "0/1") -> Path:
-    """Time and check, then profile, the runs of shard ``shard_spec``; writes ``l2_sweep.csv``."""
-    import subprocess
+def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) -> Path:
+    """Time and check, then profile, the runs of shard ``shard_spec``: one job per shape,
+    here or on the workers of ``client`` (:mod:`swizzlekit.lab.cluster`). Rows stream into
+    ``l2_sweep.csv`` as shapes finish, and a later call resumes where it stopped."""
+    from swizzlekit.lab.cluster import Job, provenance, run_jobs
+    from swizzlekit.lab.records import L2SweepRow, Table
 
-    from swizzlekit.lab import ncu
-    from swizzlekit.lab.harness import environment
-    from swizzlekit.lab.records import L2SweepRow, write_csv
-
-    runs = shard(plan(), shard_spec)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "plan.json").write_text(json.dumps([dataclasses.asdict(r) for r in runs]))
-    me = [sys.executable, "-m", "swizzlekit.lab.experiments.l2_sweep", str(out)]
-    subprocess.run([*me, "time"], check=True)
-    prof = ncu.profile([*me, "launch"], METRICS, kernel_regex="order_table_gemm",
-                       keep_log=out / "ncu_raw.csv", extra_args=("--print-units", "base"))
-    timed = json.loads((out / "timings.json").read_text())
-    if len(prof) != len(timed):
-        raise ToolError(f"ncu profiled {len(prof)} launches for {len(timed)} runs")
-    rows = [L2SweepRow(
-        split_of((t["M"], t["N"], t["K"])), t["M"], t["N"], t["K"], t["config"], t["dtype"],
-        t["order"], t["params"], t["persistent"], t["programs"], t["threads"],
-        t["regs_per_thread"], t["smem_bytes"], t["ctas_per_sm"], p["lts__t_sector_hit_rate.pct"],
-        int(p["dram__bytes_read.sum"]), int(p["dram__bytes_write.sum"]),
-        int(p["lts__t_sectors.sum"]), int(p["lts__t_sectors_lookup_hit.sum"]),
-        int(p["lts__t_sectors_srcunit_tex_op_read.sum"]),
-        int(p["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"]),
-        int(p["lts__t_sectors_srcunit_ltcfabric.sum"]),
-        int(p["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"]),
-        p["gpu__time_duration.sum"] / 1e6, t["ms"], t["rel_err"]) for t, p in zip(timed, prof)]
-    write_csv(out / "l2_sweep.csv", rows)
-    meta = {"env": environment(), "command": f"swizzlekit lab l2-sweep --out DIR --shard "
-                                             f"{shard_spec}", "ncu_metrics": list(METRICS)}
+    table = Table(out / "l2_sweep.csv", L2SweepRow, L2SweepRow.key)
+    shapes: dict = {}
+    for r in shard(plan(), shard_spec):
+        if r.key() not in table:
+            shapes.setdefault(r.shape, []).append(r)
+    jobs = [Job("x".join(map(str, shape)), "swizzlekit.lab.experiments.l2_sweep:measure",
+                {"runs": runs}, cost=float(np.prod(shape)) * len(runs))
+            for shape, runs in shapes.items()]
+    run_jobs(jobs, lambda done: table.add(L2SweepRow(**row, gpu=done.gpu,
+                                                     gpu_uuid=done.gpu_uuid)
+                                          for row in done.result),
+             client=client, progress=progress, label="shapes")
+    meta = {"command": f"swizzlekit lab l2-sweep --out DIR --shard {shard_spec}",
+            "ncu_metrics": list(METRICS), "env": provenance(client)}
     (out / "l2_sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out / "l2_sweep.csv"
+
+
+def measure(runs: list[SweepRun]) -> list[dict]:
+    """One job: check and time ``runs`` (a child process), then profile each once under ncu
+    (another), in a scratch folder; returns the :class:`~swizzlekit.lab.records.L2SweepRow`
+    fields of each but where it ran."""
+    import subprocess
+    import tempfile
+
+    from swizzlekit.lab import ncu
+
+    with tempfile.TemporaryDirectory(prefix="swizzlekit-l2-") as tmp:
+        scratch = Path(tmp)
+        (scratch / "plan.json").write_text(json.dumps([dataclasses.asdict(r) for r in runs]))
+        me = [sys.executable, "-m", "swizzlekit.lab.experiments.l2_sweep", str(scratch)]
+        subprocess.run([*me, "time"], check=True)
+        prof = ncu.profile([*me, "launch"], METRICS, kernel_regex="order_table_gemm",
+                           extra_args=("--print-units", "base"))
+        timed = json.loads((scratch / "timings.json").read_text())
+    if len(prof) != len(timed):
+        raise ToolError(f"ncu profiled {len(prof)} launches for {len(timed)} runs")
+    return [dict(
+        split=split_of((t["M"], t["N"], t["K"])), M=t["M"], N=t["N"], K=t["K"],
+        config=t["config"], dtype=t["dtype"], order=t["order"], params=t["params"],
+        persistent=t["persistent"], programs=t["programs"], threads=t["threads"],
+        regs_per_thread=t["regs_per_thread"], smem_bytes=t["smem_bytes"],
+        ctas_per_sm=t["ctas_per_sm"], l2_hit_rate_pct=p["lts__t_sector_hit_rate.pct"],
+        dram_read_bytes=int(p["dram__bytes_read.sum"]),
+        dram_write_bytes=int(p["dram__bytes_write.sum"]),
+        lts_sectors=int(p["lts__t_sectors.sum"]),
+        lts_hit_sectors=int(p["lts__t_sectors_lookup_hit.sum"]),
+        tex_read_sectors=int(p["lts__t_sectors_srcunit_tex_op_read.sum"]),
+        tex_read_hit_sectors=int(p["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"]),
+        fabric_sectors=int(p["lts__t_sectors_srcunit_ltcfabric.sum"]),
+        fabric_hit_sectors=int(p["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"]),
+        ncu_ms=p["gpu__time_duration.sum"] / 1e6, ms=t["ms"], rel_err=t["rel_err"])
+        for t, p in zip(timed, prof)]
 
 
 if __name__ == "__main__":      # the children: "time" (check and time), "launch" (under ncu)

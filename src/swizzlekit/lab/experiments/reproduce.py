@@ -13,10 +13,10 @@ from swizzlekit.seeds import SEED001_PUBLISHED, SEED002_LADDER as LADDER
 
 __all__ = ["seed002", "seed001"]
 
-def seed002(out_dir: Path, progress: bool = True) -> str:
+def seed002(out_dir: Path, progress: bool = True, client=None) -> str:
     from swizzlekit.lab.bench import bench, runs
 
-    rows = bench(runs(["seed002"], ["fp32"], LADDER), out_dir, progress=progress)
+    rows = bench(runs(["seed002"], ["fp32"], LADDER), out_dir, progress=progress, client=client)
     lines = []
     for n in sorted({r.M for r in rows}):
         at = {r.kernel: r for r in rows if r.M == n}
@@ -33,14 +33,15 @@ def seed002(out_dir: Path, progress: bool = True) -> str:
     return "\n".join(lines)
 
 
-def seed001(out_dir: Path) -> str:
+def seed001(out_dir: Path, client=None) -> str:
     from swizzlekit.lab.bench import bench, profile_runs, runs
 
     kernels = ["cuda_seed001_smem", "cuda_seed001_swizzle"]
     plan = [r for r in runs(["seed001"], ["fp32"], kernels) if r.kernel != "cublas"]
     timed = {(r.kernel, r.M, r.N, r.K): r
-             for r in bench(runs(["seed001"], ["fp32"], kernels), out_dir, progress=False)}
-    profiled = profile_runs(plan, out_dir)
+             for r in bench(runs(["seed001"], ["fp32"], kernels), out_dir, progress=False,
+                            client=client)}
+    profiled = profile_runs(plan, out_dir, client=client)
     lines = [f"{'M x N x K':18s} {'kernel':22s} {'L2 hit % (ncu)':>15s} {'seed published':>15s} "
              f"{'time ms':>9s}"]
     for p in profiled:

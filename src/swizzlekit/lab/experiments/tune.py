@@ -14,13 +14,13 @@ winners; docs/sgemm.md has the table.
 
 from __future__ import annotations
 
-import csv
+import functools
 from dataclasses import replace
 from pathlib import Path
 
 from swizzlekit.kernels.cuda.ladder import wmma_smem
 
-__all__ = ["VARIANTS", "variants", "run"]
+__all__ = ["VARIANTS", "variants", "run", "measure"]
 
 #: rung -> {label: (template expression with {vec}, dynamic shared memory in bytes, tile)}
 VARIANTS: dict[str, dict[str, tuple[str, int, tuple[int, int]]]] = {
@@ -49,52 +49,74 @@ def variants(rungs: list[str] | None = None):
                                  dynamic_smem=smem, tile=tile)
 
 
-def run(out: Path, sizes: tuple[int, ...] = (4096, 8192), rungs: list[str] | None = None) -> Path:
-    """Check and time every variant (of ``rungs``); writes ``tune.csv`` to ``out``."""
+def run(out: Path, sizes: tuple[int, ...] = (4096, 8192), rungs: list[str] | None = None,
+        client=None, progress: bool = True) -> Path:
+    """Check and time every variant (of ``rungs``): one job per variant, here or on the
+    workers of ``client``; rows stream into ``tune.csv``, which a later call resumes."""
+    from swizzlekit.lab.cluster import Job, run_jobs
+    from swizzlekit.lab.records import Table, TuneRow
+
+    out.mkdir(parents=True, exist_ok=True)
+    table = Table(out / "tune.csv", TuneRow, TuneRow.key)
+    jobs = [Job(r.name, "swizzlekit.lab.experiments.tune:measure",
+                {"name": r.name.split("[")[0], "label": label, "sizes": tuple(sizes)})
+            for label, r in variants(rungs)
+            if any((r.name.split("[")[0], label, n) not in table for n in sizes)]
+    run_jobs(jobs, lambda d: table.add(TuneRow(**row, gpu=d.gpu, gpu_uuid=d.gpu_uuid)
+                                       for row in d.result),
+             client=client, progress=progress, label="variants")
+    return out / "tune.csv"
+
+
+@functools.lru_cache(maxsize=None)
+def _cublas_ms(n: int, tf32: bool) -> float:
+    """cuBLAS at n^3, fp32 with TF32 off or on, on this process's GPU (once per process)."""
+    import torch
+    from triton.testing import do_bench
+
+    from swizzlekit.lab.verify import random_operands
+
+    a, b = random_operands(n, n, n, torch.float32, "cuda")
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    try:
+        return do_bench(lambda: torch.matmul(a, b), warmup=100, rep=400, return_mode="median")
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def measure(name: str, label: str, sizes: tuple[int, ...]) -> list[dict]:
+    """One job: build variant ``label`` of rung ``name``, check it against float64 on a
+    ragged and an aligned shape (outputs poisoned), and time it at each size beside cuBLAS."""
     import torch
     from triton.testing import do_bench
 
     from swizzlekit.kernels.cuda.ladder import build, expressions, run
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
-    out.mkdir(parents=True, exist_ok=True)
+    r = dict(variants([name]))[label]
     major, minor = torch.cuda.get_device_capability()
+    compiled = build(f"sm_{major}{minor}", [r])[r.source]
+    res, vec = compiled.resources, compiled.lowered[expressions(r)[0]]
+    errs = []
+    for m, n, k in ((1000, 1100, 300), (515, 260, 129), (1024, 1024, 512)):
+        a, b = random_operands(m, n, k, torch.float32, "cuda")
+        c = poisoned(m, n, torch.float32, "cuda")
+        run(r, a, b, out=c)
+        errs.append(relative_error(c, a, b))
+    tf32 = r.tolerance > 1e-5
     rows = []
-    cublas = {}
     for n in sizes:
+        base = _cublas_ms(n, tf32)
         a, b = random_operands(n, n, n, torch.float32, "cuda")
-        for tf32 in (False, True):
-            torch.backends.cuda.matmul.allow_tf32 = tf32
-            ms = do_bench(lambda: torch.matmul(a, b), warmup=100, rep=400, return_mode="median")
-            cublas[(n, tf32)] = ms
-    torch.backends.cuda.matmul.allow_tf32 = False
-    for label, r in variants(rungs):
-        compiled = build(f"sm_{major}{minor}", [r])[r.source]
-        res, vec = compiled.resources, compiled.lowered[expressions(r)[0]]
-        errs = []
-        for m, n, k in ((1000, 1100, 300), (515, 260, 129), (1024, 1024, 512)):
-            a, b = random_operands(m, n, k, torch.float32, "cuda")
-            c = poisoned(m, n, torch.float32, "cuda")
-            run(r, a, b, out=c)
-            errs.append(relative_error(c, a, b))
-        tf32 = r.tolerance > 1e-5
-        for n in sizes:
-            a, b = random_operands(n, n, n, torch.float32, "cuda")
-            c = poisoned(n, n, torch.float32, "cuda")
-            run(r, a, b, out=c)
-            err = relative_error(c, a, b)
-            ms = do_bench(lambda: run(r, a, b, out=c), warmup=50, rep=300, return_mode="median")
-            row = {"rung": r.name.split("[")[0], "variant": label, "size": n,
-                   "registers": res[vec]["registers"], "spills": res[vec]["spill_stores"],
-                   "ms": round(ms, 4), "tflops": round(2 * n**3 / ms / 1e9, 2),
-                   "vs_cublas": round(cublas[(n, tf32)] / ms, 3),
-                   "cublas": "tf32" if tf32 else "fp32",
-                   "rel_err": f"{max(errs + [err]):.2e}",
-                   "ok": max(errs + [err]) < r.tolerance}
-            rows.append(row)
-            print(row, flush=True)
-    with open(out / "tune.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    return out / "tune.csv"
+        c = poisoned(n, n, torch.float32, "cuda")
+        run(r, a, b, out=c)
+        err = relative_error(c, a, b)
+        ms = do_bench(lambda: run(r, a, b, out=c), warmup=50, rep=300, return_mode="median")
+        rows.append({"rung": name, "variant": label, "size": n,
+                     "registers": res[vec]["registers"], "spills": res[vec]["spill_stores"],
+                     "ms": round(ms, 4), "tflops": round(2 * n**3 / ms / 1e9, 2),
+                     "vs_cublas": round(base / ms, 3), "cublas": "tf32" if tf32 else "fp32",
+                     "rel_err": float(f"{max(errs + [err]):.2e}"),
+                     "ok": max(errs + [err]) < r.tolerance})
+        print(rows[-1], flush=True)
+    return rows
