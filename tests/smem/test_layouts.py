@@ -170,3 +170,53 @@ def test_swizzle_on_tile_needs_power_of_two_and_enough_bits():
         Swizzled(8, 24, Swizzle(3, 0, 3))
     with pytest.raises(SwizzleKitError, match="touches 8 bits"):
         Swizzled(8, 8, Swizzle(3, 0, 5))
+
+
+def _xor_form_by_search(lay):
+    """The oracle: every (B, M, S) tried, the first whose map equals ``lay``."""
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.smem.layouts import LinearLayout
+
+    n = lay.bits
+    if all(v == 1 << j for j, v in enumerate(lay.bases)):
+        return (0, 0, 0)
+    for b in range(1, n + 1):
+        for s in range(-n, n + 1):
+            for m in range(0, n - b - abs(s) + 1):
+                try:
+                    cand = LinearLayout.from_xor(b, m, s)._padded(n)
+                except SwizzleKitError:
+                    continue
+                if cand.bases == lay.bases:
+                    return (b, m, s)
+    return None
+
+
+def test_xor_form_equals_the_search_over_every_form():
+    """Exhaustive on every XOR form of up to 8 bits, and on random maps of up to 7."""
+    import numpy as np
+
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.smem.layouts import LinearLayout
+
+    seen = 0
+    for n in range(1, 9):
+        for b in range(1, n + 1):
+            for s in [x for x in range(-n, n + 1) if x]:
+                for m in range(0, n - b - abs(s) + 1):
+                    try:
+                        lay = LinearLayout.from_xor(b, m, s)._padded(n)
+                    except SwizzleKitError:
+                        continue
+                    assert lay.xor_form() == _xor_form_by_search(lay) == (b, m, s)
+                    seen += 1
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(2, 8))
+        bases = [1 << j for j in range(n)]
+        for _ in range(int(rng.integers(0, 4))):
+            i, j = rng.choice(n, 2, replace=False)
+            bases[i] ^= bases[j]
+        lay = LinearLayout(tuple(bases))
+        assert lay.xor_form() == _xor_form_by_search(lay)
+    assert seen > 300

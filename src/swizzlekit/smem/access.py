@@ -94,15 +94,17 @@ class AccessSpec:
         nvec = s.cols // s.vec
         di = np.arange(s.rows) * s.row_stride
         dj = (np.arange(nvec)[:, None] * s.col_stride + np.arange(s.vec)[None, :]).reshape(-1)
-        out = []
-        for r0 in _starts(tile_rows, s.rows * s.row_stride, s.row_stride, 1):
-            for c0 in _starts(tile_cols, nvec * s.col_stride, s.col_stride // s.vec, s.vec):
-                rr, cc = np.meshgrid(r0 + di, c0 + dj, indexing="ij")
-                pts = np.stack([rr.reshape(-1), cc.reshape(-1)], axis=1)
-                pts = pts[(pts[:, 0] < tile_rows) & (pts[:, 1] < tile_cols)]
-                if len(pts):
-                    out.append(pts)
-        return out
+        r0 = np.array(_starts(tile_rows, s.rows * s.row_stride, s.row_stride, 1))
+        c0 = np.array(_starts(tile_cols, nvec * s.col_stride, s.col_stride // s.vec, s.vec))
+        # every placement at once: (starts r0, starts c0, rows of the block, its columns)
+        rr = np.broadcast_to((r0[:, None] + di[None, :])[:, None, :, None],
+                             (len(r0), len(c0), len(di), len(dj))).reshape(-1, len(di) * len(dj))
+        cc = np.broadcast_to((c0[:, None] + dj[None, :])[None, :, None, :],
+                             (len(r0), len(c0), len(di), len(dj))).reshape(-1, len(di) * len(dj))
+        inside = (rr < tile_rows) & (cc < tile_cols)
+        if inside.all():
+            return list(np.stack([rr, cc], axis=2))
+        return [np.stack([r[k], c[k]], axis=1) for r, c, k in zip(rr, cc, inside) if k.any()]
 
 
 def _starts(extent: int, period: int, count: int, step: int) -> list[int]:

@@ -57,9 +57,9 @@ def set_costs(offsets: np.ndarray, idx: np.ndarray, elem_bytes: int
     new = np.ones(key.shape, dtype=bool)
     new[:, 1:] = key[:, 1:] != key[:, :-1]
     new &= key >= 0
-    counts = np.zeros((len(idx), groups), dtype=np.int64)
     rows = np.broadcast_to(np.arange(len(idx))[:, None], key.shape)
-    np.add.at(counts, (rows[new], key[new] // span), 1)
+    counts = np.bincount(rows[new] * groups + key[new] // span,
+                         minlength=len(idx) * groups).reshape(len(idx), groups)
     distinct = new.sum(axis=1)
     return counts.max(axis=1), -(-distinct // groups)
 

@@ -186,19 +186,30 @@ class LinearLayout:
             self.bases + tuple(1 << j for j in range(self.bits, n)))
 
     def xor_form(self) -> tuple[int, int, int] | None:
-        """``(B, M, S)`` if this is ``x ^ ((x & Ymask) >> S)``, CuTe-valid or not, else None."""
+        """``(B, M, S)`` if this is ``x ^ ((x & Ymask) >> S)``, CuTe-valid or not, else None.
+
+        Read off the bases: each bit ``j`` of YYY maps to ``j`` plus bit ``j - S``, and every
+        other bit to itself; YYY is ``B`` consecutive bits from ``M + max(0, S)``.
+
+        >>> LinearLayout.from_xor(2, 1, -3).xor_form(), Swizzle(3, 4, 3).linear().xor_form()
+        ((2, 1, -3), (3, 4, 3))
+        """
         n = self.bits
-        if all(v == 1 << j for j, v in enumerate(self.bases)):
+        moved = {j: v ^ (1 << j) for j, v in enumerate(self.bases) if v != 1 << j}
+        if not moved:
             return (0, 0, 0)
-        for b in range(1, n + 1):
-            for s in range(-n, n + 1):
-                if s == 0:
-                    continue
-                for m in range(0, n - b - abs(s) + 1):
-                    cand = LinearLayout.from_xor(b, m, s)._padded(n)
-                    if cand.bases == self.bases:
-                        return (b, m, s)
-        return None
+        if any(d & (d - 1) for d in moved.values()):          # more than one extra bit
+            return None
+        shifts = {j - (d.bit_length() - 1) for j, d in moved.items()}
+        ys = sorted(moved)
+        if len(shifts) != 1 or ys != list(range(ys[0], ys[-1] + 1)):
+            return None
+        b, s = len(ys), shifts.pop()
+        m = ys[0] - max(0, s)
+        if m < 0 or b + m + abs(s) > n:
+            return None
+        form = LinearLayout.from_xor(b, m, s)._padded(n)
+        return (b, m, s) if form.bases == self.bases else None
 
     def as_swizzle(self) -> Swizzle | None:
         """The equal CuTe ``Swizzle`` (``|S| >= B``), or None when CuTe cannot express it."""

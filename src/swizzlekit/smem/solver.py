@@ -33,6 +33,7 @@ Swizzle<3,0,3> o (8,8):(8,1)
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem import gf2
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
+from swizzlekit.smem.core import Core, apply_bases
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, XorCols, is_pow2, log2)
 
@@ -134,39 +136,24 @@ class Solution:
         }
 
 
-def _cute_candidates(n: int) -> list[Swizzle]:
-    out = []
+@functools.lru_cache(maxsize=None)
+def _cute_candidates(n: int) -> tuple[Swizzle, ...]:
+    out: list[Swizzle] = []
     for b in range(1, n + 1):
         for s_abs in range(b, n - b + 1):
             for m in range(0, n - b - s_abs + 1):
                 out += [Swizzle(b, m, s_abs), Swizzle(b, m, -s_abs)]
-    return out
+    return tuple(out)
 
 
-def _forbidden_candidates(n: int) -> list[LinearLayout]:
-    out = []
+@functools.lru_cache(maxsize=None)
+def _forbidden_candidates(n: int) -> tuple[LinearLayout, ...]:
+    out: list[LinearLayout] = []
     for b in range(2, n + 1):
         for s_abs in range(1, b):
             for m in range(0, n - b - s_abs + 1):
                 out += [LinearLayout.from_xor(b, m, s_abs), LinearLayout.from_xor(b, m, -s_abs)]
-    return out
-
-
-def _subspace(points: np.ndarray) -> list[int] | None:
-    """A basis if ``points`` (flat indices) is a coset ``x0 ^ span(basis)``, else None."""
-    x0 = int(points[0])
-    diffs = sorted({int(p) ^ x0 for p in points})
-    basis: list[int] = []
-    for d in diffs:
-        reduced = d
-        for v in basis:
-            reduced = min(reduced, reduced ^ v)
-        if reduced:
-            basis.append(reduced)
-    if len(points) != 1 << len(basis) or len(set(int(p) for p in points)) != len(points):
-        return None
-    spanned = set((gf2.span(basis) ^ x0).tolist())
-    return basis if spanned == set(int(p) for p in points) else None
+    return tuple(out)
 
 
 def _xor_search(n: int, elem_bytes: int, groups: list[tuple[list[int], int]]
@@ -210,9 +197,10 @@ def _xor_search(n: int, elem_bytes: int, groups: list[tuple[list[int], int]]
     return LinearLayout(tuple(bases)), int(cost[best]), len(codes)
 
 
-#: The largest tile (in elements) :func:`solve` takes: 128x128 with three accesses takes about
-#: 3 s on one core.
-MAX_ELEMENTS = 128 * 128
+#: The largest tile (in elements) :func:`solve` takes: 256x256. Power-of-two tiles are costed
+#: on their periodic core (:mod:`swizzlekit.smem.core`) and take under 1 s on one core; other
+#: row counts up to 1.6 s (docs/smem.md).
+MAX_ELEMENTS = 256 * 256
 
 
 def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | AccessSpec],
@@ -224,13 +212,21 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     if rows * cols > MAX_ELEMENTS:
         raise SwizzleKitError(f"a {rows}x{cols} tile has {rows * cols} elements; the solver "
-                              f"answers tiles of at most {MAX_ELEMENTS} (128x128)")
+                              f"answers tiles of at most {MAX_ELEMENTS} elements (256x256)")
     if isinstance(accesses, (str, AccessSpec)) or not accesses:
         raise SwizzleKitError("accesses must be a list of at least one access spec "
                               "(row, col, block:RxC)")
     if max_pad is not None:
         max_pad = check_int("max_pad", max_pad, 0)
-    specs = [parse_access(a) if isinstance(a, str) else a for a in accesses]
+    specs = tuple(parse_access(a) if isinstance(a, str) else a for a in accesses)
+    return _solve(rows, cols, elem_bytes, specs, max_pad)
+
+
+@functools.lru_cache(maxsize=256)
+def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
+           max_pad: int | None) -> Solution:
+    """:func:`solve` on checked arguments; pure, so cached (a stacked layout solves the same
+    power-of-two parts for each way of stacking them)."""
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
     bound = universal_bound(idx, elem_bytes)
@@ -239,12 +235,21 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     # memory, then the simpler family
     best: tuple[int, int, int, TileLayout, str] | None = None
 
-    def consider(layout: TileLayout, family: str) -> bool:
+    pow2 = is_pow2(rows) and is_pow2(cols)
+    core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps]) if pow2 else None
+
+    def consider(layout: TileLayout, family: str, cost: int | None = None) -> bool:
         nonlocal best, searched
         searched += 1
-        off = layout.offsets()
-        cost = int(set_costs(off, idx, elem_bytes)[0].sum())
-        key = (cost, int(off.max()) + 1, FAMILIES.index(family))
+        linear = _linear_map(layout)
+        if core is not None and linear is not None:    # a bijection onto rows * cols
+            if cost is None:
+                cost = core.cost(linear, elem_bytes)
+            storage = rows * cols
+        else:
+            off = layout.offsets()
+            cost, storage = int(set_costs(off, idx, elem_bytes)[0].sum()), int(off.max()) + 1
+        key = (cost, storage, FAMILIES.index(family))
         if best is None or key < best[:3]:
             best = (*key, layout, family)
         return cost == bound
@@ -265,32 +270,29 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
                      f"lower bound of {bound} for any layout; {how}")
         return Solution(layout, family, result, bound, proof, searched)
 
-    pow2 = is_pow2(rows) and is_pow2(cols)
     if consider(RowMajor(rows, cols), "row-major"):
         return done("")
     if pow2:
         n = log2(rows * cols)
-        for sw in _cute_candidates(n):
-            if consider(Swizzled(rows, cols, sw), "cute"):
-                return done("")
-        for lin in _forbidden_candidates(n):
-            if consider(Swizzled(rows, cols, lin), "xor"):
-                return done("")
-        bases = [_subspace(p[:, 0] * cols + p[:, 1]) for ps in placements for p in ps]
-        if all(b is not None for b in bases):
+        for family, functors in (("cute", _cute_candidates(n)),
+                                 ("xor", _forbidden_candidates(n))):
+            # each family costed in one vectorized count, then taken in preference order
+            costs = (core.costs(functors, elem_bytes) if core is not None
+                     else [None] * len(functors))
+            for functor, cost in zip(functors, costs):
+                if consider(Swizzled(rows, cols, functor), family,
+                            None if cost is None else int(cost)):
+                    return done("")
+        if core is not None:
             # placements with the same subspace cost the same under a linear layout
-            groups: dict[tuple[int, ...], tuple[list[int], int]] = {}
-            for b in bases:
-                key = tuple(sorted(gf2.span(b).tolist()))
-                groups[key] = (b, groups.get(key, (b, 0))[1] + 1)
-            found = _xor_search(n, elem_bytes, list(groups.values()))
+            found = _xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
             if found is not None:
                 lin, _, tried = found
                 searched += tried - 1
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
         start = best[3].linear() if best is not None else None
-        lin, tried = _transvection_search(n, idx, elem_bytes, bound,
+        lin, tried = _transvection_search(n, core, idx, elem_bytes, bound,
                                           start.bases if start is not None else None)
         searched += tried
         if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
@@ -321,42 +323,64 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
 #: fewer for big problems: at most ``LOCAL_SEARCH_WORK`` placement elements costed in all.
 LOCAL_SEARCH = 2000
 LOCAL_SEARCH_WORK = 2_000_000
+#: A restart ends after this many steps in a row without lowering its cost.
+LOCAL_SEARCH_STALL = 200
 
 
-def _transvection_search(n: int, idx: np.ndarray, elem_bytes: int, bound: int,
-                         start: Sequence[int] | None) -> tuple[tuple[int, ...], int]:
+def _linear_map(layout: TileLayout):
+    """The layout as a map of flat row-major indices when it is GF(2)-linear, else None."""
+    if isinstance(layout, RowMajor) and layout.pad == 0:
+        return lambda x: x
+    if isinstance(layout, Swizzled):
+        return layout.functor
+    if (isinstance(layout, XorCols) and layout.ld == layout.cols and is_pow2(layout.rows)
+            and is_pow2(layout.cols)):     # r*cols + (c ^ f(r)) = flat ^ f(r): linear
+        shift, mask = log2(layout.cols), layout.cols - 1
+        return lambda x: layout(x >> shift, x & mask)
+    return None
+
+
+def _transvection_search(n: int, core: Core | None, idx: np.ndarray, elem_bytes: int,
+                         bound: int, start: Sequence[int] | None
+                         ) -> tuple[tuple[int, ...], int]:
     """Hill-climb over every invertible GF(2) map on ``n`` offset bits: a step adds one basis
     image into another (a transvection; they generate the whole group), kept when the total
     wavefronts do not grow. Four seeded restarts share :data:`LOCAL_SEARCH` steps; stops at
     ``bound``. Returns the best bases found and the steps taken."""
-    flat = np.arange(1 << n)
-    bits = [(flat >> j) & 1 for j in range(n)]
+    xs = core.elements if core is not None else np.arange(1 << n)   # the elements costed
+    bits = [(xs >> j) & 1 for j in range(n)]
 
-    def cost(bases) -> int:
-        off = np.zeros(1 << n, dtype=np.int64)
-        for j, b in enumerate(bases):
-            off ^= bits[j] * b
+    def cost(off) -> int:
+        if core is not None:           # the periodic core: a few subspaces, weighted
+            return core.cost(lambda _: off, elem_bytes)
         return int(set_costs(off, idx, elem_bytes)[0].sum())
 
     rng = np.random.default_rng(0x5A17)
     best = list(start) if start is not None else [1 << j for j in range(n)]
-    best_cost, steps = cost(best), 0
-    budget = max(24, min(LOCAL_SEARCH, LOCAL_SEARCH_WORK // max(idx.size, 1)))
+    best_cost, steps = cost(apply_bases(best, xs)), 0
+    size = core.idx.size if core is not None else idx.size
+    budget = max(24, min(LOCAL_SEARCH, LOCAL_SEARCH_WORK // max(size, 1)))
     for restart in range(4):
         cur = list(best) if restart == 0 else [1 << j for j in range(n)]
-        cur_cost = cost(cur)
+        cur_off = apply_bases(cur, xs)
+        cur_cost = cost(cur_off)
+        stalled = 0
         for _ in range(budget // 4):
             if best_cost <= bound or n < 2:
                 return tuple(best), steps
+            if stalled >= LOCAL_SEARCH_STALL:          # this restart has stopped improving
+                break
             i, j = rng.choice(n, 2, replace=False)
-            cand = list(cur)
-            cand[i] ^= cand[j]
-            c = cost(cand)
+            # bit i's image gains bit j's: every element with bit i set moves by cur[j]
+            off = cur_off ^ (bits[i] * cur[j])
+            c = cost(off)
             steps += 1
+            stalled = 0 if c < cur_cost else stalled + 1
             if c <= cur_cost:
-                cur, cur_cost = cand, c
+                cur[i] ^= cur[j]
+                cur_off, cur_cost = off, c
                 if c < best_cost:
-                    best, best_cost = list(cand), c
+                    best, best_cost = list(cur), c
     return tuple(best), steps
 
 
@@ -385,7 +409,7 @@ def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad):
 
     solved: dict[int, TileLayout] = {}
     for n in set(parts):
-        fitting = [s for s in specs if s.placements(n, cols, elem_bytes)]
+        fitting = [s for s in specs if _fits(s, n, cols, elem_bytes)]
         if not fitting:
             solved[n] = RowMajor(n, cols)
             continue
@@ -394,6 +418,14 @@ def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad):
         except SwizzleKitError:
             return None
     return Stacked(tuple(solved[n] for n in parts))
+
+
+def _fits(spec: AccessSpec, rows: int, cols: int, elem_bytes: int) -> bool:
+    """Whether ``spec`` has a placement in a ``rows x cols`` part of a stacked tile."""
+    try:
+        return bool(spec.placements(rows, cols, elem_bytes))
+    except SwizzleKitError:            # too few rows or columns for one instruction
+        return False
 
 
 def universal_bound(idx: np.ndarray, elem_bytes: int) -> int:

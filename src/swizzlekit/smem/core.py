@@ -1,0 +1,124 @@
+"""The periodic core of a power-of-two tile: its placements as cosets of a few subspaces.
+
+Under a GF(2)-linear layout ``L`` (row-major, a CuTe swizzle, any :class:`LinearLayout`), a
+placement that is a coset ``x0 ^ S`` of a subspace ``S`` of row-major indices lands on
+``L(x0) ^ L(S)``: the offsets of ``S`` itself, XORed with one constant. XORing every byte
+address with one constant permutes the 4-byte words and the banks without merging or
+splitting any, so the placement costs exactly what ``S`` costs. A 256x256 tile read by rows,
+columns and 8x8 blocks has 3,072 placements but three subspaces; :class:`Core` costs a linear
+layout on those three, weighted by how many placements each stands for. The tests hold it
+equal to the full count on every candidate family.
+
+::
+
+    row-major index bits    r r r r r r r r | c c c c c c c c
+    a row of 64 fp16:       x x x x x x x x | x x 0 0 0 0 0 0   (x: the coset's constant)
+    its subspace S:         0 0 0 0 0 0 0 0 | 0 0 * * * * * *   (*: spanned)
+
+>>> core = Core.of([np.array([0, 1, 2, 3]), np.array([4, 5, 6, 7]), np.array([0, 8, 16, 24])])
+>>> core.weights.tolist(), core.elements.tolist()
+([2, 1], [0, 1, 2, 3, 8, 16, 24])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from swizzlekit.smem import gf2
+from swizzlekit.smem.analyze import set_costs
+
+__all__ = ["subspace", "Core", "apply_bases"]
+
+
+def subspace(points: np.ndarray) -> list[int] | None:
+    """A basis if ``points`` (flat indices) is a coset ``x0 ^ span(basis)``, else None.
+
+    >>> subspace(np.array([4, 5, 6, 7])), subspace(np.array([0, 1, 2]))
+    ([1, 2], None)
+    """
+    pts = np.unique(np.asarray(points, dtype=np.int64))
+    if len(pts) != len(points) or len(pts) & (len(pts) - 1):
+        return None
+    x0 = int(points[0])
+    basis: list[int] = []
+    for d in sorted({int(p) ^ x0 for p in pts}):
+        reduced = d
+        for v in basis:
+            reduced = min(reduced, reduced ^ v)
+        if reduced:
+            basis.append(reduced)
+    if len(pts) != 1 << len(basis):
+        return None
+    spanned = np.sort(gf2.span(basis) ^ x0)
+    return basis if np.array_equal(spanned, pts) else None
+
+
+def apply_bases(bases: Sequence[int], x: np.ndarray) -> np.ndarray:
+    """The linear map with ``bases[j]`` the image of bit ``j``, applied to the indices ``x``.
+
+    >>> apply_bases([1, 3], np.array([0, 1, 2, 3])).tolist()
+    [0, 1, 3, 2]
+    """
+    out = np.zeros(len(x), dtype=np.int64)
+    for j, b in enumerate(bases):
+        out ^= ((x >> j) & 1) * int(b)
+    return out
+
+
+@dataclass(frozen=True)
+class Core:
+    """The distinct subspaces of a tile's placements (``idx`` rows: positions in
+    ``elements``, -1 padded) and how many placements each stands for."""
+    elements: np.ndarray      # the flat indices the subspaces span, sorted
+    idx: np.ndarray           # (subspaces, k) positions into elements
+    weights: np.ndarray       # placements per subspace
+    bases: tuple              # a basis per subspace
+
+    @classmethod
+    def of(cls, placements: Sequence[np.ndarray]) -> Core | None:
+        """The core of ``placements`` (flat indices each), or None when one is not a coset."""
+        groups: dict[bytes, list] = {}
+        for p in placements:
+            p = np.asarray(p, dtype=np.int64)
+            # p is a coset of S exactly when {x ^ p[0]} is S: translates share the key
+            key = np.sort(p ^ p[0]).tobytes()
+            if key in groups:
+                groups[key][1] += 1
+                continue
+            basis = subspace(p)
+            if basis is None:
+                return None
+            groups[key] = [basis, 1, np.sort(gf2.span(basis))]
+        spans = [g[2] for g in groups.values()]
+        elements = np.unique(np.concatenate(spans))
+        k = max(len(s) for s in spans)
+        idx = np.full((len(spans), k), -1, dtype=np.int64)
+        for i, s in enumerate(spans):
+            idx[i, :len(s)] = np.searchsorted(elements, s)
+        return cls(elements, idx, np.array([g[1] for g in groups.values()], dtype=np.int64),
+                   tuple(tuple(g[0]) for g in groups.values()))
+
+    def cost(self, linear: Callable[[np.ndarray], np.ndarray], elem_bytes: int) -> int:
+        """Total wavefronts of every placement under the linear map ``linear`` (flat index
+        array -> offset array): each subspace's cost, times its placements."""
+        return int(self.costs([linear], elem_bytes)[0])
+
+    def costs(self, maps: Sequence[Callable[[np.ndarray], np.ndarray]],
+              elem_bytes: int) -> np.ndarray:
+        """:meth:`cost` of many linear maps in one vectorized count (a family of candidates:
+        the subspaces of map ``i`` are costed on offsets shifted past those of map ``i-1``)."""
+        if not maps:
+            return np.zeros(0, dtype=np.int64)
+        e = len(self.elements)
+        off = np.stack([np.asarray(f(self.elements), dtype=np.int64) for f in maps])
+        # map i's offsets moved past map i-1's by a power of two of at least 128 bytes, so
+        # words and banks line up as before
+        stride = max(1 << int(off.max()).bit_length(), 128 // min(elem_bytes, 128))
+        off = off + (np.arange(len(maps), dtype=np.int64) * stride)[:, None]
+        shift = (np.arange(len(maps), dtype=np.int64) * e)[:, None, None]
+        idx = np.where(self.idx[None] >= 0, self.idx[None] + shift, -1).reshape(-1, self.idx.shape[1])
+        per = set_costs(off.reshape(-1), idx, elem_bytes)[0].reshape(len(maps), -1)
+        return (per * self.weights[None]).sum(axis=1)

@@ -1,0 +1,81 @@
+"""The periodic core must cost every linear layout exactly as the full count does."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from swizzlekit.smem.access import parse_access
+from swizzlekit.smem.analyze import placement_index, set_costs
+from swizzlekit.smem.core import Core, apply_bases, subspace
+from swizzlekit.smem.layouts import Swizzle, Swizzled, XorCols
+from swizzlekit.smem.solver import _linear_map
+
+ACCESSES = ["row", "col", "block:2x4", "block:4x2", "block:8x8", "block:4x8", "block:2x8",
+            "block:8x2", "block:2x4:stride=2x1", "block:4x2:stride=2x2", "block:1x8:vec=2:stride=1x2"]
+
+
+def _problem(log_rows, log_cols, elem_bytes, names):
+    rows, cols = 1 << log_rows, 1 << log_cols
+    placements = []
+    for name in names:
+        try:
+            placements += parse_access(name).placements(rows, cols, elem_bytes)
+        except ValueError:           # does not fit this tile or element size
+            continue
+    return rows, cols, placements
+
+
+@st.composite
+def problems(draw):
+    elem_bytes = draw(st.sampled_from([1, 2, 4, 8, 16]))
+    names = draw(st.lists(st.sampled_from(ACCESSES), min_size=1, max_size=4, unique=True))
+    rows, cols, placements = _problem(draw(st.integers(2, 6)), draw(st.integers(2, 7)),
+                                      elem_bytes, names)
+    n = (rows * cols).bit_length() - 1
+    bases = [1 << j for j in range(n)]
+    for _ in range(draw(st.integers(0, 3 * n))):          # a random invertible map
+        i, j = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+        if i != j:
+            bases[i] ^= bases[j]
+    return rows, cols, elem_bytes, placements, bases
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_core_cost_equals_the_full_count_for_any_linear_map(problem):
+    rows, cols, elem_bytes, placements, bases = problem
+    if not placements:
+        return
+    flat = [p[:, 0] * cols + p[:, 1] for p in placements]
+    core = Core.of(flat)
+    assert core is not None                      # aligned accesses are cosets
+    assert int(core.weights.sum()) == len(placements)
+    full = set_costs(apply_bases(bases, np.arange(rows * cols)), placement_index(placements, cols),
+                     elem_bytes)[0].sum()
+    assert core.cost(lambda x: apply_bases(bases, x), elem_bytes) == full
+    many = core.costs([lambda x: x, lambda x: apply_bases(bases, x)], elem_bytes)
+    identity = set_costs(np.arange(rows * cols), placement_index(placements, cols),
+                         elem_bytes)[0].sum()
+    assert many.tolist() == [identity, full]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(3, 6), st.integers(3, 7), st.sampled_from([2, 4, 16]),
+       st.integers(1, 3), st.integers(0, 2), st.integers(0, 2))
+def test_the_linear_forms_of_swizzles_and_coordinate_xors_are_exact(lr, lc, eb, bits, cs, rs):
+    rows, cols = 1 << lr, 1 << lc
+    layouts = []
+    if cols % (1 << (bits + cs)) == 0:
+        layouts.append(XorCols(rows, cols, bits, cs, rs))
+    if bits + 2 * bits <= lr + lc and bits <= lr + lc - bits:
+        layouts.append(Swizzled(rows, cols, Swizzle(bits, 0, bits)))
+    for layout in layouts:
+        f = _linear_map(layout)
+        assert np.array_equal(f(np.arange(rows * cols)), layout.offsets().reshape(-1))
+
+
+def test_a_placement_that_is_no_coset_has_no_core():
+    assert subspace(np.array([0, 1, 2])) is None and subspace(np.array([0, 1, 2, 4])) is None
+    assert Core.of([np.array([0, 1]), np.array([0, 3, 5])]) is None
