@@ -13,7 +13,7 @@ from swizzlekit.smem.access import parse_access
 from swizzlekit.smem.banks import set_wavefronts
 from swizzlekit.smem.layouts import LinearLayout, Swizzle, Swizzled
 from swizzlekit.smem.core import subspace as _subspace
-from swizzlekit.smem.solver import _xor_search
+from swizzlekit.smem.search import xor_search as _xor_search
 
 
 def _naive_excess(layout, spec, eb):

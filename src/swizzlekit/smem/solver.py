@@ -41,10 +41,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
-from swizzlekit.smem import gf2
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
-from swizzlekit.smem.core import Core, apply_bases
+from swizzlekit.smem.core import Core
+from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
+                                    transvection_search, xor_search)
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, XorCols, is_pow2, log2)
 
@@ -52,8 +53,6 @@ __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT
            "MAX_ELEMENTS"]
 
 FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "padded")
-EXHAUSTIVE_LIMIT = 1 << 16
-_SAMPLES = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -136,67 +135,6 @@ class Solution:
         }
 
 
-@functools.lru_cache(maxsize=None)
-def _cute_candidates(n: int) -> tuple[Swizzle, ...]:
-    out: list[Swizzle] = []
-    for b in range(1, n + 1):
-        for s_abs in range(b, n - b + 1):
-            for m in range(0, n - b - s_abs + 1):
-                out += [Swizzle(b, m, s_abs), Swizzle(b, m, -s_abs)]
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=None)
-def _forbidden_candidates(n: int) -> tuple[LinearLayout, ...]:
-    out: list[LinearLayout] = []
-    for b in range(2, n + 1):
-        for s_abs in range(1, b):
-            for m in range(0, n - b - s_abs + 1):
-                out += [LinearLayout.from_xor(b, m, s_abs), LinearLayout.from_xor(b, m, -s_abs)]
-    return tuple(out)
-
-
-def _xor_search(n: int, elem_bytes: int, groups: list[tuple[list[int], int]]
-                ) -> tuple[LinearLayout, int, int] | None:
-    """Best ``x ^ U(x >> hi)`` over all (or sampled) U: high bits XORed into the bank bits.
-
-    ``groups``: (subspace basis, number of placements) per access. A linear layout costs a
-    coset what it costs the subspace: distinct words over banks hit, counted over the span.
-    """
-    w0 = max(0, 2 - log2(elem_bytes)) if elem_bytes < 4 else 0   # offset bits inside a word
-    g = log2(WAVEFRONT_BYTES // max(elem_bytes, 4))               # bank-group bits
-    lo, hi = w0, w0 + g
-    if hi >= n:
-        return None
-    nhi = n - hi
-    total = 1 << (g * nhi)
-    rng = np.random.default_rng(0)
-    if total <= EXHAUSTIVE_LIMIT:
-        codes = np.arange(total, dtype=np.int64)
-    else:
-        codes = rng.integers(0, total, _SAMPLES, dtype=np.int64)
-    # column j of U (image of high bit j, placed at bit lo) for every candidate
-    cols = [((codes >> (g * j)) & ((1 << g) - 1)) << lo for j in range(nhi)]
-    cost = np.zeros(len(codes), dtype=np.int64)
-    for basis, count in groups:
-        xs = gf2.span(basis)
-        y = np.broadcast_to(xs, (len(codes), len(xs))).copy()
-        for j in range(nhi):
-            bit = ((xs >> (hi + j)) & 1).astype(bool)
-            y[:, bit] ^= cols[j][:, None]
-        in_word = ((y >> lo) == 0).sum(axis=1)                       # |V ∩ ker(word)|
-        in_bank = (((y >> lo) & ((1 << g) - 1)) == 0).sum(axis=1)    # |V ∩ ker(bank)|
-        cost += count * (in_bank // in_word)
-    best = int(np.argmin(cost))
-    bases = []
-    for j in range(n):
-        v = 1 << j
-        if j >= hi:
-            v ^= int(cols[j - hi][best])
-        bases.append(v)
-    return LinearLayout(tuple(bases)), int(cost[best]), len(codes)
-
-
 #: The largest tile (in elements) :func:`solve` takes: 256x256. Power-of-two tiles are costed
 #: on their periodic core (:mod:`swizzlekit.smem.core`) and take under 1 s on one core; other
 #: row counts up to 1.6 s (docs/smem.md).
@@ -274,8 +212,8 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         return done("")
     if pow2:
         n = log2(rows * cols)
-        for family, functors in (("cute", _cute_candidates(n)),
-                                 ("xor", _forbidden_candidates(n))):
+        for family, functors in (("cute", cute_candidates(n)),
+                                 ("xor", forbidden_candidates(n))):
             # each family costed in one vectorized count, then taken in preference order
             costs = (core.costs(functors, elem_bytes) if core is not None
                      else [None] * len(functors))
@@ -285,14 +223,14 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                     return done("")
         if core is not None:
             # placements with the same subspace cost the same under a linear layout
-            found = _xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
+            found = xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
             if found is not None:
                 lin, _, tried = found
                 searched += tried - 1
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
         start = best[3].linear() if best is not None else None
-        lin, tried = _transvection_search(n, core, idx, elem_bytes, bound,
+        lin, tried = transvection_search(n, core, idx, elem_bytes, bound,
                                           start.bases if start is not None else None)
         searched += tried
         if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
@@ -319,14 +257,6 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 f"padding up to {pads} elements")
 
 
-#: Steps of the local search over invertible GF(2) maps (seeded: the same answer every run),
-#: fewer for big problems: at most ``LOCAL_SEARCH_WORK`` placement elements costed in all.
-LOCAL_SEARCH = 2000
-LOCAL_SEARCH_WORK = 2_000_000
-#: A restart ends after this many steps in a row without lowering its cost.
-LOCAL_SEARCH_STALL = 200
-
-
 def _linear_map(layout: TileLayout):
     """The layout as a map of flat row-major indices when it is GF(2)-linear, else None."""
     if isinstance(layout, RowMajor) and layout.pad == 0:
@@ -338,50 +268,6 @@ def _linear_map(layout: TileLayout):
         shift, mask = log2(layout.cols), layout.cols - 1
         return lambda x: layout(x >> shift, x & mask)
     return None
-
-
-def _transvection_search(n: int, core: Core | None, idx: np.ndarray, elem_bytes: int,
-                         bound: int, start: Sequence[int] | None
-                         ) -> tuple[tuple[int, ...], int]:
-    """Hill-climb over every invertible GF(2) map on ``n`` offset bits: a step adds one basis
-    image into another (a transvection; they generate the whole group), kept when the total
-    wavefronts do not grow. Four seeded restarts share :data:`LOCAL_SEARCH` steps; stops at
-    ``bound``. Returns the best bases found and the steps taken."""
-    xs = core.elements if core is not None else np.arange(1 << n)   # the elements costed
-    bits = [(xs >> j) & 1 for j in range(n)]
-
-    def cost(off) -> int:
-        if core is not None:           # the periodic core: a few subspaces, weighted
-            return core.cost(lambda _: off, elem_bytes)
-        return int(set_costs(off, idx, elem_bytes)[0].sum())
-
-    rng = np.random.default_rng(0x5A17)
-    best = list(start) if start is not None else [1 << j for j in range(n)]
-    best_cost, steps = cost(apply_bases(best, xs)), 0
-    size = core.idx.size if core is not None else idx.size
-    budget = max(24, min(LOCAL_SEARCH, LOCAL_SEARCH_WORK // max(size, 1)))
-    for restart in range(4):
-        cur = list(best) if restart == 0 else [1 << j for j in range(n)]
-        cur_off = apply_bases(cur, xs)
-        cur_cost = cost(cur_off)
-        stalled = 0
-        for _ in range(budget // 4):
-            if best_cost <= bound or n < 2:
-                return tuple(best), steps
-            if stalled >= LOCAL_SEARCH_STALL:          # this restart has stopped improving
-                break
-            i, j = rng.choice(n, 2, replace=False)
-            # bit i's image gains bit j's: every element with bit i set moves by cur[j]
-            off = cur_off ^ (bits[i] * cur[j])
-            c = cost(off)
-            steps += 1
-            stalled = 0 if c < cur_cost else stalled + 1
-            if c <= cur_cost:
-                cur[i] ^= cur[j]
-                cur_off, cur_cost = off, c
-                if c < best_cost:
-                    best, best_cost = list(cur), c
-    return tuple(best), steps
 
 
 def _stackings(rows: int) -> list[list[int]]:
