@@ -230,7 +230,7 @@ def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=Non
     start = time.perf_counter()
     failed: list[tuple[Job, BaseException]] = []
     per_gpu: dict = {}
-    workers = 1 if client is None else len(client.scheduler_info()["workers"])
+    workers = 1 if client is None else len(client.nthreads())    # every worker, not a page
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, disable=not progress) as bar:
