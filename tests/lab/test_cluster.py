@@ -4,6 +4,7 @@ the H200 sweep's runs), so this runs in CI without a GPU."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -167,3 +168,26 @@ def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(serial):
     assert set(after.values()) != set(pids.values())         # a fresh process replaced it
     assert sorted(arrivals) == sorted(j.key for j in jobs)    # each job handed over once
     assert got == serial                                      # every row, equal to serial
+
+
+def test_a_cluster_that_loses_every_worker_is_given_up_on_not_waited_on(monkeypatch):
+    import swizzlekit.lab.cluster as cluster
+
+    monkeypatch.setattr(cluster, "WORKERLESS_LIMIT", 2.0)
+    got = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as local:
+        with open_cluster(local.scheduler_address, gpus=False) as client:
+            worker = list(client.run(os.getpid).values())
+
+            def keep(done):
+                got.append(done.job.key)
+                if len(got) == 1:              # the only worker goes, and none replaces it
+                    local.scale(0)
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(worker[0], signal.SIGKILL)
+
+            start = time.perf_counter()
+            with pytest.raises(ToolError, match="every worker left"):
+                run_jobs(_jobs(SHAPES[:8]), keep, client=client, progress=False)
+    assert time.perf_counter() - start < 60 and 1 <= len(got) < 8

@@ -58,6 +58,8 @@ CLUSTER_HELP = ("where runs go: none (this process, the default), local (a Dask 
 _ADDRESS = re.compile(r"^(tcp|tls)://([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$")
 #: Seconds to wait for a scheduler to answer, and for its first worker.
 CONNECT_TIMEOUT = 10.0
+#: Seconds a sweep waits with no worker at all before it gives up (instead of hanging).
+WORKERLESS_LIMIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -258,12 +260,30 @@ def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=Non
             futures = {client.submit(execute, job, key=f"swizzlekit-{tag}-{i}", pure=False,
                                      priority=len(ranked) - i): job
                        for i, job in enumerate(ranked)}
-            for future in as_completed(futures, loop=client.loop):
-                if future.status == "finished":
-                    hand_over(future.result())
-                else:
-                    failed.append((futures[future], future.exception()))
-                    bar.advance(task)
+            arrivals = as_completed(futures, loop=client.loop)
+            workerless = None
+            while not arrivals.is_empty():
+                batch = arrivals.next_batch(block=False)
+                for future in batch:
+                    if future.status == "finished":
+                        hand_over(future.result())
+                    else:
+                        failed.append((futures[future], future.exception()))
+                        bar.advance(task)
+                if batch:
+                    continue
+                # nothing new: wait, but never forever on a cluster that has lost every worker
+                if client.nthreads():
+                    workerless = None
+                elif workerless is None:
+                    workerless = time.perf_counter()
+                elif time.perf_counter() - workerless > WORKERLESS_LIMIT:
+                    client.cancel(list(futures))
+                    raise ToolError(f"every worker left the cluster and none came back in "
+                                    f"{WORKERLESS_LIMIT:.0f} s; {len(failed)} failed and "
+                                    f"{bar.tasks[0].completed:.0f} of {len(jobs)} {label} "
+                                    f"are in the table (run again to resume)")
+                time.sleep(0.2)
     if failed:
         job, e = failed[0]
         raise ToolError(f"{len(failed)} of {len(jobs)} {label} failed; the first, {job.key}: "
