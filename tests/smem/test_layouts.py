@@ -197,6 +197,7 @@ def test_xor_form_equals_the_search_over_every_form():
     import numpy as np
 
     from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.smem import gf2
     from swizzlekit.smem.layouts import LinearLayout
 
     seen = 0
@@ -209,6 +210,8 @@ def test_xor_form_equals_the_search_over_every_form():
                     except SwizzleKitError:
                         continue
                     assert lay.xor_form() == _xor_form_by_search(lay) == (b, m, s)
+                    # from_xor skips the rank check: its maps are unitriangular
+                    assert gf2.is_invertible(LinearLayout.from_xor(b, m, s).matrix)
                     seen += 1
     rng = np.random.default_rng(7)
     for _ in range(300):

@@ -158,7 +158,12 @@ class LinearLayout:
             raise SwizzleKitError(f"XOR form ({b},{m},0) XORs bits onto themselves: not a bijection")
         ymask = ((1 << b) - 1) << (m + max(0, s))
         n = b + m + abs(s)
-        return cls(tuple((1 << j) ^ _shift((1 << j) & ymask, s) for j in range(n)))
+        # every bit gains at most one bit on one side of it (below for s > 0, above for s < 0):
+        # a unitriangular matrix, always invertible, so the rank check is skipped
+        lay = object.__new__(cls)
+        object.__setattr__(lay, "bases",
+                           tuple((1 << j) ^ _shift((1 << j) & ymask, s) for j in range(n)))
+        return lay
 
     @property
     def bits(self) -> int:
