@@ -6,8 +6,9 @@ placement that is a coset ``x0 ^ S`` of a subspace ``S`` of row-major indices la
 address with one constant permutes the 4-byte words and the banks without merging or
 splitting any, so the placement costs exactly what ``S`` costs. A 256x256 tile read by rows,
 columns and 8x8 blocks has 3,072 placements but three subspaces; :class:`Core` costs a linear
-layout on those three, weighted by how many placements each stands for. The tests hold it
-equal to the full count on every candidate family.
+layout on those three, weighted by how many placements each stands for. Placements that are
+no coset (clipped at a ragged edge) are kept as they are. The tests hold it equal to the full
+count for random linear maps.
 
 ::
 
@@ -15,9 +16,10 @@ equal to the full count on every candidate family.
     a row of 64 fp16:       x x x x x x x x | x x 0 0 0 0 0 0   (x: the coset's constant)
     its subspace S:         0 0 0 0 0 0 0 0 | 0 0 * * * * * *   (*: spanned)
 
->>> core = Core.of([np.array([0, 1, 2, 3]), np.array([4, 5, 6, 7]), np.array([0, 8, 16, 24])])
->>> core.weights.tolist(), core.elements.tolist()
-([2, 1], [0, 1, 2, 3, 8, 16, 24])
+>>> core = Core.of([np.array([0, 1, 2, 3]), np.array([4, 5, 6, 7]), np.array([0, 8, 16, 24]),
+...                  np.array([32, 40, 48])])            # a ragged edge: no coset
+>>> core.weights.tolist(), core.elements.tolist(), core.all_cosets
+([2, 1, 1], [0, 1, 2, 3, 8, 16, 24, 32, 40, 48], False)
 """
 
 from __future__ import annotations
@@ -70,17 +72,25 @@ def apply_bases(bases: Sequence[int], x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Core:
-    """The distinct subspaces of a tile's placements (``idx`` rows: positions in
-    ``elements``, -1 padded) and how many placements each stands for."""
-    elements: np.ndarray      # the flat indices the subspaces span, sorted
-    idx: np.ndarray           # (subspaces, k) positions into elements
-    weights: np.ndarray       # placements per subspace
-    bases: tuple              # a basis per subspace
+    """The distinct subspaces of a tile's placements and how many placements each stands for,
+    then every placement that is no coset (a tile's ragged edge), on its own with weight 1.
+    ``idx`` rows are positions in ``elements``, -1 padded."""
+    elements: np.ndarray      # the flat indices the rows read, sorted
+    idx: np.ndarray           # (subspaces + others, k) positions into elements
+    weights: np.ndarray       # placements per row
+    bases: tuple              # a basis per subspace (the first len(bases) rows)
+
+    @property
+    def all_cosets(self) -> bool:
+        """Every placement is a coset (so :func:`~swizzlekit.smem.search.xor_search` applies)."""
+        return len(self.bases) == len(self.idx)
 
     @classmethod
-    def of(cls, placements: Sequence[np.ndarray]) -> Core | None:
-        """The core of ``placements`` (flat indices each), or None when one is not a coset."""
+    def of(cls, placements: Sequence[np.ndarray]) -> Core:
+        """The core of ``placements`` (flat indices each)."""
         groups: dict[bytes, list] = {}
+        others: list[np.ndarray] = []
+        no_coset: set[bytes] = set()
         for p in placements:
             p = np.asarray(p, dtype=np.int64)
             # p is a coset of S exactly when {x ^ p[0]} is S: translates share the key
@@ -88,17 +98,20 @@ class Core:
             if key in groups:
                 groups[key][1] += 1
                 continue
-            basis = subspace(p)
+            basis = None if key in no_coset else subspace(p)
             if basis is None:
-                return None
+                no_coset.add(key)
+                others.append(np.sort(p))
+                continue
             groups[key] = [basis, 1, np.sort(gf2.span(basis))]
-        spans = [g[2] for g in groups.values()]
-        elements = np.unique(np.concatenate(spans))
-        k = max(len(s) for s in spans)
-        idx = np.full((len(spans), k), -1, dtype=np.int64)
-        for i, s in enumerate(spans):
-            idx[i, :len(s)] = np.searchsorted(elements, s)
-        return cls(elements, idx, np.array([g[1] for g in groups.values()], dtype=np.int64),
+        rows = [g[2] for g in groups.values()] + others
+        elements = np.unique(np.concatenate(rows))
+        k = max(len(r) for r in rows)
+        idx = np.full((len(rows), k), -1, dtype=np.int64)
+        for i, r in enumerate(rows):
+            idx[i, :len(r)] = np.searchsorted(elements, r)
+        weights = [g[1] for g in groups.values()] + [1] * len(others)
+        return cls(elements, idx, np.array(weights, dtype=np.int64),
                    tuple(tuple(g[0]) for g in groups.values()))
 
     def cost(self, linear: Callable[[np.ndarray], np.ndarray], elem_bytes: int) -> int:

@@ -174,13 +174,13 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     best: tuple[int, int, int, TileLayout, str] | None = None
 
     pow2 = is_pow2(rows) and is_pow2(cols)
-    core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps]) if pow2 else None
+    core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps])
 
     def consider(layout: TileLayout, family: str, cost: int | None = None) -> bool:
         nonlocal best, searched
         searched += 1
         linear = _linear_map(layout)
-        if core is not None and linear is not None:    # a bijection onto rows * cols
+        if linear is not None:                           # a bijection onto rows * cols
             if cost is None:
                 cost = core.cost(linear, elem_bytes)
             storage = rows * cols
@@ -215,13 +215,10 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         for family, functors in (("cute", cute_candidates(n)),
                                  ("xor", forbidden_candidates(n))):
             # each family costed in one vectorized count, then taken in preference order
-            costs = (core.costs(functors, elem_bytes) if core is not None
-                     else [None] * len(functors))
-            for functor, cost in zip(functors, costs):
-                if consider(Swizzled(rows, cols, functor), family,
-                            None if cost is None else int(cost)):
+            for functor, cost in zip(functors, core.costs(functors, elem_bytes)):
+                if consider(Swizzled(rows, cols, functor), family, int(cost)):
                     return done("")
-        if core is not None:
+        if core.all_cosets:
             # placements with the same subspace cost the same under a linear layout
             found = xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
             if found is not None:
@@ -263,8 +260,8 @@ def _linear_map(layout: TileLayout):
         return lambda x: x
     if isinstance(layout, Swizzled):
         return layout.functor
-    if (isinstance(layout, XorCols) and layout.ld == layout.cols and is_pow2(layout.rows)
-            and is_pow2(layout.cols)):     # r*cols + (c ^ f(r)) = flat ^ f(r): linear
+    if isinstance(layout, XorCols) and layout.ld == layout.cols and is_pow2(layout.cols):
+        # r*cols + (c ^ f(r)) = flat ^ f(r), f linear in r's bits: linear, for any row count
         shift, mask = log2(layout.cols), layout.cols - 1
         return lambda x: layout(x >> shift, x & mask)
     return None
