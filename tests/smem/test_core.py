@@ -113,3 +113,26 @@ def test_ragged_rows_are_costed_exactly_too(rows, log_cols, elem_bytes, names, m
     for bits in range(1, log_cols + 1):
         layout = XorCols(rows, cols, bits)
         assert np.array_equal(_linear_map(layout)(flat), layout.offsets().reshape(-1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 70), st.sampled_from([4, 8, 12, 16, 24, 32, 64, 96, 128]),
+       st.sampled_from([1, 2, 4, 8, 16]), st.integers(0, 70),
+       st.lists(st.sampled_from(ACCESSES), min_size=1, max_size=3, unique=True))
+def test_padded_layouts_cost_by_shape_exactly(rows, cols, elem_bytes, pad, names):
+    """Grouping placements by shape and by where their first byte sits in a cell loses nothing
+    for r * (cols + pad) + c, ragged tiles and clipped placements included."""
+    from swizzlekit.smem.core import Translates
+    from swizzlekit.smem.layouts import RowMajor
+
+    placements = []
+    for name in names:
+        try:
+            placements += parse_access(name).placements(rows, cols, elem_bytes)
+        except ValueError:
+            continue
+    if not placements:
+        return
+    full = set_costs(RowMajor(rows, cols, pad).offsets(), placement_index(placements, cols),
+                     elem_bytes)[0].sum()
+    assert Translates.of(placements, cols).cost(cols + pad, cols, elem_bytes) == full

@@ -32,7 +32,7 @@ import numpy as np
 from swizzlekit.smem import gf2
 from swizzlekit.smem.analyze import set_costs
 
-__all__ = ["subspace", "Core", "apply_bases"]
+__all__ = ["subspace", "Core", "Translates", "apply_bases"]
 
 
 def subspace(points: np.ndarray) -> list[int] | None:
@@ -135,3 +135,46 @@ class Core:
         idx = np.where(self.idx[None] >= 0, self.idx[None] + shift, -1).reshape(-1, self.idx.shape[1])
         per = set_costs(off.reshape(-1), idx, elem_bytes)[0].reshape(len(maps), -1)
         return (per * self.weights[None]).sum(axis=1)
+
+
+@dataclass(frozen=True)
+class Translates:
+    """Placements grouped by shape, for padded row-major layouts (``r * ld + c``).
+
+    There a placement's offsets are its first element's offset plus a pattern fixed by its
+    shape. Moving every address by a whole number of ``max(elem_bytes, 4)``-byte cells
+    rotates the banks and keeps the words, so a placement costs what any other of its shape
+    costs whose first byte sits at the same place within a cell. One representative per
+    (shape, place in the cell) is costed, weighted by how many it stands for.
+
+    >>> t = Translates.of([np.array([[0, 0], [0, 1]]), np.array([[1, 0], [1, 1]])], cols=4)
+    >>> t.cost(ld=4, cols=4, elem_bytes=4), t.cost(ld=5, cols=4, elem_bytes=2)
+    (2, 2)
+    """
+    shape_of: np.ndarray      # per placement, the id of its shape (elements minus the first)
+    first: np.ndarray         # per placement, its first element (row, col)
+    idx: np.ndarray           # the placements as row-major indices, -1 padded
+
+    @classmethod
+    def of(cls, placements: Sequence[np.ndarray], cols: int) -> Translates:
+        """``placements``: (k, 2) arrays of (row, col) in a tile ``cols`` wide."""
+        shapes: dict[bytes, int] = {}
+        ids = [shapes.setdefault((p - p[0]).tobytes(), len(shapes)) for p in placements]
+        k = max(len(p) for p in placements)
+        idx = np.full((len(placements), k), -1, dtype=np.int64)
+        for i, p in enumerate(placements):
+            idx[i, :len(p)] = p[:, 0] * cols + p[:, 1]
+        return cls(np.array(ids, dtype=np.int64),
+                   np.array([p[0] for p in placements], dtype=np.int64), idx)
+
+    def cost(self, ld: int, cols: int, elem_bytes: int) -> int:
+        """Total wavefronts of every placement under ``r * ld + c``."""
+        unit = max(elem_bytes, 4)
+        base = self.first[:, 0] * ld + self.first[:, 1]
+        key = self.shape_of * unit + (base * elem_bytes) % unit
+        _, rep, counts = np.unique(key, return_index=True, return_counts=True)
+        flat = self.idx[rep]
+        valid = flat >= 0
+        table = np.where(valid, (flat // cols) * ld + flat % cols, 0).reshape(-1)
+        pos = np.where(valid, np.arange(flat.size).reshape(flat.shape), -1)
+        return int((set_costs(table, pos, elem_bytes)[0] * counts).sum())

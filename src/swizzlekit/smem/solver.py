@@ -43,7 +43,7 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
-from swizzlekit.smem.core import Core
+from swizzlekit.smem.core import Core, Translates
 from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
                                     transvection_search, xor_search)
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
@@ -135,9 +135,9 @@ class Solution:
         }
 
 
-#: The largest tile (in elements) :func:`solve` takes: 256x256. Power-of-two tiles are costed
-#: on their periodic core (:mod:`swizzlekit.smem.core`) and take under 1 s on one core; other
-#: row counts up to 1.6 s (docs/smem.md).
+#: The largest tile (in elements) :func:`solve` takes: 256x256. Linear candidates are costed
+#: on the tile's periodic core and padded ones by shape (:mod:`swizzlekit.smem.core`): the
+#: cases in docs/smem.md take 0.2-0.7 s on one core.
 MAX_ELEMENTS = 256 * 256
 
 
@@ -176,11 +176,14 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     pow2 = is_pow2(rows) and is_pow2(cols)
     core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps])
 
-    def consider(layout: TileLayout, family: str, cost: int | None = None) -> bool:
+    def consider(layout: TileLayout, family: str, cost: int | None = None,
+                 storage: int | None = None) -> bool:
         nonlocal best, searched
         searched += 1
         linear = _linear_map(layout)
-        if linear is not None:                           # a bijection onto rows * cols
+        if cost is not None and storage is not None:     # costed by the caller
+            pass
+        elif linear is not None:                         # a bijection onto rows * cols
             if cost is None:
                 cost = core.cost(linear, elem_bytes)
             storage = rows * cols
@@ -244,8 +247,12 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
             if layout is not None and consider(layout, "stacked"):
                 return done("")
     pads = n_elems if max_pad is None else max_pad
+    shapes = Translates.of([p for ps in placements for p in ps], cols)
     for pad in range(1, pads + 1):
-        if consider(RowMajor(rows, cols, pad), "padded"):
+        # storage: the last row starts at (rows - 1) * (cols + pad) and holds cols elements
+        if consider(RowMajor(rows, cols, pad), "padded",
+                    shapes.cost(cols + pad, cols, elem_bytes),
+                    (rows - 1) * (cols + pad) + cols):
             return done("")
     searched_forms = ("every CuTe swizzle, the XOR layouts described above, a local search "
                       "over all invertible GF(2) maps, " if pow2 else
