@@ -1,4 +1,5 @@
-"""The periodic core of a power-of-two tile: its placements as cosets of a few subspaces.
+"""The periodic core of a tile: its placements as cosets of a few subspaces (for linear
+layouts, :class:`Core`) or as translates of a few shapes (for padded ones, :class:`Translates`).
 
 Under a GF(2)-linear layout ``L`` (row-major, a CuTe swizzle, any :class:`LinearLayout`), a
 placement that is a coset ``x0 ^ S`` of a subspace ``S`` of row-major indices lands on
