@@ -215,8 +215,6 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m swizzlekit.compare [--heldout | --fit | --sweep] [--cluster SPEC]``: the
     grid search and the held-out figures go to Dask workers with ``--cluster`` (``local``:
     a worker process per core)."""
-    import contextlib
-
     argv = sys.argv[1:] if argv is None else argv
     spec = "none"
     if "--cluster" in argv:
@@ -224,8 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         spec = argv[i + 1] if i + 1 < len(argv) else ""
     from swizzlekit.lab.cluster import open_cluster
 
-    with contextlib.ExitStack() as stack:
-        client = stack.enter_context(open_cluster(spec, gpus=False))
+    with open_cluster(spec, gpus=False) as client:
         return _main(argv, client)
 
 

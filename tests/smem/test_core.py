@@ -16,23 +16,23 @@ ACCESSES = ["row", "col", "block:2x4", "block:4x2", "block:8x8", "block:4x8", "b
             "block:8x2", "block:2x4:stride=2x1", "block:4x2:stride=2x2", "block:1x8:vec=2:stride=1x2"]
 
 
-def _problem(log_rows, log_cols, elem_bytes, names):
-    rows, cols = 1 << log_rows, 1 << log_cols
+def _placements(rows, cols, elem_bytes, names):
+    """Every placement of the accesses that fit a ``rows x cols`` tile of this element size."""
     placements = []
     for name in names:
         try:
             placements += parse_access(name).placements(rows, cols, elem_bytes)
         except ValueError:           # does not fit this tile or element size
             continue
-    return rows, cols, placements
+    return placements
 
 
 @st.composite
 def problems(draw):
     elem_bytes = draw(st.sampled_from([1, 2, 4, 8, 16]))
     names = draw(st.lists(st.sampled_from(ACCESSES), min_size=1, max_size=4, unique=True))
-    rows, cols, placements = _problem(draw(st.integers(2, 6)), draw(st.integers(2, 7)),
-                                      elem_bytes, names)
+    rows, cols = 1 << draw(st.integers(2, 6)), 1 << draw(st.integers(2, 7))
+    placements = _placements(rows, cols, elem_bytes, names)
     n = (rows * cols).bit_length() - 1
     bases = [1 << j for j in range(n)]
     for _ in range(draw(st.integers(0, 3 * n))):          # a random invertible map
@@ -90,12 +90,7 @@ def test_ragged_rows_are_costed_exactly_too(rows, log_cols, elem_bytes, names, m
     """Rows that are not a power of two: the clipped placements stand alone, the rest are
     cosets; any linear map of the flat index (as coordinate XORs are) costs the same."""
     cols = 1 << log_cols
-    placements = []
-    for name in names:
-        try:
-            placements += parse_access(name).placements(rows, cols, elem_bytes)
-        except ValueError:
-            continue
+    placements = _placements(rows, cols, elem_bytes, names)
     if not placements:
         return
     n = (rows * cols - 1).bit_length()
@@ -125,12 +120,7 @@ def test_padded_layouts_cost_by_shape_exactly(rows, cols, elem_bytes, pad, names
     from swizzlekit.smem.core import Translates
     from swizzlekit.smem.layouts import RowMajor
 
-    placements = []
-    for name in names:
-        try:
-            placements += parse_access(name).placements(rows, cols, elem_bytes)
-        except ValueError:
-            continue
+    placements = _placements(rows, cols, elem_bytes, names)
     if not placements:
         return
     full = set_costs(RowMajor(rows, cols, pad).offsets(), placement_index(placements, cols),

@@ -45,6 +45,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -231,7 +232,7 @@ def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=Non
         raise SwizzleKitError("every job of a sweep needs its own key")
     start = time.perf_counter()
     failed: list[tuple[Job, BaseException]] = []
-    per_gpu: dict = {}
+    per_gpu: Counter = Counter()
     workers = 1 if client is None else len(client.nthreads())    # every worker, not a page
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
@@ -240,8 +241,7 @@ def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=Non
                             total=len(jobs))
 
         def hand_over(done: Done) -> None:
-            per_gpu[done.gpu_uuid or done.worker] = per_gpu.get(done.gpu_uuid or done.worker,
-                                                                0) + 1
+            per_gpu[done.gpu_uuid or done.worker] += 1
             on_done(done)
             bar.advance(task)
 
@@ -288,4 +288,4 @@ def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=Non
         job, e = failed[0]
         raise ToolError(f"{len(failed)} of {len(jobs)} {label} failed; the first, {job.key}: "
                         f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
-    return Summary(len(jobs), workers, round(time.perf_counter() - start, 2), per_gpu)
+    return Summary(len(jobs), workers, round(time.perf_counter() - start, 2), dict(per_gpu))

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -82,9 +84,6 @@ def parse_csv(text: str) -> list[dict[str, float | str]]:
 
 def lock_dir() -> Path:
     """The ``TMPDIR`` ncu runs with: one folder per GPU (by UUID), so its lock is per GPU."""
-    import os
-    import re
-
     from swizzlekit.lab.harness import this_gpu
 
     uuid = re.sub(r"[^A-Za-z0-9-]", "", this_gpu()[1]) or "nogpu"
@@ -113,8 +112,6 @@ def profile(command: Sequence[str], metrics: Sequence[str], *, kernel_regex: str
                 "--metrics", ",".join(metrics), "--log-file", str(log), *extra_args]
         if kernel_regex:
             args += ["--kernel-name", f"regex:{kernel_regex}"]
-        import os
-
         env = {**os.environ, "TMPDIR": str(lock_dir())}
         done = subprocess.run([*args, *command], capture_output=True, text=True,
                               timeout=timeout, env=env)

@@ -21,7 +21,6 @@ import numpy as np
 
 from swizzlekit.smem import gf2
 from swizzlekit.smem.access import WAVEFRONT_BYTES
-from swizzlekit.smem.analyze import set_costs
 from swizzlekit.smem.core import Core, apply_bases
 from swizzlekit.smem.layouts import LinearLayout, Swizzle, log2
 
@@ -102,26 +101,23 @@ LOCAL_SEARCH_WORK = 2_000_000
 LOCAL_SEARCH_STALL = 200
 
 
-def transvection_search(n: int, core: Core | None, idx: np.ndarray, elem_bytes: int,
-                         bound: int, start: Sequence[int] | None
-                         ) -> tuple[tuple[int, ...], int]:
+def transvection_search(n: int, core: Core, elem_bytes: int, bound: int,
+                        start: Sequence[int] | None) -> tuple[tuple[int, ...], int]:
     """Hill-climb over every invertible GF(2) map on ``n`` offset bits: a step adds one basis
     image into another (a transvection; they generate the whole group), kept when the total
     wavefronts do not grow. Four seeded restarts share :data:`LOCAL_SEARCH` steps; stops at
-    ``bound``. Returns the best bases found and the steps taken."""
-    xs = core.elements if core is not None else np.arange(1 << n)   # the elements costed
+    ``bound``. Costed on the tile's periodic ``core``. Returns the best bases found and the
+    steps taken."""
+    xs = core.elements                                   # the elements costed
     bits = [(xs >> j) & 1 for j in range(n)]
 
     def cost(off) -> int:
-        if core is not None:           # the periodic core: a few subspaces, weighted
-            return core.cost(lambda _: off, elem_bytes)
-        return int(set_costs(off, idx, elem_bytes)[0].sum())
+        return core.cost(lambda _: off, elem_bytes)
 
     rng = np.random.default_rng(0x5A17)
     best = list(start) if start is not None else [1 << j for j in range(n)]
     best_cost, steps = cost(apply_bases(best, xs)), 0
-    size = core.idx.size if core is not None else idx.size
-    budget = max(24, min(LOCAL_SEARCH, LOCAL_SEARCH_WORK // max(size, 1)))
+    budget = max(24, min(LOCAL_SEARCH, LOCAL_SEARCH_WORK // max(core.idx.size, 1)))
     for restart in range(4):
         cur = list(best) if restart == 0 else [1 << j for j in range(n)]
         cur_off = apply_bases(cur, xs)

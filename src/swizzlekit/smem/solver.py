@@ -180,16 +180,15 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                  storage: int | None = None) -> bool:
         nonlocal best, searched
         searched += 1
-        linear = _linear_map(layout)
-        if cost is not None and storage is not None:     # costed by the caller
-            pass
-        elif linear is not None:                         # a bijection onto rows * cols
-            if cost is None:
-                cost = core.cost(linear, elem_bytes)
-            storage = rows * cols
-        else:
-            off = layout.offsets()
-            cost, storage = int(set_costs(off, idx, elem_bytes)[0].sum()), int(off.max()) + 1
+        if storage is None:                              # else costed by the caller
+            linear = _linear_map(layout)
+            if linear is not None:                       # a bijection onto rows * cols
+                cost = core.cost(linear, elem_bytes) if cost is None else cost
+                storage = rows * cols
+            else:
+                off = layout.offsets()
+                cost = int(set_costs(off, idx, elem_bytes)[0].sum())
+                storage = int(off.max()) + 1
         key = (cost, storage, FAMILIES.index(family))
         if best is None or key < best[:3]:
             best = (*key, layout, family)
@@ -230,8 +229,8 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
         start = best[3].linear() if best is not None else None
-        lin, tried = transvection_search(n, core, idx, elem_bytes, bound,
-                                          start.bases if start is not None else None)
+        lin, tried = transvection_search(n, core, elem_bytes, bound,
+                                         start.bases if start is not None else None)
         searched += tried
         if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
             return done("")
