@@ -13,12 +13,16 @@ from swizzlekit.smem import CASES, cuda_function, cute_type, solve, triton_expr
 from swizzlekit.smem.emit import expression
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,
                                      TritonShared, XorCols, log2)
+from swizzlekit.smem.rows import Interleaved
 
 LAYOUTS = [RowMajor(8, 9, 1), Swizzled(8, 8, Swizzle(3, 0, 3)), Swizzled(8, 16, Swizzle(2, 1, -3)),
            Swizzled(8, 4, LinearLayout.from_xor(3, 0, 2)), XorCols(8, 24, 3),
            XorCols(16, 32, 2, 2, 1), TritonShared(16, 64, 8, 2, 4), TmaSwizzle(16, 32, 64, 2)]
 LAYOUTS += [solve(c.rows, c.cols, c.elem_bytes, c.accesses).layout for c in CASES]
 LAYOUTS += [solve(24, 4, 16, ["col", "block:2x4", "block:4x2"]).layout]      # Stacked
+LAYOUTS += [Interleaved(RowMajor(8, 9), 2), Interleaved(RowMajor(7, 9), 2),   # k rows as one
+            Interleaved(XorCols(16, 24, 3), 4), Interleaved(RowMajor(30, 5), 4),
+            TmaSwizzle(8, 128, 128, 2), TmaSwizzle(24, 48, 32, 2), TmaSwizzle(16, 64, 64, 4)]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=str)
@@ -52,6 +56,37 @@ def test_cute_types():
     assert cute_type(TritonShared(8, 8, 1, 1, 8)).startswith("decltype(composition(Swizzle<3,0,3>")
     assert cute_type(Swizzled(8, 4, LinearLayout.from_xor(3, 0, 2))) is None
     assert cute_type(XorCols(8, 24, 3)) is None
+
+
+def _pycute(text: str):
+    """Our CuTe type string as a pycute callable: ``Layout<Shape<..>, Stride<..>>``, or a
+    ``composition(Swizzle<B,M,S>{}, Layout<...>{})``."""
+    pycute = pytest.importorskip("pycute", reason="nvidia-cutlass (pycute) is not installed")
+
+    def layout(t: str):
+        tup = eval(t.replace("Layout<", "(").replace("Shape<", "(").replace("Stride<", "(")
+                   .replace(">", ",)").replace("_", ""))
+        return pycute.Layout(*tup)
+    if text.startswith("decltype(composition("):
+        sw_text, lay_text = text[len("decltype(composition("):-len("{}))")].split("{}, ")
+        sw = pycute.Swizzle(*eval(sw_text[len("Swizzle<"):-1].join("()")))
+        lay = layout(lay_text)
+        return lambda r, c: sw(lay(r, c))
+    return layout(text)
+
+
+@pytest.mark.parametrize("layout", [lay for lay in LAYOUTS if cute_type(lay)], ids=str)
+def test_cute_types_are_the_layout_in_pycute(layout):
+    """Every CuTe type we emit, hierarchical row modes and TMA boxes included, evaluated by
+    CuTe's own Python implementation on every element."""
+    f = _pycute(cute_type(layout))
+    got = [[f(r, c) for c in range(layout.cols)] for r in range(layout.rows)]
+    assert np.array_equal(np.array(got), layout.offsets())
+
+
+def test_interleavings_with_a_short_group_or_an_xor_are_not_cute():
+    assert cute_type(Interleaved(RowMajor(7, 9), 2)) is None
+    assert cute_type(Interleaved(XorCols(16, 24, 3), 4)) is None
 
 
 def test_cuda_function_carries_a_bit_diagram_for_xor_swizzles():

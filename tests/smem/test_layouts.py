@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 pycute = pytest.importorskip("pycute", reason="nvidia-cutlass (pycute) is not installed")
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,
+from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,
                                      TritonShared, XorCols, parse_layout)
 
 VALID = [(b, m, s) for b in range(0, 4) for m in range(0, 5) for s in range(-6, 7)
@@ -142,6 +142,22 @@ def test_tma_modes_are_byte_swizzles(mode, b, eb):
     assert np.array_equal(t.offsets(), expect)
     if eb <= 16 and 4 - (eb.bit_length() - 1) >= 0:
         assert t.linear().as_swizzle() == Swizzle(b, 4 - (eb.bit_length() - 1), 3)
+
+
+@pytest.mark.parametrize("mode", [32, 64, 128])
+@pytest.mark.parametrize("eb, boxes, rows", [(2, 2, 8), (1, 3, 24), (4, 4, 5), (16, 2, 16)])
+def test_wide_tma_tiles_are_boxes_stored_one_after_another(mode, eb, boxes, rows):
+    """Box j holds columns j*pc .. (j+1)*pc - 1 at j * rows * mode bytes on, swizzled by the
+    address as a single-box tile at that address would be."""
+    pc = mode // eb
+    wide = TmaSwizzle(rows, pc * boxes, mode, eb)
+    off = wide.offsets()
+    assert wide.is_bijective() and off.max() + 1 == rows * pc * boxes
+    byte = TMA_MODES[mode]
+    for j in range(boxes):
+        base = j * rows * mode                          # the box's first byte
+        plain = (base + RowMajor(rows, pc).offsets() * eb)
+        assert np.array_equal(off[:, j * pc:(j + 1) * pc], byte(plain) // eb)
 
 
 def test_xor_cols_on_power_of_two_rows_is_a_cute_swizzle():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from pathlib import Path
 
@@ -13,28 +14,42 @@ from swizzlekit.errors import SwizzleKitError
 __all__ = ["add", "run"]
 
 
-def _common(p: argparse.ArgumentParser, layout: bool = False) -> None:
+def _common(p: argparse.ArgumentParser, layout: bool = False, ops: bool = False) -> None:
     p.add_argument("--shape", type=dims(2), required=True, help="tile rows x cols, e.g. 8x32")
     p.add_argument("--elem-bytes", type=int, required=True, help="element size: 1,2,4,8,16")
-    p.add_argument("--access", action="append", required=True, metavar="SPEC",
+    p.add_argument("--access", action="append", required=not ops, default=[], metavar="SPEC",
                    help="row, col or block:RxC[:vec=V][:stride=SRxSC]; repeat for more")
+    if ops:
+        from swizzlekit.smem.instructions import OP_FORMS
+
+        p.add_argument("--read", default=None, metavar="OP",
+                       help="the reading instruction, or auto: " + ", ".join(
+                           f for f in OP_FORMS if f.startswith(("ld", "auto"))))
+        p.add_argument("--write", default=None, metavar="OP",
+                       help="the writing instruction, or auto: " + ", ".join(
+                           f for f in OP_FORMS if not f.startswith(("ld", "auto"))) + ", auto")
     if layout:
         p.add_argument("--layout", default=None, metavar="SPEC",
                        help="row-major, pad:P, swizzle:B,M,S, xor:B,M,S, linear:..., "
-                            "xor-cols:BITS[,..], triton:VEC,PP,MP, tma:MODE")
+                            "xor-cols:BITS[,..], triton:VEC,PP,MP, tma:MODE, interleave:K")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def add(top) -> None:
     smem = top.add_parser("smem", help="shared-memory swizzles: solve, check, show, cases")
     sub = smem.add_subparsers(dest="cmd", required=True, parser_class=Parser)
-    _common(sub.add_parser("solve", help="find the layout that avoids bank conflicts"))
+    _common(sub.add_parser("solve", help="find the layout that avoids bank conflicts"),
+            ops=True)
     _common(sub.add_parser("check", help="wavefronts of each access under a layout"), True)
     p = sub.add_parser("show", help="PNG bank maps, before and after")
     _common(p, layout=True)
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
     p = sub.add_parser("cases", help="solve and check every built-in case (seeds 004, 002)")
     p.add_argument("--out", type=Path, default=None, help="folder for bank-map PNGs")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("bench", help="time the solver on its largest tiles and the seed "
+                                     "cases (cold, median of --repeats)")
+    p.add_argument("--repeats", type=int, default=3, help="cold runs per tile (1-20)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("wavefronts", help="the bank model for one warp instruction")
     p.add_argument("addresses", nargs="+", help="byte address per lane, '-' for inactive")
@@ -50,12 +65,20 @@ def _solution_text(sol) -> str:
              f"CuTe           {sol.cute or 'not expressible'}"
              + (f"  (CuTe forbids Swizzle<{','.join(map(str, sol.cute_forbidden))}>)"
                 if sol.cute_forbidden else ""),
-             f"TMA            {f'SWIZZLE_{sol.tma_mode}B' if sol.tma_mode else 'no mode'}",
-             f"conflict-free  {'yes' if sol.conflict_free else 'no'}",
-             f"proof          {sol.proof}", "", sol.analysis.table(), "",
-             "CUDA:", cuda_function(sol.layout), "",
-             f"Triton:  {triton_expr(sol.layout)}",
-             f"CuTe:    {cute_type(sol.layout) or 'not expressible'}"]
+             f"TMA            {f'SWIZZLE_{sol.tma_mode}B' if sol.tma_mode else 'no mode'}"
+             + (f"  (as good: {sol.tma_equivalent})"
+                if sol.tma_equivalent is not None and not sol.tma_mode else ""),
+             f"storage        {sol.storage} elements ({sol.storage * sol.analysis.elem_bytes}"
+             f" bytes)"]
+    if sol.instructions:
+        lines.append("instructions   " + ", ".join(f"{side} {op}" for side, op in
+                                                   sol.instructions))
+    lines += [f"conflict-free  {'yes' if sol.conflict_free else 'no'}",
+              f"optimal        {'yes' if sol.optimal else 'best found'}",
+              f"proof          {sol.proof}", "", sol.analysis.table(), "",
+              "CUDA:", cuda_function(sol.layout), "",
+              f"Triton:  {triton_expr(sol.layout)}",
+              f"CuTe:    {cute_type(sol.layout) or 'not expressible'}"]
     return "\n".join(lines)
 
 
@@ -83,11 +106,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.cmd == "cases":
         return _cases(args, CASES, solve)
+    if args.cmd == "bench":
+        return _bench(args)
     rows, cols = args.shape
     if args.cmd == "show":
         out_file(args.out, (".png",))
     if args.cmd == "solve":
-        sol = solve(rows, cols, args.elem_bytes, args.access)
+        if not (args.access or args.read or args.write):
+            raise SwizzleKitError("smem solve needs --access, --read or --write")
+        sol = solve(rows, cols, args.elem_bytes, args.access, read=args.read, write=args.write)
         emit(sol.to_dict(), args.json, _solution_text(sol))
         return 0
     layout = parse_layout(args.layout, rows, cols, args.elem_bytes) if args.layout else None
@@ -149,4 +176,32 @@ def _cases(args: argparse.Namespace, cases, solve) -> int:
         table.add_row(r["case"], " ".join(r["access_specs"]), r["layout"], cute,
                       "yes" if r["conflict_free"] else "no", r["seed_answer"])
     Console(width=160).print(table)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import platform
+
+    import numpy as np
+    from rich.console import Console
+    from rich.table import Table
+
+    from swizzlekit.smem.timing import run
+
+    rows = run(repeats=args.repeats)
+    machine = {"machine": platform.machine(), "python": platform.python_version(),
+               "numpy": np.__version__, "cores": os.cpu_count()}
+    if args.json:
+        print(json.dumps({"machine": machine, "tiles": rows}, indent=2))
+        return 0
+    table = Table(title=f"solve(), cold, median of {args.repeats} "
+                        f"({machine['cores']} cores, Python {machine['python']})")
+    for col in ("tile", "accesses", "answer", "median", "slowest", "goal"):
+        table.add_column(col)
+    for r in rows:
+        answer = f"{r['wavefronts']}/{r['lower_bound']} {r['family']}, {r['storage']} el"
+        table.add_row(r["tile"], r["accesses"], answer, f"{r['median_s']:.3f} s",
+                      f"{r['slowest_s']:.3f} s",
+                      f"{'met' if r['met'] else 'MISSED'} < {r['goal_s']} s")
+    Console().print(table)
     return 0

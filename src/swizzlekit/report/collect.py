@@ -42,10 +42,11 @@ def _solved(c):
             "cute_forbidden": None if sol.cute_forbidden is None else
             "Swizzle<{},{},{}>".format(*sol.cute_forbidden),
             "cute_type": cute_type(sol.layout),
-            "tma": None if sol.tma_mode is None else f"SWIZZLE_{sol.tma_mode}B",
+            "tma": f"SWIZZLE_{sol.tma_mode}B" if sol.tma_mode else
+            None if sol.tma_equivalent is None else f"as good: {sol.tma_equivalent}",
             "triton": triton_expr(sol.layout), "conflict_free": sol.conflict_free,
             "wavefronts_before": plain.total, "wavefronts_after": sol.wavefronts,
-            "lower_bound": sol.lower_bound,
+            "lower_bound": sol.lower_bound, "optimal": sol.optimal, "storage": sol.storage,
             "worst_before": max(r.conflict_degree for r in plain.reports)}
 
 

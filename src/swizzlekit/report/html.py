@@ -77,22 +77,29 @@ def _env_jinja():
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
+def _proof(t: dict) -> str:
+    """What the solver proved: optimal (the bound met), else conflict-free or not."""
+    if t.get("optimal"):
+        return "optimal"
+    return "best found, conflict-free" if t["conflict_free"] else "best found"
+
+
 def _smem(d: dict, img: Path) -> dict:
     tiles = [[t["name"], t["source"], t["answer"], " ".join(t["accesses"]), _code(t["layout"]),
               _code(t["cute"] or t["cute_forbidden"]), t["tma"] or "–", _code(t["triton"]),
               f"{t['wavefronts_before']} → {t['wavefronts_after']} (bound {t['lower_bound']})",
-              _yes(t["conflict_free"])] for t in d["gemm_tiles"]]
+              _proof(t)] for t in d["gemm_tiles"]]
     cases = [[c["name"], c["source"], " ".join(c["accesses"]), _code(c["layout"]),
               _code(c["cute"] or c["cute_forbidden"]), c["answer"],
-              f"{c['wavefronts_before']} → {c['wavefronts_after']}", _yes(c["conflict_free"])]
+              f"{c['wavefronts_before']} → {c['wavefronts_after']}", c["storage"], _proof(c)]
              for c in d["cases"]]
     return {"tiles": table(["tile", "precision", "read by", "accesses", "layout", "CuTe", "TMA",
-                            "Triton index", "wavefronts", "conflict-free"], tiles),
+                            "Triton index", "wavefronts", "proof"], tiles),
             "tile_figs": [_fig(img, t["png"], f"{t['name']}: row-major, then the solver's "
                                f"layout, at the access row-major serves worst")
                           for t in d["gemm_tiles"] if "png" in t],
             "cases": table(["case", "source", "accesses", "layout", "CuTe", "answer given",
-                            "wavefronts", "conflict-free"], cases),
+                            "wavefronts", "storage (elements)", "proof"], cases),
             "case_figs": [_fig(img, c["png"], f"{c['name']} ({c['source']}): before and after")
                           for c in d["cases"] if "png" in c]}
 

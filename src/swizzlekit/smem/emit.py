@@ -16,6 +16,7 @@ from __future__ import annotations
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Stacked, Swizzle,
                                      Swizzled, TileLayout, TmaSwizzle, TritonShared, XorCols)
+from swizzlekit.smem.rows import Interleaved
 
 __all__ = ["expression", "cuda_function", "triton_expr", "cute_type", "bit_diagram"]
 
@@ -50,8 +51,15 @@ def expression(layout: TileLayout, r: str = "r", c: str = "c") -> str:
         return (f"({r} * {layout.cols} + ((({c} // {layout.vec}) ^ {phase}) * {layout.vec}"
                 f" + {c} % {layout.vec}))")
     if isinstance(layout, TmaSwizzle):
-        byte = f"(({r} * {layout.cols} + {c}) * {layout.elem_bytes})"
+        pc = layout.panel_cols
+        byte = (f"(({c} // {pc}) * {layout.rows * layout.mode} + {r} * {layout.mode} + "
+                f"({c} % {pc}) * {layout.elem_bytes})")
         return f"({_swizzle_expr(byte, TMA_MODES[layout.mode])} // {layout.elem_bytes})"
+    if isinstance(layout, Interleaved):   # the inner layout at the stored row
+        g, k, s = layout.group, layout.k, layout.last
+        a, b = f"(({r}) // {g})", f"(({r}) % {g})"
+        stored = f"({b} * {k} + {a}" + (f" - ({b} > {s}) * ({b} - {s}))" if s < g else ")")
+        return expression(layout.inner, stored, c)
     if isinstance(layout, Stacked):       # each part selected by its rows (0/1 products)
         return "(" + " + ".join(
             f"(({r} >= {row0}) & ({r} < {row0 + p.rows})) * "
@@ -99,6 +107,22 @@ def cute_type(layout: TileLayout) -> str | None:
     shape = f"Shape<_{layout.rows},_{layout.cols}>"
     if isinstance(layout, RowMajor):
         return f"Layout<{shape}, Stride<_{layout.cols + layout.pad},_1>>"
+    if isinstance(layout, Interleaved):
+        # r = a * (R/k) + b is stored at row b*k + a: a hierarchical row mode (R/k, k)
+        if not isinstance(layout.inner, RowMajor) or layout.inner.pad or layout.last != \
+                layout.group:
+            return None
+        rk, k, c = layout.rows // layout.k, layout.k, layout.cols
+        return f"Layout<Shape<Shape<_{rk},_{k}>,_{c}>, Stride<Stride<_{k * c},_{c}>,_1>>"
+    if isinstance(layout, TmaSwizzle):
+        # the byte swizzle in element units over panels of mode bytes, stored panel after panel
+        sw = TMA_MODES[layout.mode]
+        sw = Swizzle(sw.b, sw.m - (layout.elem_bytes.bit_length() - 1), sw.s)
+        pc, n, r = layout.panel_cols, layout.cols // layout.panel_cols, layout.rows
+        cols = f"_{pc}" if n == 1 else f"Shape<_{pc},_{n}>"
+        strides = "_1" if n == 1 else f"Stride<_1,_{r * pc}>"
+        return (f"decltype(composition({sw}{{}}, Layout<Shape<_{r},{cols}>, "
+                f"Stride<_{pc},{strides}>>{{}}))")
     lin = layout.linear()
     sw = layout.functor if isinstance(layout, Swizzled) and isinstance(layout.functor, Swizzle) \
         else (lin.as_swizzle() if lin is not None else None)

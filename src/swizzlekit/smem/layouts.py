@@ -419,7 +419,18 @@ class TmaSwizzle(TileLayout):
 
         byte address: xxxxxxYYYxZZZxxxx   16-byte chunk ZZZ ^= row-in-pattern YYY (128B mode)
 
-    A row of the tile must be exactly ``mode`` bytes (the inner box dimension).
+    A row of the tile is ``mode`` bytes (the inner box dimension), or a multiple of it: then
+    the tile is loaded as ``cols * elem_bytes / mode`` boxes of ``mode``-byte rows, each box
+    stored after the one before (CUTLASS's K-major swizzle atoms tiled down the rows first)::
+
+        fp16, 128 columns, 128B mode: columns 0..63 -> panel 0, 64..127 -> panel 1
+        byte = panel * rows * 128 + r * 128 + (c % 64) * 2, then swizzled
+
+    The tile's first byte is taken to be aligned to the pattern (1024 bytes in 128B mode), as
+    TMA requires.
+
+    >>> TmaSwizzle(8, 128, 128, 2)(0, 64), TmaSwizzle(8, 128, 128, 2)(1, 0)
+    (512, 72)
     """
 
     rows: int
@@ -431,17 +442,25 @@ class TmaSwizzle(TileLayout):
         self._check_shape()
         check_choice("TMA swizzle mode (bytes)", self.mode, tuple(TMA_MODES))
         check_choice("element size for TMA (bytes)", self.elem_bytes, (1, 2, 4, 8, 16))
-        if self.cols * self.elem_bytes != self.mode:
-            raise SwizzleKitError(f"TMA {self.mode}B swizzle needs rows of exactly {self.mode} "
-                                  f"bytes; {self.cols} x {self.elem_bytes} B = "
+        if (self.cols * self.elem_bytes) % self.mode:
+            raise SwizzleKitError(f"TMA {self.mode}B swizzle needs rows of a multiple of "
+                                  f"{self.mode} bytes; {self.cols} x {self.elem_bytes} B = "
                                   f"{self.cols * self.elem_bytes}")
 
+    @property
+    def panel_cols(self) -> int:
+        """Columns per box: ``mode / elem_bytes``."""
+        return self.mode // self.elem_bytes
+
     def __call__(self, r, c):
-        byte = (r * self.cols + c) * self.elem_bytes
+        pc = self.panel_cols
+        byte = (c // pc) * (self.rows * self.mode) + r * self.mode + (c % pc) * self.elem_bytes
         return TMA_MODES[self.mode](byte) // self.elem_bytes
 
     def __str__(self) -> str:
-        return f"CU_TENSOR_MAP_SWIZZLE_{self.mode}B ({self.elem_bytes}-byte elements)"
+        boxes = self.cols // self.panel_cols
+        return (f"CU_TENSOR_MAP_SWIZZLE_{self.mode}B ({self.elem_bytes}-byte elements"
+                + (f", {boxes} boxes of {self.panel_cols} columns" if boxes > 1 else "") + ")")
 
 
 # ------------------------------------------------------------------------ layout spec registry
@@ -481,6 +500,12 @@ def _parse_tma(rows: int, cols: int, eb: int, args: str) -> TileLayout:
     return TmaSwizzle(rows, cols, *_ints(args, "tma", (1,)), eb)
 
 
+def _parse_interleave(rows: int, cols: int, eb: int, args: str) -> TileLayout:
+    from swizzlekit.smem.rows import Interleaved      # rows.py builds on this module
+
+    return Interleaved(RowMajor(rows, cols), *_ints(args, "interleave", (1,)))
+
+
 def _parse_pad(rows: int, cols: int, eb: int, args: str) -> TileLayout:
     return RowMajor(rows, cols, *_ints(args, "pad", (1,)))
 
@@ -499,7 +524,9 @@ LAYOUT_FORMS = {
     "linear": (_parse_linear, "linear:b0,b1,..., GF(2) images of each offset bit"),
     "xor-cols": (_parse_xor_cols, "xor-cols:BITS[,COL_SHIFT[,ROW_SHIFT[,LD]]], coordinate XOR"),
     "triton": (_parse_triton, "triton:VEC,PER_PHASE,MAX_PHASE, Triton's shared encoding"),
-    "tma": (_parse_tma, "tma:32|64|128, a TMA swizzle mode"),
+    "tma": (_parse_tma, "tma:32|64|128, a TMA swizzle mode (rows a multiple of the mode)"),
+    "interleave": (_parse_interleave, "interleave:K, rows stored round-robin from K groups "
+                                      "(k rows as one)"),
 }
 
 
@@ -511,7 +538,7 @@ def parse_layout(spec: str, rows: int, cols: int, elem_bytes: int) -> TileLayout
     >>> parse_layout("zigzag", 8, 8, 16)
     Traceback (most recent call last):
     ...
-    swizzlekit.errors.SwizzleKitError: unknown layout 'zigzag'; valid: row-major, pad, swizzle, xor, linear, xor-cols, triton, tma
+    swizzlekit.errors.SwizzleKitError: unknown layout 'zigzag'; valid: row-major, pad, swizzle, xor, linear, xor-cols, triton, tma, interleave
     """
     name, _, args = spec.partition(":")
     if name not in LAYOUT_FORMS:

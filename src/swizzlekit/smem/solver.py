@@ -33,6 +33,7 @@ Swizzle<3,0,3> o (8,8):(8,1)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Sequence
@@ -44,15 +45,21 @@ from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
+from swizzlekit.smem.instructions import choices, parse_op
 from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
                                     transvection_search, xor_search)
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
-                                     TileLayout, XorCols, is_pow2, log2)
+                                     TileLayout, TmaSwizzle, XorCols, is_pow2, log2)
+from swizzlekit.smem.rows import Interleaved, interleavings
 
 __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT",
            "MAX_ELEMENTS"]
 
-FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "padded")
+#: Families in order of preference (ties go to the earlier one). TMA's modes come after the
+#: XOR forms: where a mode fits a power-of-two tile it *is* a CuTe swizzle, and where a
+#: coordinate XOR does as well it is the simpler code. ``Solution.tma_equivalent`` names a
+#: TMA mode that does as well as the answer whenever one exists.
+FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "tma", "interleaved", "padded")
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,11 @@ class Solution:
     lower_bound: int
     proof: str
     searched: int
+    #: the chosen instruction of each side, when :func:`solve` was given ``read``/``write``
+    instructions: tuple[tuple[str, str], ...] = ()
+    #: a TMA swizzle mode that stores the tile with as few wavefronts (the layout itself when
+    #: it is one), or None
+    tma_equivalent: TmaSwizzle | None = None
 
     @property
     def conflict_free(self) -> bool:
@@ -104,6 +116,8 @@ class Solution:
     @property
     def tma_mode(self) -> int | None:
         """The TMA swizzle mode (32/64/128 bytes) that stores the tile this way, if any."""
+        if isinstance(self.layout, TmaSwizzle):
+            return self.layout.mode
         sw = self.cute
         eb = self.analysis.elem_bytes
         if sw is None or sw.b == 0 or not is_pow2(eb) or eb > 16:
@@ -126,10 +140,12 @@ class Solution:
             "cute_forbidden": None if self.cute_forbidden is None else
             "Swizzle<{},{},{}>".format(*self.cute_forbidden),
             "tma_mode": None if self.tma_mode is None else f"SWIZZLE_{self.tma_mode}B",
+            "tma_equivalent": None if self.tma_equivalent is None else str(self.tma_equivalent),
             "linear_bases": None if self.linear is None else list(self.linear.bases),
             "conflict_free": self.conflict_free, "optimal": self.optimal,
             "wavefronts": self.wavefronts, "lower_bound": self.lower_bound,
-            "storage_elements": int(off.max()) + 1,
+            "storage": int(off.max()) + 1, "storage_elements": int(off.max()) + 1,
+            "instructions": dict(self.instructions) or None,
             "proof": self.proof, "candidates_searched": self.searched,
             "accesses": self.analysis.to_dict()["accesses"],
         }
@@ -141,30 +157,98 @@ class Solution:
 MAX_ELEMENTS = 256 * 256
 
 
-def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | AccessSpec],
-          *, max_pad: int | None = None) -> Solution:
+def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | AccessSpec] = (),
+          *, read: str | None = None, write: str | None = None,
+          max_pad: int | None = None) -> Solution:
     """The layout with the fewest wavefronts found; among equals, the one spanning the least
-    shared memory, then the simpler family (:data:`FAMILIES` order). ``accesses`` are specs
-    (``row``, ``col``, ``block:RxC...``)."""
+    shared memory, then the simpler family (:data:`FAMILIES` order). ``accesses`` are
+    wavefront footprints (``row``, ``col``, ``block:RxC...``).
+
+    ``read`` and ``write`` name the instructions that move the tile
+    (:mod:`swizzlekit.smem.instructions`: ``ld.v4:col``, ``ldmatrix.x4``, ``cp.async:row``,
+    ``tma``, ...), or ``auto``: then the pair with the fewest wavefronts in all (reads plus
+    writes plus ``accesses``) is chosen with its layout, and named in ``instructions``; among
+    equals, the one issuing fewer instructions.
+
+    >>> sol = solve(64, 64, 4, read="auto:col", write="cp.async:row")
+    >>> dict(sol.instructions), sol.optimal
+    ({'read': 'ld.v4:col', 'write': 'cp.async:row'}, True)
+    """
     rows, cols = check_int("rows", rows), check_int("cols", cols)
     check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     if rows * cols > MAX_ELEMENTS:
         raise SwizzleKitError(f"a {rows}x{cols} tile has {rows * cols} elements; the solver "
                               f"answers tiles of at most {MAX_ELEMENTS} elements (256x256)")
-    if isinstance(accesses, (str, AccessSpec)) or not accesses:
-        raise SwizzleKitError("accesses must be a list of at least one access spec "
-                              "(row, col, block:RxC)")
+    if isinstance(accesses, (str, AccessSpec)) or not (accesses or read or write):
+        raise SwizzleKitError("accesses must be a list of access specs (row, col, block:RxC), "
+                              "or read=/write= must name an instruction; none was given")
     if max_pad is not None:
         max_pad = check_int("max_pad", max_pad, 0)
     specs = tuple(parse_access(a) if isinstance(a, str) else a for a in accesses)
-    return _solve(rows, cols, elem_bytes, specs, max_pad)
+    if read is None and write is None:
+        sol = _solve(rows, cols, elem_bytes, specs, max_pad)
+    else:
+        sol = _solve_ops(rows, cols, elem_bytes, specs, read, write, max_pad)
+    return dataclasses.replace(sol, tma_equivalent=_tma_equivalent(sol))
+
+
+def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
+               read: str | None, write: str | None, max_pad: int | None) -> Solution:
+    """Every pair of the named (or ``auto``) instructions, each solved with its footprints;
+    the pair with the fewest wavefronts, then least storage, then fewest instructions."""
+    sides = [(side, choices(spec, side, elem_bytes)) for side, spec in
+             (("read", read), ("write", write)) if spec is not None]
+    pairs, skipped = [], []
+    for ops in itertools.product(*(opts for _, opts in sides)):
+        try:           # a TMA write moves 128 contiguous bytes of the tile at a time
+            footprints = tuple(op.footprint(elem_bytes) or AccessSpec("row") for op in ops)
+            placements = [p for s in specs + footprints
+                          for p in s.placements(rows, cols, elem_bytes)]
+        except SwizzleKitError as e:                  # a footprint that does not fit
+            skipped.append(f"{'+'.join(map(str, ops))}: {e}")
+            continue
+        tma = any(op.kind == "tma" for op in ops)
+        if tma and (cols * elem_bytes) % 16:
+            skipped.append(f"tma: a box row must be a multiple of 16 bytes, not "
+                           f"{cols * elem_bytes}")
+            continue
+        issued = sum(op.instructions(rows, cols, elem_bytes) for op in ops)
+        bound = universal_bound(placement_index(placements, cols), elem_bytes)
+        pairs.append((issued, bound, ops, footprints, tma))
+    # fewest instructions first: once a pair meets the lowest bound of all pairs in the
+    # least storage a bijection can take, no later pair can beat it
+    pairs.sort(key=lambda p: p[0])
+    floor = min((p[1] for p in pairs), default=0)
+    best = None
+    for issued, _, ops, footprints, tma in pairs:
+        vector = max(op.vector(elem_bytes) for op in ops)
+        sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector)
+        key = (sol.wavefronts, sol.storage, issued)
+        if best is None or key < best[0]:
+            names = tuple((side, str(op)) for (side, _), op in zip(sides, ops))
+            reports = list(sol.analysis.reports)             # label the footprints
+            for i, op in enumerate(ops, start=len(specs)):
+                reports[i] = dataclasses.replace(reports[i], access=f"{reports[i].access} "
+                                                                    f"({op})")
+            analysis = dataclasses.replace(sol.analysis, reports=tuple(reports))
+            best = (key, dataclasses.replace(sol, analysis=analysis, instructions=names))
+        if key[:2] == (floor, rows * cols):
+            break
+    if best is None:
+        raise SwizzleKitError(f"no instruction fits a {rows}x{cols} tile of {elem_bytes}-byte "
+                              "elements: " + "; ".join(skipped))
+    return best[1]
 
 
 @functools.lru_cache(maxsize=256)
 def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
-           max_pad: int | None) -> Solution:
+           max_pad: int | None, tma_only: bool = False, vector: int = 1) -> Solution:
     """:func:`solve` on checked arguments; pure, so cached (a stacked layout solves the same
-    power-of-two parts for each way of stacking them)."""
+    power-of-two parts for each way of stacking them). ``tma_only``: the layouts a TMA write
+    can make (row-major, or one of its swizzle modes). Only layouts that keep every aligned
+    group of ``keep`` columns contiguous and aligned are taken, ``keep`` being the widest
+    vector of ``vector`` and the specs' ``vec``: a 16-byte load needs its 16 bytes whole."""
+    keep = max([vector] + [s.vec for s in specs])
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
     bound = universal_bound(idx, elem_bytes)
@@ -180,6 +264,8 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                  storage: int | None = None) -> bool:
         nonlocal best, searched
         searched += 1
+        if keep > 1 and not keeps_vectors(layout, keep):
+            return False                 # a vector instruction could not move this layout
         if storage is None:                              # else costed by the caller
             linear = _linear_map(layout)
             if linear is not None:                       # a bijection onto rows * cols
@@ -195,7 +281,11 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         return cost == bound
 
     def done(how: str) -> Solution:
-        assert best is not None
+        if best is None:
+            raise SwizzleKitError(
+                f"no layout searched keeps {keep}-element vectors whole and aligned in a "
+                f"{rows}x{cols} tile; pad the rows to a multiple of {keep} (max_pad >= "
+                f"{-cols % keep})")
         layout, family = best[3], best[4]
         result = analyze(layout, specs, elem_bytes)
         if result.total == bound:
@@ -212,6 +302,14 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
 
     if consider(RowMajor(rows, cols), "row-major"):
         return done("")
+    if tma_only:
+        for layout in _tma_layouts(rows, cols, elem_bytes):
+            if consider(layout, "tma"):
+                return done("")
+        return done(f"the best of {searched} layouts a TMA write can make (row-major and "
+                    f"the swizzle modes)")
+    if keep > 1 and (cols % keep or rows * cols % keep):
+        pow2 = False              # the bit swizzles would cut a vector at a row's end
     if pow2:
         n = log2(rows * cols)
         for family, functors in (("cute", cute_candidates(n)),
@@ -220,6 +318,10 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
             for functor, cost in zip(functors, core.costs(functors, elem_bytes)):
                 if consider(Swizzled(rows, cols, functor), family, int(cost)):
                     return done("")
+            if family == "cute":
+                for layout in _tma_layouts(rows, cols, elem_bytes):
+                    if consider(layout, "tma"):
+                        return done("")
         if core.all_cosets:
             # placements with the same subspace cost the same under a linear layout
             found = xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
@@ -235,15 +337,29 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
             return done("")
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
+    inners: list[TileLayout] = [RowMajor(rows, cols)]      # under the interleavings below
     for bits, col_shift, row_shift in itertools.product(range(1, log2_floor(n_elems) + 1),
                                                         range(0, 5), range(0, 4)):
         if cols % (1 << (bits + col_shift)) == 0:
-            if consider(XorCols(rows, cols, bits, col_shift, row_shift), "xor-cols"):
+            layout = XorCols(rows, cols, bits, col_shift, row_shift)
+            before = best
+            if consider(layout, "xor-cols"):
                 return done("")
+            if best is not before:
+                inners = [layout]              # the best coordinate XOR replaces row-major
     if not is_pow2(rows) and is_pow2(cols) and rows > 1:
         for parts in _stackings(rows):
-            layout = _stacked(parts, cols, elem_bytes, specs, max_pad)
+            layout = _stacked(parts, cols, elem_bytes, specs, max_pad, keep)
             if layout is not None and consider(layout, "stacked"):
+                return done("")
+    if not pow2:
+        for layout in _tma_layouts(rows, cols, elem_bytes):
+            if consider(layout, "tma"):
+                return done("")
+        # k rows as one: the rows stored round-robin, over the best column XOR (row-major
+        # when none beats it)
+        for layout in interleavings(rows, inners):
+            if consider(layout, "interleaved"):
                 return done("")
     pads = n_elems if max_pad is None else max_pad
     shapes = Translates.of([p for ps in placements for p in ps], cols)
@@ -253,11 +369,66 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                     shapes.cost(cols + pad, cols, elem_bytes),
                     (rows - 1) * (cols + pad) + cols):
             return done("")
-    searched_forms = ("every CuTe swizzle, the XOR layouts described above, a local search "
-                      "over all invertible GF(2) maps, " if pow2 else
-                      "stacked power-of-two solutions, " if is_pow2(cols) else "")
-    return done(f"the best of {searched} candidates: {searched_forms}coordinate XORs and "
-                f"padding up to {pads} elements")
+    searched_forms = ("every CuTe swizzle and TMA mode, the XOR layouts described above, a "
+                      "local search over all invertible GF(2) maps, coordinate XORs"
+                      if pow2 else
+                      "TMA modes, coordinate XORs, stacked power-of-two solutions, "
+                      "interleaved rows" if is_pow2(cols) else
+                      "TMA modes, coordinate XORs, interleaved rows")
+    return done(f"the best of {searched} candidates: {searched_forms} and padding up to "
+                f"{pads} elements")
+
+
+def _tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
+    """The TMA swizzle modes that can write this tile (rows a multiple of the mode), widest
+    first."""
+    return [TmaSwizzle(rows, cols, mode, elem_bytes) for mode in sorted(TMA_MODES, reverse=True)
+            if (cols * elem_bytes) % mode == 0]
+
+
+def _tma_equivalent(sol: Solution) -> TmaSwizzle | None:
+    """The widest TMA mode whose layout takes no more wavefronts than the answer (on the
+    same accesses and instruction footprints), and keeps its vectors whole."""
+    if isinstance(sol.layout, TmaSwizzle):
+        return sol.layout
+    accesses = [parse_access(r.access.split(" (")[0]) for r in sol.analysis.reports]
+    keep = max(a.vec for a in accesses)
+    for name, op in sol.instructions:      # the widest vector an instruction moves
+        keep = max(keep, parse_op(op, name).vector(sol.analysis.elem_bytes))
+    rows, cols, eb = sol.layout.rows, sol.layout.cols, sol.analysis.elem_bytes
+    idx = None
+    for tma in _tma_layouts(rows, cols, eb):
+        if keeps_vectors(tma, keep):
+            if idx is None:
+                idx = placement_index([p for a in accesses for p in a.placements(rows, cols, eb)],
+                                      cols)
+            if set_costs(tma.offsets(), idx, eb)[0].sum() <= sol.wavefronts:
+                return tma
+    return None
+
+
+def keeps_vectors(layout: TileLayout, keep: int) -> bool:
+    """Whether every aligned group of ``keep`` columns (a power of two) is stored contiguous,
+    in order, at an offset that is a multiple of ``keep``.
+
+    >>> keeps_vectors(RowMajor(8, 8, pad=4), 4), keeps_vectors(RowMajor(8, 8, pad=2), 4)
+    (True, False)
+    >>> keeps_vectors(Swizzled(8, 8, Swizzle(3, 0, 3)), 2)
+    False
+    """
+    if isinstance(layout, RowMajor):
+        return (layout.cols + layout.pad) % keep == 0
+    linear = _linear_map(layout)
+    if linear is not None:           # the images of the offset bits say it at once
+        n = (layout.rows * layout.cols).bit_length() - 1
+        images = np.asarray(linear(np.array([1 << j for j in range(n)], dtype=np.int64)))
+        low = log2(keep)
+        return bool(all(int(images[j]) == 1 << j for j in range(low))
+                    and not (images[low:] & (keep - 1)).any())
+    off = layout.offsets()
+    whole = off[:, : layout.cols - layout.cols % keep].reshape(layout.rows, -1, keep)
+    return bool((whole[..., 0] % keep == 0).all()
+                and (np.diff(whole, axis=2) == 1).all())
 
 
 def _linear_map(layout: TileLayout):
@@ -266,6 +437,11 @@ def _linear_map(layout: TileLayout):
         return lambda x: x
     if isinstance(layout, Swizzled):
         return layout.functor
+    if isinstance(layout, TmaSwizzle) and is_pow2(layout.rows) and is_pow2(layout.cols):
+        # boxes of power-of-two size and a bit swizzle: linear, read off the basis images
+        shift = log2(layout.cols)
+        bits = [1 << j for j in range(log2(layout.rows * layout.cols))]
+        return LinearLayout(tuple(int(layout(x >> shift, x & (layout.cols - 1))) for x in bits))
     if isinstance(layout, XorCols) and layout.ld == layout.cols and is_pow2(layout.cols):
         # r*cols + (c ^ f(r)) = flat ^ f(r), f linear in r's bits: linear, for any row count
         shift, mask = log2(layout.cols), layout.cols - 1
@@ -291,7 +467,7 @@ def _stackings(rows: int) -> list[list[int]]:
     return out
 
 
-def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad):
+def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad, keep: int):
     """The stacked layout of the solver's answers for each part (None if one is not
     possible: an access that does not fit a part's rows)."""
     from swizzlekit.smem.layouts import Stacked
@@ -303,7 +479,8 @@ def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad):
             solved[n] = RowMajor(n, cols)
             continue
         try:
-            solved[n] = solve(n, cols, elem_bytes, fitting, max_pad=max_pad).layout
+            solved[n] = _solve(n, cols, elem_bytes, tuple(fitting), max_pad, False,
+                               keep).layout
         except SwizzleKitError:
             return None
     return Stacked(tuple(solved[n] for n in parts))
