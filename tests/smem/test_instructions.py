@@ -24,6 +24,8 @@ def _warps(op: Op, rows: int, cols: int, eb: int):
     """Warps of ``op`` that together move the whole tile once (their origins)."""
     if op.kind in ("ldmatrix", "stmatrix"):
         tall, wide = (8, 8) if op.x == 1 else (16, 8) if op.x == 2 else (16, 16)
+        if rows % tall or cols % wide:          # .sync.aligned: no partial warps at an edge,
+            op, tall, wide = Op(op.kind, 16, "row", 1), 8, 8   # so count it matrix by matrix
         return [op.warp(eb, (r, c), (rows, cols)) for r in range(0, rows, tall)
                 for c in range(0, cols, wide)]
     vec = op.width // eb

@@ -10,7 +10,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem import CASES, analyze, solve
 from swizzlekit.smem.access import parse_access
 from swizzlekit.smem.banks import set_wavefronts
-from swizzlekit.smem.layouts import LinearLayout, Swizzle, Swizzled, XorCols
+from swizzlekit.smem.layouts import LinearLayout, Swizzle, Swizzled
 from swizzlekit.smem.core import subspace as _subspace
 from swizzlekit.smem.search import xor_search as _xor_search
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import RowMajor, TileLayout, XorCols
 
@@ -125,8 +123,3 @@ def interleavings(rows: int, inners: list[TileLayout]) -> list[Interleaved]:
     out = [Interleaved(inner, k) for k in ks for inner in inners]
     return out[:MAX_INTERLEAVINGS]
 
-
-def is_permutation_of_rows(layout: Interleaved) -> bool:
-    """Whether the stored rows are a permutation of ``0..R-1`` (the oracle the tests use)."""
-    stored = np.asarray(layout.stored_row(np.arange(layout.rows)))
-    return np.array_equal(np.sort(stored), np.arange(layout.rows))

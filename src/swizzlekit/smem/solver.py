@@ -50,7 +50,7 @@ from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden
                                     transvection_search, xor_search)
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, TmaSwizzle, XorCols, is_pow2, log2)
-from swizzlekit.smem.rows import Interleaved, interleavings
+from swizzlekit.smem.rows import interleavings
 
 __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT",
            "MAX_ELEMENTS"]
