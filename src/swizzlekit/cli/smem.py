@@ -19,15 +19,13 @@ def _common(p: argparse.ArgumentParser, layout: bool = False, ops: bool = False)
     p.add_argument("--elem-bytes", type=int, required=True, help="element size: 1,2,4,8,16")
     p.add_argument("--access", action="append", required=not ops, default=[], metavar="SPEC",
                    help="row, col or block:RxC[:vec=V][:stride=SRxSC]; repeat for more")
-    if ops:
-        from swizzlekit.smem.instructions import OP_FORMS
-
+    if ops:    # the forms are listed by the error a bad one gets (smem.instructions)
         p.add_argument("--read", default=None, metavar="OP",
-                       help="the reading instruction, or auto: " + ", ".join(
-                           f for f in OP_FORMS if f.startswith(("ld", "auto"))))
+                       help="the reading instruction (ld.vN:row|col, ldmatrix.xN[.trans]) or "
+                            "auto[:row|col]")
         p.add_argument("--write", default=None, metavar="OP",
-                       help="the writing instruction, or auto: " + ", ".join(
-                           f for f in OP_FORMS if not f.startswith(("ld", "auto"))) + ", auto")
+                       help="the writing instruction (st.vN:row|col, cp.async:row|col, "
+                            "stmatrix.xN[.trans], tma) or auto[:row|col]")
     if layout:
         p.add_argument("--layout", default=None, metavar="SPEC",
                        help="row-major, pad:P, swizzle:B,M,S, xor:B,M,S, linear:..., "

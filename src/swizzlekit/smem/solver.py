@@ -45,7 +45,7 @@ from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
-from swizzlekit.smem.instructions import choices, parse_op
+from swizzlekit.smem.instructions import choices
 from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
                                     transvection_search, xor_search)
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
@@ -187,9 +187,8 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     specs = tuple(parse_access(a) if isinstance(a, str) else a for a in accesses)
     if read is None and write is None:
         sol = _solve(rows, cols, elem_bytes, specs, max_pad)
-    else:
-        sol = _solve_ops(rows, cols, elem_bytes, specs, read, write, max_pad)
-    return dataclasses.replace(sol, tma_equivalent=_tma_equivalent(sol))
+        return dataclasses.replace(sol, tma_equivalent=_tma_equivalent(sol, specs, 1))
+    return _solve_ops(rows, cols, elem_bytes, specs, read, write, max_pad)
 
 
 def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
@@ -225,19 +224,20 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
         sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector)
         key = (sol.wavefronts, sol.storage, issued)
         if best is None or key < best[0]:
-            names = tuple((side, str(op)) for (side, _), op in zip(sides, ops))
-            reports = list(sol.analysis.reports)             # label the footprints
-            for i, op in enumerate(ops, start=len(specs)):
-                reports[i] = dataclasses.replace(reports[i], access=f"{reports[i].access} "
-                                                                    f"({op})")
-            analysis = dataclasses.replace(sol.analysis, reports=tuple(reports))
-            best = (key, dataclasses.replace(sol, analysis=analysis, instructions=names))
+            best = (key, sol, ops, footprints, vector)
         if key[:2] == (floor, rows * cols):
             break
     if best is None:
         raise SwizzleKitError(f"no instruction fits a {rows}x{cols} tile of {elem_bytes}-byte "
                               "elements: " + "; ".join(skipped))
-    return best[1]
+    _, sol, ops, footprints, vector = best
+    reports = list(sol.analysis.reports)                     # label the footprints
+    for i, op in enumerate(ops, start=len(specs)):
+        reports[i] = dataclasses.replace(reports[i], access=f"{reports[i].access} ({op})")
+    return dataclasses.replace(
+        sol, analysis=dataclasses.replace(sol.analysis, reports=tuple(reports)),
+        instructions=tuple((side, str(op)) for (side, _), op in zip(sides, ops)),
+        tma_equivalent=_tma_equivalent(sol, specs + footprints, vector))
 
 
 @functools.lru_cache(maxsize=256)
@@ -248,7 +248,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     can make (row-major, or one of its swizzle modes). Only layouts that keep every aligned
     group of ``keep`` columns contiguous and aligned are taken, ``keep`` being the widest
     vector of ``vector`` and the specs' ``vec``: a 16-byte load needs its 16 bytes whole."""
-    keep = max([vector] + [s.vec for s in specs])
+    keep = _keep(specs, vector)
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
     bound = universal_bound(idx, elem_bytes)
@@ -308,7 +308,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 return done("")
         return done(f"the best of {searched} layouts a TMA write can make (row-major and "
                     f"the swizzle modes)")
-    if keep > 1 and (cols % keep or rows * cols % keep):
+    if cols % keep:
         pow2 = False              # the bit swizzles would cut a vector at a row's end
     if pow2:
         n = log2(rows * cols)
@@ -386,15 +386,18 @@ def _tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
             if (cols * elem_bytes) % mode == 0]
 
 
-def _tma_equivalent(sol: Solution) -> TmaSwizzle | None:
-    """The widest TMA mode whose layout takes no more wavefronts than the answer (on the
-    same accesses and instruction footprints), and keeps its vectors whole."""
+def _keep(specs: Sequence[AccessSpec], vector: int) -> int:
+    """Elements each vector moves, the widest of ``vector`` and the specs' ``vec``."""
+    return max([vector] + [s.vec for s in specs])
+
+
+def _tma_equivalent(sol: Solution, accesses: tuple[AccessSpec, ...], vector: int
+                    ) -> TmaSwizzle | None:
+    """The widest TMA mode whose layout takes no more wavefronts than ``sol`` on the
+    ``accesses`` it was solved for, and keeps their vectors (and ``vector``) whole."""
     if isinstance(sol.layout, TmaSwizzle):
         return sol.layout
-    accesses = [parse_access(r.access.split(" (")[0]) for r in sol.analysis.reports]
-    keep = max(a.vec for a in accesses)
-    for name, op in sol.instructions:      # the widest vector an instruction moves
-        keep = max(keep, parse_op(op, name).vector(sol.analysis.elem_bytes))
+    keep = _keep(accesses, vector)
     rows, cols, eb = sol.layout.rows, sol.layout.cols, sol.analysis.elem_bytes
     idx = None
     for tma in _tma_layouts(rows, cols, eb):
