@@ -48,3 +48,52 @@ def test_pointer_and_tma_forms(tma):
     for dtype, bound in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
         err = check(2000, 1032, 520, dtype, "grouped", tma=tma, group=8)
         assert err == err and err < TOLERANCE[bound]
+
+
+@pytest.mark.parametrize("tma,persistent,dtype,precision,bound", [
+    (True, False, torch.bfloat16, "tf32", "bfloat16"),
+    (True, True, torch.float16, "tf32", "float16"),
+    (False, False, torch.float16, "tf32", "float16"),
+    (None, False, torch.float32, "tf32", "tf32"),
+    (False, True, torch.float32, "ieee", "ieee")])
+def test_repeat_calls_go_through_a_plan(tma, persistent, dtype, precision, bound):
+    """The second and later calls of a signature launch through the plan the first one left;
+    each on fresh inputs and a poisoned output, against float64."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton.matmul import PLANS, TOLERANCE
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    PLANS.clear()
+    m, n, k = 1000, 1032, 520
+    for call in range(3):
+        a, b = random_operands(m, n, k, dtype, "cuda")
+        c = poisoned(m, n, dtype, "cuda")
+        matmul(a, b, "hilbert", out=c, tma=tma, persistent=persistent, precision=precision)
+        assert len(PLANS) == 1, call            # made by the first call, reused after
+        err = relative_error(c, a, b)
+        assert err == err and err < TOLERANCE[bound], (call, err)
+
+
+def test_a_plan_is_per_signature():
+    """A call whose alignment, strides or order differ gets a plan of its own, and every one
+    is right: TMA and pointer loads, a misaligned view, a transposed B, another order."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton.matmul import PLANS, TOLERANCE
+    from swizzlekit.lab.verify import relative_error
+
+    PLANS.clear()
+    m, n, k = 513, 700, 264
+    for _ in range(2):
+        a0 = torch.randn(m, k, device="cuda", dtype=torch.float16)        # TMA
+        big_a = torch.randn(m, k + 1, device="cuda", dtype=torch.float16)  # rows of 530 bytes
+        cases = [(a0, "grouped"), (a0, "snake"),
+                 (big_a[:, :k], "grouped"),         # pointer loads, base 16-byte aligned
+                 (big_a[:, 1:], "grouped")]         # pointer loads, base 2 bytes off
+        for a, order in cases:
+            for b in (torch.randn(k, n, device="cuda", dtype=torch.float16),
+                      torch.randn(n, k, device="cuda", dtype=torch.float16).T):
+                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+                matmul(a, b, order, out=c)
+                err = relative_error(c, a, b)
+                assert err == err and err < TOLERANCE["float16"], (order, a.data_ptr() % 16)
+    assert len(PLANS) == 8

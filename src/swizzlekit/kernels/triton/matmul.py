@@ -20,8 +20,9 @@ from swizzlekit.cta import triton as tri
 from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
+from swizzlekit.kernels.triton.plans import PlanCache, capture
 
-__all__ = ["matmul", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE"]
+__all__ = ["matmul", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS"]
 
 # ----------------------------------------------------------------------------------- configs
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -271,15 +272,12 @@ def _tma_ok(*tensors) -> bool:
                and t.data_ptr() % 16 == 0 for t in tensors)
 
 
-def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
-           persistent: bool = False, tma: bool | None = None, **order_params):
-    """``a @ b`` on torch tensors (2-D, same device and dtype: fp16, bf16 or fp32).
+#: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
+PLANS = PlanCache()
 
-    ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
-    ``width=...``); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
-    strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
-    tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU).
-    """
+
+def _check(a, b, out, precision):
+    """The door: 2-D tensors that multiply, on one device, of one supported dtype."""
     import torch
 
     if a.dim() != 2 or b.dim() != 2:
@@ -299,49 +297,105 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
                               f"Triton's interpreter")
     if a.dtype == torch.bfloat16 and _INTERPRET:
         raise SwizzleKitError("Triton's interpreter does not do bf16; use fp16 or fp32")
+    M, N = a.shape[0], b.shape[1]
+    if out is not None and (out.shape != (M, N) or out.dtype != a.dtype
+                            or out.device != a.device):
+        raise SwizzleKitError(f"out must be {M}x{N} {a.dtype} on {a.device}, got "
+                              f"{tuple(out.shape)} {out.dtype} on {out.device}")
+
+
+def _signature(a, b, c, *rest) -> tuple:
+    """What the autotuner and the JIT decide from: shapes, strides, dtype, device, and whether
+    each base pointer is 16-byte aligned (the JIT specializes on it), with the options."""
+    return (a.dtype, a.device.index, *a.shape, *b.shape, *a.stride(), *b.stride(), *c.stride(),
+            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, *rest)
+
+
+def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
+           persistent: bool = False, tma: bool | None = None, **order_params):
+    """``a @ b`` on torch tensors (2-D, same device and dtype: fp16, bf16 or fp32).
+
+    ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
+    ``width=...``); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
+    strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
+    tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU).
+    The first call of a shape, layout and order autotunes and compiles; later ones launch the
+    kernel it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
+    """
+    import torch
+
+    _check(a, b, out, precision)
     M, K = a.shape
     N = b.shape[1]
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
-    if c.shape != (M, N) or c.dtype != a.dtype or c.device != a.device:
-        raise SwizzleKitError(f"out must be {M}x{N} {a.dtype} on {a.device}, got "
-                              f"{tuple(c.shape)} {c.dtype} on {c.device}")
     if M == 0 or N == 0:
         return c
     if K == 0:
         return c.zero_()
     kernel_order, p = _order_args(order, order_params)
-    programs = (torch.cuda.get_device_properties(a.device).multi_processor_count * 2
-                if persistent and a.device.type == "cuda" else 8)
-
-    def grid(meta):
-        slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))
-        return (min(slots, programs) if persistent else slots,)
+    on_gpu = a.device.type == "cuda"
 
     # B K-major (a transposed view) is read through its transpose. For TF32, a row-major B is
     # copied K-major first: Hopper's wgmma takes TF32 only with B K-major, and without it
     # Triton falls back to mma.sync at a third of the rate (docs/benchmarks.md).
     b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
-    b_tma = b.T if b_kmajor else b
+    b_op = b.T if b_kmajor else b
     if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
-            and (a.device.type == "cuda" or _INTERPRET)):
-        b_tma, b_kmajor = b.T.contiguous(), True
-    ok = _tma_ok(a, b_tma, c)
-    use_tma = ok and (a.device.type == "cuda" or _INTERPRET) if tma is None else tma
-    if use_tma:
-        if not ok:
-            raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
-        from triton.tools.tensor_descriptor import TensorDescriptor
+            and (on_gpu or _INTERPRET)):
+        b_op, b_kmajor = b.T.contiguous(), True
+    ok = _tma_ok(a, b_op, c)
+    use_tma = ok and (on_gpu or _INTERPRET) if tma is None else tma
+    if use_tma and not ok:
+        raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
+    b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
 
-        descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [16, 16])
-                 for t in (a, b_tma, c)]
-        _matmul_tma_kernel[grid](*descs, M, N, K, ORDER=kernel_order, P=p,
-                                 PERSISTENT=persistent, NUM_PROGRAMS=programs,
-                                 PRECISION=precision, B_KMAJOR=b_kmajor)
+    key = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
+           if on_gpu and not _INTERPRET else None)
+    plan = PLANS.get(key) if key is not None else None
+    if plan is not None:
+        if use_tma:
+            plan(*_descriptors((a, b_arg, c), b_kmajor, plan.config))
+        else:
+            plan(a, b_arg, c)
         return c
-    _matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                         c.stride(0), c.stride(1), ORDER=kernel_order, P=p,
-                         PERSISTENT=persistent, NUM_PROGRAMS=programs, PRECISION=precision)
+
+    programs = (torch.cuda.get_device_properties(a.device).multi_processor_count * 2
+                if persistent and on_gpu else 8)
+
+    def grid(meta):
+        slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
+                       triton.cdiv(N, meta["BLOCK_N"]))
+        return (min(slots, programs) if persistent else slots,)
+
+    options = dict(ORDER=kernel_order, P=p, PERSISTENT=persistent, NUM_PROGRAMS=programs,
+                   PRECISION=precision)
+    if use_tma:
+        descs = _descriptors((a, b_op, c), b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
+                                                      "BLOCK_K": 16})
+        compiled = _matmul_tma_kernel[grid](*descs, M, N, K, B_KMAJOR=b_kmajor, **options)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "M", "N", "K"), (*descs, M, N, K)),
+                     B_KMAJOR=b_kmajor, **options)
+        kernel = _matmul_tma_kernel
+    else:
+        args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                c.stride(0), c.stride(1))
+        compiled = _matmul_kernel[grid](*args, **options)
+        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak",
+                          "stride_bk", "stride_bn", "stride_cm", "stride_cn"), args), **options)
+        kernel = _matmul_kernel
+    if key is not None:
+        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=3))
     return c
+
+
+def _descriptors(tensors, b_kmajor: bool, blocks: dict):
+    """TMA descriptors of A, B (or Bᵀ when ``b_kmajor``) and C with the config's blocks."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    bm, bn, bk = blocks["BLOCK_M"], blocks["BLOCK_N"], blocks["BLOCK_K"]
+    shapes = ([bm, bk], [bn, bk] if b_kmajor else [bk, bn], [bm, bn])
+    return [TensorDescriptor(t, list(t.shape), list(t.stride()), s)
+            for t, s in zip(tensors, shapes)]
 
 
 # -------------------------------------------------------------------------------- validation
