@@ -97,3 +97,23 @@ def test_a_plan_is_per_signature():
                 err = relative_error(c, a, b)
                 assert err == err and err < TOLERANCE["float16"], (order, a.data_ptr() % 16)
     assert len(PLANS) == 8
+
+
+@pytest.mark.parametrize("tma", [False, True])
+@pytest.mark.parametrize("m,n,k,split", [(64, 4096, 4096, None), (16, 4104, 3000, 4),
+                                         (200, 1000, 777, 3)])
+def test_split_k(tma, m, n, k, split):
+    """Split-K, as split_k_for suggests (None) or given, on fresh inputs each call: the first
+    call compiles, the second goes through the plans of both passes."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton.matmul import TOLERANCE, split_k_for
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    if tma and k % 8:
+        pytest.skip("rows of K bf16 elements are not 16-byte aligned: no TMA")
+    for _ in range(2):
+        a, b = random_operands(m, n, k, torch.bfloat16, "cuda")
+        c = poisoned(m, n, torch.bfloat16, "cuda")
+        matmul(a, b, out=c, tma=tma, split_k=split or split_k_for(m, n, k, 132))
+        err = relative_error(c, a, b)
+        assert err == err and err < TOLERANCE["bfloat16"]

@@ -72,6 +72,10 @@ def test_out_and_edge_sizes():
     (lambda m: m(torch.randn(3, 4, 1), torch.randn(4, 2)), "2-D"),
     (lambda m: m(torch.randn(3, 4).bfloat16(), torch.randn(4, 2).bfloat16()), "bf16"),
     (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), out=torch.empty(2, 2)), "out must be"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), split_k=0), "split_k must be"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), split_k=2.0), "split_k must be"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), split_k=2, persistent=True),
+     "does not combine"),
 ])
 def test_bad_input(call, message):
     from swizzlekit.kernels.triton.matmul import matmul
@@ -90,6 +94,28 @@ def test_tma_descriptors(name, persistent):
     err = check(100, 72, 48, torch.float32, name, device="cpu", precision="ieee", tma=True,
                 persistent=persistent)
     assert err == err and err < TOLERANCE["ieee"]
+
+
+@pytest.mark.parametrize("split", [2, 3, 8])
+@pytest.mark.parametrize("tma,order", [(False, "grouped"), (True, "hilbert"), (False, "zlayer")])
+def test_split_k_ragged(split, tma, order):
+    """K split S ways (7 steps of 32 into shares of 4/3/1, some empty) into fp32 planes and
+    added by the second pass: ragged M, N and K, TMA and pointer loads, poisoned output."""
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
+
+    err = check(70, 72, 200, torch.float32, order, device="cpu", precision="ieee", tma=tma,
+                split_k=split)
+    assert err == err and err < TOLERANCE["ieee"]
+
+
+def test_split_k_in_half_precision():
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
+
+    err = check(33, 96, 130, torch.float16, "grouped", device="cpu", split_k=4,
+                transpose_b=True)
+    assert err == err and err < TOLERANCE["float16"]
 
 
 def test_tma_refuses_unaligned_rows():

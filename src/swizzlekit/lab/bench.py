@@ -37,6 +37,10 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
                   (1024, 32768, 4096)],
     # shapes where the L2 measurements saw the order matter (docs/cta.md); run with --order
     "order-effect": [(16384, 16384, 2048), (8192, 8192, 8192), (2048, 16384, 8192)],
+    # decode-like calls (the M <= 512 part of "full"): where split-K decides
+    "decode": ([(m, n, k) for m in (16, 32, 64, 128, 256, 512)
+                for n, k in ((4096, 4096), (14336, 4096))]
+               + [(m, 8192, 8192) for m in (16, 64, 256)]),
     # issue 13's suite: squares; LLM projections (hidden 4096/8192, FFN 11008/14336/28672,
     # 2048-16384 tokens, and transposes); decode-like M; ragged sizes; tall and wide
     "full": ([(n, n, n) for n in (1024, 2048, 4096, 8192, 16384)]

@@ -22,7 +22,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 
-__all__ = ["matmul", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS"]
+__all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS"]
 
 # ----------------------------------------------------------------------------------- configs
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -116,19 +116,43 @@ def _tile(pid, tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
 
 
 @triton.jit
-def _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak, stride_bk,
-                  stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
+def _k_range(K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """The K steps of this program's split (program id 1): split s of S takes an even share."""
+    steps = tl.cdiv(K, BLOCK_K)
+    share = tl.cdiv(steps, SPLIT_K)
+    first = tl.program_id(1) * share
+    return first, tl.minimum(steps, first + share)
+
+
+@triton.jit
+def _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr):
+    """Split-K: this split's fp32 partial tile into plane ``program_id(1)`` of the workspace
+    (S x M x N, row-major); :func:`_sum_splits` adds the planes."""
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    plane = ws_ptr + tl.program_id(1).to(tl.int64) * M * N
+    tl.store(plane + offs_m[:, None].to(tl.int64) * N + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
+                  stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  EVEN_K: tl.constexpr):
+                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr):
     # rows and columns past the edge wrap around for the loads (always in bounds, no mask);
     # the store below is masked, so they are never written
     offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
     offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
     offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
-    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+    first, last = _k_range(K, BLOCK_K, SPLIT_K)
+    a_ptrs = (a_ptr + offs_am[:, None] * stride_am
+              + (first * BLOCK_K + offs_k[None, :]).to(tl.int64) * stride_ak)
+    b_ptrs = (b_ptr + (first * BLOCK_K + offs_k[:, None]).to(tl.int64) * stride_bk
+              + offs_bn[None, :] * stride_bn)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
+    for k in range(first, last):
         if EVEN_K:
             a = tl.load(a_ptrs)
             b = tl.load(b_ptrs)
@@ -139,22 +163,26 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
-    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
-             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+    if SPLIT_K > 1:
+        _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
+    else:
+        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
+        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
+                 mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
-@_autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION"],
+@_autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION",
+                                   "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
 @triton.jit
-def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, stride_bk,
                    stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
-                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                   EVEN_K: tl.constexpr):
+                   SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     if ORDER == "cutlass":              # CUTLASS and zlayer launch grids of their own
@@ -171,15 +199,15 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
-                _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am,
+                _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                               stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K)
+                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K)
     else:
         pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
-            _compute_tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
-                          stride_bk, stride_bn, stride_cm, stride_cn, PRECISION, BLOCK_M,
-                          BLOCK_N, BLOCK_K, EVEN_K)
+            _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
+                          stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
+                          BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K)
 
 
 def _set_blocks(nargs):
@@ -191,13 +219,13 @@ def _set_blocks(nargs):
 
 
 @_autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                               "PRECISION", "B_KMAJOR"],
+                                               "PRECISION", "B_KMAJOR", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
-def _matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K, ORDER: tl.constexpr, P: tl.constexpr,
-                       PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
-                       B_KMAJOR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                       BLOCK_K: tl.constexpr):
+def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.constexpr,
+                       P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
+                       PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
     engine fetches whole tiles and zero-fills past the edges, and clips the stores.
     ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
@@ -217,14 +245,33 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K, ORDER: tl.constexpr, P: 
         pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            for k in range(0, tl.cdiv(K, BLOCK_K)):
+            first, last = _k_range(K, BLOCK_K, SPLIT_K)
+            for k in range(first, last):
                 a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
                 if B_KMAJOR:
                     b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
                 else:
                     b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
                 acc = tl.dot(a, b, acc, input_precision=PRECISION)
-            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+            if SPLIT_K > 1:
+                _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
+            else:
+                c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 32 if _INTERPRET else 1024}, num_warps=4)],
+                 key=[])                 # one config: nothing to tune, but a plan can take it
+@triton.jit
+def _sum_splits(ws_ptr, c_ptr, M, N, stride_cm, stride_cn, SPLIT_K: tl.constexpr,
+                BLOCK: tl.constexpr):
+    """Split-K's second pass: C = the sum of the S fp32 planes, in C's dtype and strides."""
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    inside = offs < M * N
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for s in tl.static_range(SPLIT_K):
+        acc += tl.load(ws_ptr + s * M * N + offs, mask=inside, other=0.0)
+    m, n = offs // N, offs % N
+    tl.store(c_ptr + m * stride_cm + n * stride_cn, acc.to(c_ptr.dtype.element_ty), mask=inside)
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -311,20 +358,59 @@ def _signature(a, b, c, *rest) -> tuple:
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, *rest)
 
 
+#: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
+MAX_SPLIT_K, MIN_STEPS_PER_SPLIT = 8, 4
+
+
+def split_k_for(M: int, N: int, K: int, sms: int) -> int:
+    """How many ways to split K when the output is too small to fill the GPU: for M up to
+    512 (decode-like calls), doubling while the 128x128 tiles times the splits still fit in
+    one wave of ``sms`` and each split keeps at least 4 steps of 64.
+
+    >>> split_k_for(64, 4096, 4096, 132), split_k_for(16, 14336, 4096, 132)
+    (4, 1)
+    >>> split_k_for(4096, 4096, 4096, 132)
+    1
+    """
+    tiles = triton.cdiv(M, 128) * triton.cdiv(N, 128)
+    steps = triton.cdiv(K, 64)
+    s = 1
+    while (M <= 512 and 2 * s <= MAX_SPLIT_K and 2 * s * tiles <= sms
+           and steps // (2 * s) >= MIN_STEPS_PER_SPLIT):
+        s *= 2
+    return s
+
+
+def _check_split(split_k, persistent: bool) -> None:
+    if split_k is None:
+        return
+    if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= 16:
+        raise SwizzleKitError(f"split_k must be an integer from 1 to 16 (None means 1); got "
+                              f"{split_k!r}")
+    if persistent and split_k > 1:
+        raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
+
+
 def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
-           persistent: bool = False, tma: bool | None = None, **order_params):
+           persistent: bool = False, tma: bool | None = None, split_k: int | None = None,
+           **order_params):
     """``a @ b`` on torch tensors (2-D, same device and dtype: fp16, bf16 or fp32).
 
     ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
     ``width=...``); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
     strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
     tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU).
+    ``split_k``: split K S ways into fp32 partials that a second pass adds (default 1;
+    :func:`split_k_for` suggests S by shape; not with persistent grids). On the H200 it cut
+    the GPU time of 128x4096x4096 from 29 to 23 us but added 17 us of host time, which made
+    the benchmark's calls host-bound (docs/benchmarks.md), so it is not the default.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
-    kernel it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
+    kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
     """
     import torch
 
     _check(a, b, out, precision)
+    _check_split(split_k, persistent)
     M, K = a.shape
     N = b.shape[1]
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
@@ -348,44 +434,67 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     if use_tma and not ok:
         raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
+    split_k = split_k or 1
+    ws = (torch.empty((split_k, M, N), device=a.device, dtype=torch.float32)
+          if split_k > 1 else c)
 
-    key = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
-           if on_gpu and not _INTERPRET else None)
-    plan = PLANS.get(key) if key is not None else None
-    if plan is not None:
+    key = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor,
+                      split_k) if on_gpu and not _INTERPRET else None)
+    plans = PLANS.get(key) if key is not None else None
+    if plans is not None:
+        main, total = plans
         if use_tma:
-            plan(*_descriptors((a, b_arg, c), b_kmajor, plan.config))
+            main(*_descriptors((a, b_arg, c), b_kmajor, main.config), ws)
         else:
-            plan(a, b_arg, c)
+            main(a, b_arg, c, ws)
+        if total is not None:
+            total(ws, c)
         return c
 
-    programs = (torch.cuda.get_device_properties(a.device).multi_processor_count * 2
-                if persistent and on_gpu else 8)
+    programs = _sms(a.device) * 2 if persistent and on_gpu else 8
 
     def grid(meta):
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
-        return (min(slots, programs) if persistent else slots,)
+        return (min(slots, programs) if persistent else slots, split_k)
 
     options = dict(ORDER=kernel_order, P=p, PERSISTENT=persistent, NUM_PROGRAMS=programs,
-                   PRECISION=precision)
+                   PRECISION=precision, SPLIT_K=split_k)
     if use_tma:
         descs = _descriptors((a, b_op, c), b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
                                                       "BLOCK_K": 16})
-        compiled = _matmul_tma_kernel[grid](*descs, M, N, K, B_KMAJOR=b_kmajor, **options)
-        named = dict(zip(("a_desc", "b_desc", "c_desc", "M", "N", "K"), (*descs, M, N, K)),
-                     B_KMAJOR=b_kmajor, **options)
+        compiled = _matmul_tma_kernel[grid](*descs, ws, M, N, K, B_KMAJOR=b_kmajor, **options)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "M", "N", "K"),
+                         (*descs, ws, M, N, K)), B_KMAJOR=b_kmajor, **options)
         kernel = _matmul_tma_kernel
     else:
-        args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        args = (a, b, c, ws, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                 c.stride(0), c.stride(1))
         compiled = _matmul_kernel[grid](*args, **options)
-        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak",
-                          "stride_bk", "stride_bn", "stride_cm", "stride_cn"), args), **options)
+        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "ws_ptr", "M", "N", "K", "stride_am",
+                          "stride_ak", "stride_bk", "stride_bn", "stride_cm", "stride_cn"),
+                         args), **options)
         kernel = _matmul_kernel
+    total = None
+    if split_k > 1:
+        total_grid = lambda meta: (triton.cdiv(M * N, meta["BLOCK"]),)  # noqa: E731
+        total_args = (ws, c, M, N, c.stride(0), c.stride(1))
+        compiled_total = _sum_splits[total_grid](*total_args, SPLIT_K=split_k)
+        total = capture(_sum_splits, compiled_total, dict(
+            zip(("ws_ptr", "c_ptr", "M", "N", "stride_cm", "stride_cn"), total_args),
+            SPLIT_K=split_k), total_grid, n_tensors=2)
     if key is not None:
-        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=3))
+        main = capture(kernel, compiled, named, grid, n_tensors=4)
+        if main is not None and (split_k == 1 or total is not None):
+            PLANS.put(key, (main, total))
     return c
+
+
+@functools.lru_cache(maxsize=16)
+def _sms(device) -> int:
+    import torch
+
+    return torch.cuda.get_device_properties(device).multi_processor_count
 
 
 def _descriptors(tensors, b_kmajor: bool, blocks: dict):
