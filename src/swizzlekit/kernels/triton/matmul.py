@@ -21,6 +21,8 @@ from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.plans import PlanCache, capture
+from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
+                                               split_k_for)
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS"]
 
@@ -113,27 +115,6 @@ def _tile(pid, tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
         tl.static_assert(ORDER == "hilbert")
         m, n = tri.hilbert(pid, _log2_square(tiles_m, tiles_n))
     return m, n
-
-
-@triton.jit
-def _k_range(K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
-    """The K steps of this program's split (program id 1): split s of S takes an even share."""
-    steps = tl.cdiv(K, BLOCK_K)
-    share = tl.cdiv(steps, SPLIT_K)
-    first = tl.program_id(1) * share
-    return first, tl.minimum(steps, first + share)
-
-
-@triton.jit
-def _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M: tl.constexpr,
-                   BLOCK_N: tl.constexpr):
-    """Split-K: this split's fp32 partial tile into plane ``program_id(1)`` of the workspace
-    (S x M x N, row-major); :func:`_sum_splits` adds the planes."""
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    plane = ws_ptr + tl.program_id(1).to(tl.int64) * M * N
-    tl.store(plane + offs_m[:, None].to(tl.int64) * N + offs_n[None, :], acc,
-             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
 @triton.jit
@@ -259,21 +240,6 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
                 c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
 
-@triton.autotune(configs=[triton.Config({"BLOCK": 32 if _INTERPRET else 1024}, num_warps=4)],
-                 key=[])                 # one config: nothing to tune, but a plan can take it
-@triton.jit
-def _sum_splits(ws_ptr, c_ptr, M, N, stride_cm, stride_cn, SPLIT_K: tl.constexpr,
-                BLOCK: tl.constexpr):
-    """Split-K's second pass: C = the sum of the S fp32 planes, in C's dtype and strides."""
-    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
-    inside = offs < M * N
-    acc = tl.zeros((BLOCK,), dtype=tl.float32)
-    for s in tl.static_range(SPLIT_K):
-        acc += tl.load(ws_ptr + s * M * N + offs, mask=inside, other=0.0)
-    m, n = offs // N, offs % N
-    tl.store(c_ptr + m * stride_cm + n * stride_cn, acc.to(c_ptr.dtype.element_ty), mask=inside)
-
-
 # ---------------------------------------------------------------------------------- launcher
 _DTYPES = ("float16", "bfloat16", "float32")
 _PARAM = {"grouped": "group", "grouped_persistent": "group", "strip": "width",
@@ -358,39 +324,6 @@ def _signature(a, b, c, *rest) -> tuple:
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, *rest)
 
 
-#: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
-MAX_SPLIT_K, MIN_STEPS_PER_SPLIT = 8, 4
-
-
-def split_k_for(M: int, N: int, K: int, sms: int) -> int:
-    """How many ways to split K when the output is too small to fill the GPU: for M up to
-    512 (decode-like calls), doubling while the 128x128 tiles times the splits still fit in
-    one wave of ``sms`` and each split keeps at least 4 steps of 64.
-
-    >>> split_k_for(64, 4096, 4096, 132), split_k_for(16, 14336, 4096, 132)
-    (4, 1)
-    >>> split_k_for(4096, 4096, 4096, 132)
-    1
-    """
-    tiles = triton.cdiv(M, 128) * triton.cdiv(N, 128)
-    steps = triton.cdiv(K, 64)
-    s = 1
-    while (M <= 512 and 2 * s <= MAX_SPLIT_K and 2 * s * tiles <= sms
-           and steps // (2 * s) >= MIN_STEPS_PER_SPLIT):
-        s *= 2
-    return s
-
-
-def _check_split(split_k, persistent: bool) -> None:
-    if split_k is None:
-        return
-    if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= 16:
-        raise SwizzleKitError(f"split_k must be an integer from 1 to 16 (None means 1); got "
-                              f"{split_k!r}")
-    if persistent and split_k > 1:
-        raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
-
-
 def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
            persistent: bool = False, tma: bool | None = None, split_k: int | None = None,
            **order_params):
@@ -401,7 +334,8 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
     tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU).
     ``split_k``: split K S ways into fp32 partials that a second pass adds (default 1;
-    :func:`split_k_for` suggests S by shape; not with persistent grids). On the H200 it cut
+    :func:`~swizzlekit.kernels.triton.split_k.split_k_for` suggests S by shape; not with
+    persistent grids). On the H200 it cut
     the GPU time of 128x4096x4096 from 29 to 23 us but added 17 us of host time, which made
     the benchmark's calls host-bound (docs/benchmarks.md), so it is not the default.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
@@ -410,7 +344,7 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     import torch
 
     _check(a, b, out, precision)
-    _check_split(split_k, persistent)
+    check_split(split_k, persistent)
     M, K = a.shape
     N = b.shape[1]
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
