@@ -191,12 +191,17 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, s
                           BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K)
 
 
+def _block_shapes(meta: dict, b_kmajor: bool) -> tuple[list, list, list]:
+    """The TMA blocks of A, B (Bᵀ's when ``b_kmajor``) and C under a config's tile sizes."""
+    bm, bn, bk = meta["BLOCK_M"], meta["BLOCK_N"], meta["BLOCK_K"]
+    return [bm, bk], [bn, bk] if b_kmajor else [bk, bn], [bm, bn]
+
+
 def _set_blocks(nargs):
     """Autotune pre-hook: the descriptors' block shapes follow the config being tried."""
-    bm, bn, bk = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["BLOCK_K"]
-    nargs["a_desc"].block_shape = [bm, bk]
-    nargs["b_desc"].block_shape = [bn, bk] if nargs["B_KMAJOR"] else [bk, bn]
-    nargs["c_desc"].block_shape = [bm, bn]
+    blocks = _block_shapes(nargs, nargs["B_KMAJOR"])
+    for name, block in zip(("a_desc", "b_desc", "c_desc"), blocks):
+        nargs[name].block_shape = block
 
 
 @_autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
@@ -344,9 +349,9 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     import torch
 
     _check(a, b, out, precision)
-    check_split(split_k, persistent)
     M, K = a.shape
     N = b.shape[1]
+    check_split(split_k, persistent, M, N)
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
     if M == 0 or N == 0:
         return c
@@ -435,10 +440,8 @@ def _descriptors(tensors, b_kmajor: bool, blocks: dict):
     """TMA descriptors of A, B (or Bᵀ when ``b_kmajor``) and C with the config's blocks."""
     from triton.tools.tensor_descriptor import TensorDescriptor
 
-    bm, bn, bk = blocks["BLOCK_M"], blocks["BLOCK_N"], blocks["BLOCK_K"]
-    shapes = ([bm, bk], [bn, bk] if b_kmajor else [bk, bn], [bm, bn])
     return [TensorDescriptor(t, list(t.shape), list(t.stride()), s)
-            for t, s in zip(tensors, shapes)]
+            for t, s in zip(tensors, _block_shapes(blocks, b_kmajor))]
 
 
 # -------------------------------------------------------------------------------- validation

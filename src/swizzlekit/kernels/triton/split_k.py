@@ -21,7 +21,7 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError, check_int
 
-__all__ = ["split_k_for", "check_split", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT"]
+__all__ = ["split_k_for", "check_split", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE"]
 
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 
@@ -51,7 +51,13 @@ def split_k_for(M: int, N: int, K: int, sms: int) -> int:
     return s
 
 
-def check_split(split_k, persistent: bool) -> None:
+#: The workspace is indexed in 32-bit arithmetic by the adding pass: S x M x N elements.
+MAX_WORKSPACE = 2**31 - 1
+
+
+def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
+    """The door for ``matmul``'s ``split_k``: None or 1 to 16, not with a persistent grid,
+    and a workspace of S x M x N fp32 elements within :data:`MAX_WORKSPACE`."""
     if split_k is None:
         return
     if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= 16:
@@ -59,7 +65,10 @@ def check_split(split_k, persistent: bool) -> None:
                               f"{split_k!r}")
     if persistent and split_k > 1:
         raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
-
+    if split_k > 1 and split_k * M * N > MAX_WORKSPACE:
+        raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs {split_k * M * N} "
+                              f"workspace elements; at most {MAX_WORKSPACE} (2**31 - 1) are "
+                              f"addressed: use a smaller split_k")
 
 
 @triton.jit
