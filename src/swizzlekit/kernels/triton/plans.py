@@ -24,6 +24,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Callable
 
+from triton import knobs
+from triton.runtime.driver import driver
+from triton.runtime.jit import JITFunction
+
 __all__ = ["Plan", "PlanCache", "capture"]
 
 
@@ -37,9 +41,6 @@ class Plan:
         self.kernel, self.grid, self.rest, self.config = kernel, grid, rest, config
 
     def __call__(self, *tensors) -> None:
-        from triton import knobs
-        from triton.runtime.driver import driver
-
         k = self.kernel
         device = driver.active.get_current_device()
         stream = driver.active.get_current_stream(device)
@@ -55,8 +56,6 @@ class Plan:
 
 def _layers(fn):
     """The JIT function under an autotuner and heuristics, and the heuristics on the way."""
-    from triton.runtime.jit import JITFunction
-
     heuristics = []
     while not isinstance(fn, JITFunction):
         if hasattr(fn, "values") and isinstance(fn.values, dict):
