@@ -36,8 +36,31 @@ __all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "TuneRow", "Table", "wri
 R = TypeVar("R")
 
 
+class _GemmRun:
+    """What every row of one GEMM run derives from its ``M``, ``N``, ``K`` and ``params``
+    fields (methods only: no fields, so the dataclasses keep their own field order)."""
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.M, self.N, self.K)
+
+    @property
+    def params_dict(self) -> dict:
+        """The order's parameters, from their sorted JSON."""
+        return json.loads(self.params) if self.params else {}
+
+
+class _BenchRun(_GemmRun):
+    """A row of ``swizzlekit bench``: keyed like :meth:`swizzlekit.lab.bench.Run.key`."""
+
+    def key(self) -> tuple:
+        """The run this row measured (a resumed table skips it)."""
+        return (self.suite, self.M, self.N, self.K, self.precision, self.kernel, self.order,
+                self.params)
+
+
 @dataclass(frozen=True)
-class BenchRow:
+class BenchRow(_BenchRun):
     """One timed GEMM: ``swizzlekit bench``'s results.csv."""
     suite: str
     M: int
@@ -56,22 +79,9 @@ class BenchRow:
     gpu: str = ""                # where it ran (name, UUID): empty in tables older than that
     gpu_uuid: str = ""
 
-    @property
-    def shape(self) -> tuple[int, int, int]:
-        return (self.M, self.N, self.K)
-
-    @property
-    def params_dict(self) -> dict:
-        return json.loads(self.params) if self.params else {}
-
-    def key(self) -> tuple:
-        """The run this row measured (:meth:`swizzlekit.lab.bench.Run.key`)."""
-        return (self.suite, self.M, self.N, self.K, self.precision, self.kernel, self.order,
-                self.params)
-
 
 @dataclass(frozen=True)
-class NcuRow:
+class NcuRow(_BenchRun):
     """Nsight Compute on one call of a benchmarked run: ``bench --ncu``'s ncu.csv."""
     suite: str
     M: int
@@ -91,13 +101,9 @@ class NcuRow:
     gpu: str = ""
     gpu_uuid: str = ""
 
-    def key(self) -> tuple:
-        return (self.suite, self.M, self.N, self.K, self.precision, self.kernel, self.order,
-                self.params)
-
 
 @dataclass(frozen=True)
-class L2Row:
+class L2Row(_GemmRun):
     """One GEMM launch under an order, profiled (hit rate, DRAM) and timed: the L2 tables."""
     kernel: str
     M: int
@@ -113,13 +119,9 @@ class L2Row:
     tflops: float
     rel_err: float
 
-    @property
-    def params_dict(self) -> dict:
-        return json.loads(self.params) if self.params else {}
-
 
 @dataclass(frozen=True)
-class L2SweepRow:
+class L2SweepRow(_GemmRun):
     """One launch of the order-table GEMM in the L2 sweep: the kernel as compiled (registers,
     shared memory, residency), Nsight Compute's L2 and DRAM counters, and its time."""
     split: str                   # "fit" or "heldout" (by shape)
@@ -150,14 +152,6 @@ class L2SweepRow:
     rel_err: float
     gpu: str = ""
     gpu_uuid: str = ""
-
-    @property
-    def params_dict(self) -> dict:
-        return json.loads(self.params) if self.params else {}
-
-    @property
-    def shape(self) -> tuple[int, int, int]:
-        return (self.M, self.N, self.K)
 
     @property
     def tile(self) -> tuple[int, int, int]:
