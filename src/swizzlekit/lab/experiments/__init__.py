@@ -5,7 +5,7 @@ Each entry of :data:`EXPERIMENTS` is ``name -> (module, what it measures)``; the
 --out DIR`` runs one (``swizzlekit lab list`` lists them).
 
 >>> sorted(EXPERIMENTS)
-['banks', 'ceilings', 'l2', 'l2-sweep', 'overhead', 'peak', 'sanitize', 'tf32-layout', 'tune']
+['banks', 'ceilings', 'dispatch', 'l2', 'l2-sweep', 'overhead', 'peak', 'sanitize', 'tf32-layout', 'tune']
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
                  "(the L2 model's table)"),
     "l2-sweep": ("l2_sweep", "the L2 model's fit and held-out tables: shapes x tile configs x "
                              "residencies x element types x orders, under ncu (--shard I/N)"),
+    "dispatch": ("dispatch", "which SM each CTA of the order-table GEMM runs on and when, and "
+                             "which L2 partition is near each SM (the L2 model's dispatch)"),
     "overhead": ("overhead", "host time against GPU time of one GEMM call on small problems"),
     "ceilings": ("ceilings", "cuBLAS per precision and device copy bandwidth"),
     "peak": ("peak", "FFMA and mma.sync issue rates"),
