@@ -212,9 +212,10 @@ def sweep(concurrent=(66, 132, 198, 264), partitions=(1, 2)) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m swizzlekit.compare [--heldout | --fit | --sweep] [--cluster SPEC]``: the
-    grid search and the held-out figures go to Dask workers with ``--cluster`` (``local``:
-    a worker process per core)."""
+    """``python -m swizzlekit.compare [--heldout [--dispatch measured] | --fit | --sweep]
+    [--cluster SPEC]``: the grid search and the held-out figures go to Dask workers with
+    ``--cluster`` (``local``: a worker process per core). ``--dispatch measured`` judges the
+    model with the H200's measured dispatch in place of the coin (docs/cta.md)."""
     argv = sys.argv[1:] if argv is None else argv
     spec = "none"
     if "--cluster" in argv:
@@ -234,8 +235,16 @@ def _main(argv: list[str], client) -> int:
                   f"DRAM median {r['dram_median_pct']:5.1f}%")
         return 0
     if "--heldout" in argv:
+        overrides = {}
+        if "--dispatch" in argv:
+            from swizzlekit.cta.l2 import DISPATCH
+            from swizzlekit.errors import check_choice
+
+            i = argv.index("--dispatch")
+            overrides["dispatch"] = check_choice(
+                "--dispatch", argv[i + 1] if i + 1 < len(argv) else "", DISPATCH)
         for split in ("fit", "heldout"):
-            e = errors(compare_sweep(split, client=client))
+            e = errors(compare_sweep(split, client=client, **overrides))
             print(f"{split:8s} {e['runs']} runs: hit error mean {e['hit_mean']} worst "
                   f"{e['hit_worst']} (bias {e['hit_bias']:+}); DRAM median {e['dram_median_pct']}%;"
                   f" least-DRAM order within 1% of the fastest in {e['pick_within_1pct']:.0%} of "

@@ -46,7 +46,23 @@ class GPU:
     smem_alloc_unit: int = 128
     smem_reserved_per_block: int = 1024  # the runtime's own shared memory per block (sm_80+)
     arch: str = "sm_90"
+    # measured dispatch facts (``swizzlekit lab dispatch``), empty where not measured:
+    # the L2 side (0 = the side of SM 0) of each SM by %smid, and the SMs in the order the
+    # first wave of a one-CTA-per-SM launch fills them (the start rotates between launches)
+    l2_side_of_sm: str = ""
+    dispatch_order: tuple[int, ...] = ()
 
+
+# The H200's first-wave SM order: the probe's own launch (docs/data/dispatch/h200/); later launches
+# start at another point of the same cycle, after SMs 124-131.
+_H200_DISPATCH = (124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 48, 49, 2, 3,
+                  18, 19, 34, 35, 50, 51, 64, 65, 78, 79, 92, 93, 106, 107, 4, 5, 20, 21, 36,
+                  37, 52, 53, 66, 67, 80, 81, 94, 95, 108, 109, 6, 7, 22, 23, 38, 39, 54, 55,
+                  68, 69, 82, 83, 96, 97, 110, 111, 8, 9, 24, 25, 40, 41, 56, 57, 70, 71, 84,
+                  85, 98, 99, 112, 113, 10, 11, 26, 27, 42, 43, 58, 59, 72, 73, 86, 87, 100,
+                  101, 114, 115, 12, 13, 28, 29, 44, 45, 60, 61, 74, 75, 88, 89, 102, 103, 116,
+                  117, 120, 121, 14, 15, 30, 31, 46, 47, 62, 63, 76, 77, 90, 91, 104, 105, 118,
+                  119, 122, 123)
 
 GPUS: dict[str, GPU] = {
     # H200 SXM: SMs and L2 as torch.cuda.get_device_properties reports them on our machine
@@ -56,7 +72,11 @@ GPUS: dict[str, GPU] = {
                 {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0,
                  "cublas_bf16_measured": 776.4, "cublas_tf32_measured": 354.6,
                  "cublas_fp32_measured": 51.0},
-                sources="SMs, L2, copy rate, cuBLAS: measured 2026-11-21; peaks: datasheet"),
+                l2_side_of_sm=("000000111111001100000011111100110000001111110011000000111111001100"
+                               "001111110011000011111100110000111111001100001111110011001100000000"),
+                dispatch_order=_H200_DISPATCH,
+                sources="SMs, L2, copy rate, cuBLAS: measured 2026-11-21; peaks: datasheet; "
+                        "L2 sides and dispatch order: measured 2026-11-22 (docs/cta.md)"),
     # H100 SXM5: 132 SMs, 50 MB L2 in two partitions, HBM3 3.35 TB/s (datasheet).
     "h100-sxm": GPU("NVIDIA H100 SXM", 132, 50 * MiB, 2, 3350.0,
                     {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0},

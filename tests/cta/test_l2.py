@@ -19,16 +19,41 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
 @settings(max_examples=120, deadline=None)
 @given(st.integers(1, 10), st.integers(1, 10), st.integers(1, 8), st.integers(1, 24),
        st.integers(1, 3), st.integers(1, 48), st.sampled_from(ORDER_NAMES),
-       st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]))
+       st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]),
+       st.sampled_from(["coin", "measured"]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
-                                                    ctas_per_sm, persistent, coalesce):
+                                                    ctas_per_sm, persistent, coalesce, dispatch):
     o = order(name, tm, tn)
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
-              ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce)
+              ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
+              dispatch=dispatch)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert (a.dram_read_bytes, a.l2_hit_rate, a.lookups, a.per_wave_dram_read_bytes) == \
         (b.dram_read_bytes, b.l2_hit_rate, b.lookups, b.per_wave_dram_read_bytes)
+
+
+def test_measured_dispatch_follows_the_h200_sides():
+    """dispatch="measured": the first wave takes the H200's SMs in their measured order, so a
+    CTA's side is its SM's; with one CTA per SM later waves continue the cycle; with more, and
+    on presets without measured sides, the errors name the choices."""
+    from swizzlekit.cta.l2 import lanes
+    from swizzlekit.gpus import gpu
+
+    g = gpu("h200")
+    side = [int(g.l2_side_of_sm[s]) for s in g.dispatch_order]
+    one = lanes(3 * 132, 2, dispatch="measured", ctas_per_sm=1)
+    assert one.tolist() == side * 3
+    two = lanes(3 * 132, 2, dispatch="measured", ctas_per_sm=2)
+    assert two[:264].tolist() == side * 2
+    assert two[264:].tolist() == lanes(3 * 132, 2)[264:].tolist()       # the coin
+    persistent = lanes(1000, 2, programs=264, dispatch="measured", ctas_per_sm=2)
+    assert persistent.tolist() == [side[(i % 264) % 132] for i in range(1000)]
+    assert lanes(50, 3, dispatch="measured").tolist() == lanes(50, 3).tolist()
+    with pytest.raises(SwizzleKitError, match="measured for: h200"):
+        simulate(1024, 1024, 1024, order("row", 8, 8), gpu="a100", dispatch="measured")
+    with pytest.raises(SwizzleKitError, match="coin"):
+        simulate(1024, 1024, 1024, order("row", 8, 8), dispatch="fifo")
 
 
 def test_compulsory_traffic_and_bounds():

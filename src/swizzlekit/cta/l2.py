@@ -48,6 +48,7 @@ from swizzlekit.gpus import GPUS
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "simulate_naive", "settings", "lanes", "FITTED", "HELDOUT",
+           "DISPATCH",
            "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
 
 
@@ -157,6 +158,9 @@ FITTED = {"window_exponent": 0.0, "coalesce": 0.1}
 #: The model's error on the held-out half of the H200 sweep with :data:`FITTED` (``python -m
 #: swizzlekit.compare --heldout``; a test holds these equal to a fresh computation).
 HELDOUT = {"hit_mean": 4.37, "hit_worst": 28.8, "dram_median_pct": 5.9}
+#: How CTAs land on the L2's partitions (:func:`lanes`): a seeded coin (fitted model), or the
+#: SM order and SM sides measured on the GPU (``swizzlekit lab dispatch``).
+DISPATCH = ("coin", "measured")
 #: The seed of the CTA-to-partition coin (see :func:`lanes`).
 LANE_SEED = 0x5EED
 
@@ -164,7 +168,7 @@ LANE_SEED = 0x5EED
 def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
              l2_bytes: int | None = None, concurrent: int | None = None,
              partitions: int | None = None, coalesce: float | None = None,
-             window_exponent: float | None = None) -> dict:
+             window_exponent: float | None = None, dispatch: str = "coin") -> dict:
     """The model's settings for a kernel of residency ``ctas_per_sm`` on preset ``gpu``.
 
     >>> s = settings("h200", 2)
@@ -184,28 +188,54 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
             raise SwizzleKitError(f"{name} must be a number from 0 to 1; got {value!r}")
         fitted[name] = float(value)
     q = fitted["coalesce"]
+    check_choice("dispatch", dispatch, DISPATCH)
+    if dispatch == "measured":
+        _measured_sides(g)
     wave = round(g.sms * ctas_per_sm ** fitted["window_exponent"])
     return {"programs": g.sms * ctas_per_sm,
             "concurrent": wave if concurrent is None else check_int("concurrent", concurrent),
             "partitions": (g.l2_partitions if partitions is None
                            else check_int("partitions", partitions, 1, 16)),
             "l2_bytes": g.l2_bytes if l2_bytes is None else check_int("l2_bytes", l2_bytes),
-            "coalesce": float(q)}
+            "coalesce": float(q), "dispatch": dispatch, "gpu": gpu,
+            "ctas_per_sm": ctas_per_sm}
 
 
-def lanes(ctas: int, partitions: int, programs: int | None = None) -> np.ndarray:
-    """The partition each CTA runs beside: a seeded fair coin per CTA (after the first wave a
-    CTA lands on whichever SM frees first, so which half of the chip serves it is as good as
-    random), or per program of a persistent grid of ``programs``, which stays on its SM.
+def lanes(ctas: int, partitions: int, programs: int | None = None, *, dispatch: str = "coin",
+          gpu: str = "h200", ctas_per_sm: int = 1) -> np.ndarray:
+    """The L2 partition each CTA runs beside.
+
+    ``dispatch="coin"`` (the fitted model): a seeded fair coin per CTA, or per program of a
+    persistent grid of ``programs``, which stays on its SM.
+
+    ``dispatch="measured"`` (two partitions, a GPU whose dispatch was measured): the first wave
+    (``sms x ctas_per_sm`` CTAs) takes the SMs in the preset's measured ``dispatch_order``,
+    cycling, so runs of consecutive CTAs share a side as on the H200; a persistent program
+    keeps its first SM. After the first wave a CTA takes whichever slot frees first: with one
+    CTA per SM the slots free in the first wave's order, so the cycle continues; with more,
+    the measured sides of later CTAs are uncorrelated, and the coin decides (docs/cta.md).
 
     >>> lanes(6, 2).tolist() == lanes(6, 2).tolist()          # the same every call
     True
+    >>> lanes(12, 2, dispatch="measured").tolist()            # SMs 124-131, 0, 1, 16, 17
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     """
+    from swizzlekit.gpus import gpu as preset
+
     ctas, partitions = check_int("ctas", ctas), check_int("partitions", partitions)
     if programs is not None:
         programs = check_int("programs", programs)
+    check_choice("dispatch", dispatch, DISPATCH)
     coin = np.random.default_rng(LANE_SEED).integers(0, partitions, programs or ctas)
-    return coin[np.arange(ctas) % programs] if programs else coin
+    coin = coin[np.arange(ctas) % programs] if programs else coin
+    if dispatch == "coin" or partitions != 2:
+        return coin
+    g = preset(gpu)
+    side, i = _measured_sides(g), np.arange(ctas)
+    if programs:
+        return side[(i % programs) % g.sms]
+    first = i < g.sms * ctas_per_sm
+    return np.where(first | (ctas_per_sm == 1), side[i % g.sms], coin)
 
 
 def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int, int] = (128, 128, 64),
@@ -213,7 +243,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
              persistent: bool = False, l2_bytes: int | None = None,
              concurrent: int | None = None, partitions: int | None = None,
              coalesce: float | None = None,
-             window_exponent: float | None = None) -> L2Prediction:
+             window_exponent: float | None = None, dispatch: str = "coin") -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
     ``gpu``: a preset of :mod:`swizzlekit.gpus` (SMs, L2 bytes, partitions). ``ctas_per_sm``:
@@ -221,11 +251,12 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     residency programs walk the order with a stride, each staying beside one partition.
     ``l2_bytes``, ``concurrent`` (the wave) and ``partitions`` override the preset, and
     ``coalesce`` and ``window_exponent`` the fitted parameters (:data:`FITTED`; docs/cta.md).
+    ``dispatch``: how CTAs land on the L2's partitions (:func:`lanes`; :data:`DISPATCH`).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
     s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                  concurrent=concurrent, partitions=partitions, coalesce=coalesce,
-                 window_exponent=window_exponent)
+                 window_exponent=window_exponent, dispatch=dispatch)
     concurrent, partitions, l2_bytes, q = (s["concurrent"], s["partitions"], s["l2_bytes"],
                                            s["coalesce"])
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
@@ -235,7 +266,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
         raise SwizzleKitError(f"{len(order)} CTAs in waves of {concurrent} are {n_waves} waves; "
                               f"the model answers at most {MAX_WAVES} (use a larger wave)")
     cap = l2_bytes / partitions
-    lane = lanes(len(order), partitions, s["programs"] if persistent else None)
+    lane = _lanes(len(order), s, persistent)
     wave_of = np.arange(len(order)) // concurrent
     near_hits = near_total = fab_hits = fab_total = dup_bytes = 0.0
     dram = np.zeros(n_waves)
@@ -273,6 +304,20 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
                        M * N * elem_bytes, partitions)
 
 
+def _measured_sides(g) -> np.ndarray:
+    """The L2 side of each SM of preset ``g`` in its first-wave dispatch order."""
+    if not g.l2_side_of_sm:
+        raise SwizzleKitError(f"dispatch='measured' needs the measured L2 sides of {g.name}'s "
+                              f"SMs; measured for: "
+                              + ", ".join(k for k, v in GPUS.items() if v.l2_side_of_sm))
+    return np.array([int(x) for x in g.l2_side_of_sm])[list(g.dispatch_order)]
+
+
+def _lanes(ctas: int, s: dict, persistent: bool) -> np.ndarray:
+    return lanes(ctas, s["partitions"], s["programs"] if persistent else None,
+                 dispatch=s["dispatch"], gpu=s["gpu"], ctas_per_sm=s["ctas_per_sm"])
+
+
 def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total: float,
                 dram: np.ndarray, writes: int, scale: int) -> L2Prediction:
     """ncu's hit rate over near reads, fabric lookups and C's writes (which hit).
@@ -293,7 +338,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    persistent: bool = False, l2_bytes: int | None = None,
                    concurrent: int | None = None, partitions: int | None = None,
                    coalesce: float | None = None,
-                   window_exponent: float | None = None) -> L2Prediction:
+                   window_exponent: float | None = None,
+                   dispatch: str = "coin") -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
@@ -304,9 +350,9 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
     cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                    concurrent=concurrent, partitions=partitions, coalesce=coalesce,
-                   window_exponent=window_exponent)
+                   window_exponent=window_exponent, dispatch=dispatch)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
-    lane = lanes(len(order), partitions, cfg["programs"] if persistent else None)
+    lane = _lanes(len(order), cfg, persistent)
     bm, bn, bk = tile
     tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
