@@ -21,19 +21,21 @@ repeat, and the latency matrix) and ``dispatch.json`` (the runs and the provenan
 :func:`analyze` (numpy only) turns them into the facts that :mod:`swizzlekit.gpus` records
 and the L2 model's ``dispatch="measured"`` uses; the H200's are in ``docs/data/dispatch/h200/``.
 
->>> len(TRACES) >= 10, all(t.split in ("fit", "neither") for t in TRACES)
-(True, True)
+>>> len(TRACES) >= 10, sorted({half(t) for t in TRACES})
+(True, ['fit', 'neither'])
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Trace", "TRACES", "REPEATS", "LINES", "run", "partition_latency", "trace", "analyze",
+from swizzlekit.lab.experiments.l2_sweep import FIT_SHAPES, HELDOUT_SHAPES, SweepRun
+
+__all__ = ["name", "half", "TRACES", "REPEATS", "LINES", "run", "partition_latency", "trace", "analyze",
            "same_side"]
 
 #: Lines probed per SM, and the buffer they are drawn from (it fits the L2 many times over).
@@ -43,28 +45,27 @@ BUFFER_BYTES = 8 * 2**20
 REPEATS = 3
 
 
-@dataclass(frozen=True)
-class Trace:
-    M: int
-    N: int
-    K: int
-    config: str
-    dtype: str
-    order: str
-    params: str = "{}"
-    persistent: bool = False
-    split: str = "fit"           # the L2 sweep half the shape belongs to ("fit" or "neither")
-
-    @property
-    def name(self) -> str:
-        p = "".join(f"-{k}{v}" for k, v in json.loads(self.params).items())
-        return (f"{self.M}x{self.N}x{self.K}_{self.config}_{self.dtype}_{self.order}{p}"
-                + ("_persistent" if self.persistent else ""))
+def name(t: SweepRun) -> str:
+    """A traced run's name, e.g. ``2048x2048x2048_128x128x64_fp16_grouped-group8``."""
+    p = "".join(f"-{k}{v}" for k, v in json.loads(t.params).items())
+    return (f"{t.M}x{t.N}x{t.K}_{t.config}_{t.dtype}_{t.order}{p}"
+            + ("_persistent" if t.persistent else ""))
 
 
-def _traces() -> list[Trace]:
+def half(t: SweepRun) -> str:
+    """The L2 sweep's half the run's shape is in: "fit", "heldout" or "neither"."""
+    if t.shape in FIT_SHAPES:
+        return "fit"
+    return "heldout" if t.shape in HELDOUT_SHAPES else "neither"
+
+
+def _traces() -> list[SweepRun]:
     g8 = json.dumps({"group": 8})
     out = []
+
+    def run_(M, N, K, config, dtype, order, params="{}", persistent=False):
+        return SweepRun(M, N, K, config, dtype, order, params, persistent, 0)
+
     for shape, cfg, dtype, orders in [
             ((2048, 2048, 2048), "128x128x64", "fp16", ["row", "hilbert", "random"]),
             ((2048, 2048, 2048), "256x128x64", "fp16", ["row", "hilbert"]),
@@ -73,20 +74,20 @@ def _traces() -> list[Trace]:
             ((16384, 16384, 512), "64x64x64", "fp16", ["row", "hilbert"]),
             ((6144, 6144, 6144), "128x128x32", "fp32", ["row"])]:
         for o in orders:
-            out.append(Trace(*shape, cfg, dtype, o, g8 if o == "grouped" else "{}"))
-    out.append(Trace(2048, 2048, 2048, "128x128x64", "fp16", "grouped", g8, persistent=True))
-    out.append(Trace(8192, 8192, 8192, "128x256x64", "fp16", "row", persistent=True))
+            out.append(run_(*shape, cfg, dtype, o, g8 if o == "grouped" else "{}"))
+    out.append(run_(2048, 2048, 2048, "128x128x64", "fp16", "grouped", g8, persistent=True))
+    out.append(run_(8192, 8192, 8192, "128x256x64", "fp16", "row", persistent=True))
     # one partial wave: every CTA resident at once (a shape in neither half of the sweep)
     for cfg in ("64x64x64", "64x128x64"):
         for o in ("row", "hilbert", "random"):
-            out.append(Trace(1024, 2048, 1024, cfg, "fp16", o, split="neither"))
+            out.append(run_(1024, 2048, 1024, cfg, "fp16", o))
     return out
 
 
 TRACES = _traces()
 
 
-def trace(t: Trace) -> tuple[list[np.ndarray], dict]:
+def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
     """:data:`REPEATS` traces of run ``t``: arrays of (tile_m, tile_n, smid, start_ns, end_ns)
     per tile slot, times from the first start, each launch checked against float64; and the
     traced kernel's registers and shared memory (its residency can differ from the measured
@@ -121,10 +122,10 @@ def trace(t: Trace) -> tuple[list[np.ndarray], dict]:
         torch.cuda.synchronize()
         err = relative_error(c, ref=ref)
         if not err < 1e-2:
-            raise RuntimeError(f"{t.name}: relative error {err:.3g} against float64")
+            raise RuntimeError(f"{name(t)}: relative error {err:.3g} against float64")
         tr = tr.cpu().numpy()
         if (tr < 0).any():
-            raise RuntimeError(f"{t.name}: some tiles left no trace")
+            raise RuntimeError(f"{name(t)}: some tiles left no trace")
         tr[:, 1:] -= tr[:, 1].min()
         out.append(np.column_stack([od, tr]).astype(np.int64))
     return out, {"traced_regs": regs, "traced_smem": smem}
@@ -173,7 +174,8 @@ def run(out: Path) -> Path:
             arrays[f"trace_{i}_{rep}"] = tr
         res = resources(t.config, DTYPES[t.dtype][1], t.persistent)
         threads = res["threads"]
-        runs.append({"index": i, "name": t.name, **asdict(t), **res, **compiled,
+        runs.append({"index": i, "name": name(t), **asdict(t), "split": half(t), **res,
+                     **compiled,
                      "traced_ctas_per_sm": residency("h200", threads, compiled["traced_regs"],
                                                      compiled["traced_smem"])})
     np.savez_compressed(out / "dispatch.npz", **arrays)
