@@ -228,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str], client) -> int:
+    if "--dispatch" in argv and "--heldout" not in argv:
+        from swizzlekit.errors import SwizzleKitError
+
+        raise SwizzleKitError("--dispatch goes with --heldout (the other reports use the "
+                              "fitted model's coin)")
     if "--fit" in argv:
         for r in fit(client=client, progress=True):
             print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "

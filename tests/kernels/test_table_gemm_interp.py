@@ -54,3 +54,19 @@ def test_bad_calls_are_refused():
         table_gemm(a, b.T[:10], order("row", 1, 1))
     with pytest.raises(SwizzleKitError, match="programs must be at least 1"):
         table_gemm(a, b, order("row", 1, 1), persistent=True, programs=0)
+
+
+def test_the_traced_launcher_refuses_the_same_calls():
+    """``traced`` shares ``table_gemm``'s door (no GPU needed: it refuses before launching)."""
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.kernels.triton.table_gemm import traced
+
+    a, b = torch.randn(100, 64), torch.randn(64, 100)
+    with pytest.raises(SwizzleKitError, match="valid: 64x64x64"):
+        traced(a, b, order("row", 1, 1), config="100x100x100")
+    with pytest.raises(SwizzleKitError, match="has 1 tiles"):
+        traced(a, b, order("row", 1, 1), config="64x64x64")
+    with pytest.raises(SwizzleKitError, match="do not multiply"):
+        traced(a, b.T[:10], order("row", 1, 1))
+    with pytest.raises(SwizzleKitError, match="programs must be at least 1"):
+        traced(a, b, order("row", 1, 1), programs=0)

@@ -226,6 +226,7 @@ def lanes(ctas: int, partitions: int, programs: int | None = None, *, dispatch: 
     if programs is not None:
         programs = check_int("programs", programs)
     check_choice("dispatch", dispatch, DISPATCH)
+    ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm)
     coin = np.random.default_rng(LANE_SEED).integers(0, partitions, programs or ctas)
     coin = coin[np.arange(ctas) % programs] if programs else coin
     if dispatch == "coin" or partitions != 2:

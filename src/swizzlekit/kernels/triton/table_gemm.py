@@ -185,15 +185,9 @@ def order_table(order: np.ndarray, device) -> "torch.Tensor":  # noqa: F821
     return torch.as_tensor(np.ascontiguousarray(order, dtype=np.int32).reshape(-1), device=device)
 
 
-def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent: bool = False,
-               programs: int | None = None):
-    """``a @ b`` with CTA ``i`` computing output tile ``order[i]`` (torch tensors, one device).
-
-    ``order``: an ``(n, 2)`` numpy order over the tile grid of ``config``, or a table from
-    :func:`order_table`. fp8 (e4m3) B must be K-major (``b = bt.T`` for an N x K ``bt``), as
-    Hopper's fp8 tensor-core instructions take it. ``persistent``: ``programs`` CTAs (default:
-    the SMs times the kernel's residency) walk the order with a stride. Returns ``out``.
-    """
+def _problem(a, b, order, config: str):
+    """The checks both launchers make at the door: ``(config, M, N, K, order table, tiles,
+    C's dtype)``."""
     import torch
 
     cfg = tile_config(config)
@@ -205,15 +199,33 @@ def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent:
     if a.dtype == torch.float8_e4m3fn and b.stride(0) != 1:
         raise SwizzleKitError("fp8 B must be K-major: pass bt.T for an N x K tensor bt")
     out_dtype = torch.float16 if a.dtype == torch.float8_e4m3fn else a.dtype
-    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
     table = order if isinstance(order, torch.Tensor) else order_table(order, a.device)
     if table.numel() != 2 * tiles:
         raise SwizzleKitError(f"the order has {table.numel() // 2} tiles; {M}x{N} in "
                               f"{cfg.name} tiles has {tiles}")
-    if programs is not None:
-        from swizzlekit.errors import check_int
+    return cfg, M, N, K, table, tiles, out_dtype
 
-        programs = check_int("programs", programs)
+
+def _programs(programs: int | None) -> int | None:
+    from swizzlekit.errors import check_int
+
+    return None if programs is None else check_int("programs", programs)
+
+
+def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent: bool = False,
+               programs: int | None = None):
+    """``a @ b`` with CTA ``i`` computing output tile ``order[i]`` (torch tensors, one device).
+
+    ``order``: an ``(n, 2)`` numpy order over the tile grid of ``config``, or a table from
+    :func:`order_table`. fp8 (e4m3) B must be K-major (``b = bt.T`` for an N x K ``bt``), as
+    Hopper's fp8 tensor-core instructions take it. ``persistent``: ``programs`` CTAs (default:
+    the SMs times the kernel's residency) walk the order with a stride. Returns ``out``.
+    """
+    import torch
+
+    cfg, M, N, K, table, tiles, out_dtype = _problem(a, b, order, config)
+    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
+    programs = _programs(programs)
     if persistent and programs is None:
         sms = torch.cuda.get_device_properties(a.device).multi_processor_count
         programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True)["ctas_per_sm"]
@@ -233,13 +245,9 @@ def traced(a, b, order, *, config: str = "128x128x64", programs: int | None = No
     that many CTAs; by default one CTA per tile. Shapes as in :func:`table_gemm`."""
     import torch
 
-    cfg = tile_config(config)
-    M, K = a.shape
-    N = b.shape[1]
-    table = order if isinstance(order, torch.Tensor) else order_table(order, a.device)
-    tiles = table.numel() // 2
-    c = torch.full((M, N), float("nan"), device=a.device,         # poisoned
-                   dtype=torch.float16 if a.dtype == torch.float8_e4m3fn else a.dtype)
+    cfg, M, N, K, table, tiles, out_dtype = _problem(a, b, order, config)
+    programs = _programs(programs)
+    c = torch.full((M, N), float("nan"), device=a.device, dtype=out_dtype)       # poisoned
     trace = torch.full((tiles, 3), -1, dtype=torch.int64, device=a.device)
     args = (a, b, c, table, trace, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))

@@ -96,14 +96,11 @@ def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
 
     from swizzlekit.kernels.triton.table_gemm import (DTYPES, order_table, resources,
                                                       tile_config, traced)
-    from swizzlekit.lab.experiments.l2_sweep import sweep_order
+    from swizzlekit.lab.experiments.l2_sweep import _operands, sweep_order
     from swizzlekit.lab.verify import relative_error
 
     cfg = tile_config(t.config)
-    torch_dtype = getattr(torch, DTYPES[t.dtype][1])
-    a = torch.randn(t.M, t.K, device="cuda").to(torch_dtype)
-    b = (torch.randn(t.N, t.K, device="cuda").to(torch_dtype).T if t.dtype == "fp8"
-         else torch.randn(t.K, t.N, device="cuda").to(torch_dtype))
+    a, b, _ = _operands(t)
     od = sweep_order(t.order, -(-t.M // cfg.bm), -(-t.N // cfg.bn), json.loads(t.params))
     table = order_table(od, "cuda")
     programs = None
