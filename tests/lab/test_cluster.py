@@ -142,7 +142,9 @@ def test_a_sweep_resumes_without_redoing_or_doubling(tmp_path):
     assert len(keys) == len(set(keys)) == before + sum(len(j.args["rows"]) for j in todo)
 
 
-def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(serial):
+def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(serial, tmp_path):
+    import json
+
     jobs = _jobs(SHAPES)
     got: dict = {}
     arrivals = []
@@ -162,9 +164,14 @@ def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(serial):
                     killed[victim] = list(busy[victim])
                     os.kill(pids[victim], signal.SIGKILL)    # mid-job: it had work in hand
 
-        run_jobs(jobs, keep, client=client, progress=False)
+        run_jobs(jobs, keep, client=client, progress=False, journal=tmp_path / "jobs.jsonl")
         after = client.run(os.getpid)
     assert killed, "no worker was busy to kill"
+    journal = [json.loads(line) for line in (tmp_path / "jobs.jsonl").read_text().splitlines()]
+    assert sorted(j["key"] for j in journal) == sorted(j.key for j in jobs)   # once each
+    assert all(j["seconds"] >= 0 and j["since_start"] >= j["seconds"] for j in journal)
+    assert {int(j["worker"].split(":")[-1]) for j in journal} <= {*pids.values(),
+                                                                   *after.values()}
     assert set(after.values()) != set(pids.values())         # a fresh process replaced it
     assert sorted(arrivals) == sorted(j.key for j in jobs)    # each job handed over once
     assert got == serial                                      # every row, equal to serial

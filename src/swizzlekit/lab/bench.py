@@ -116,10 +116,11 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
     One job per shape and precision (cuBLAS first, so every ratio is taken on one GPU), here
     or on the workers of ``client`` (:mod:`swizzlekit.lab.cluster`); rows stream into the
     table as jobs finish."""
-    from swizzlekit.lab.cluster import Job, provenance, run_jobs
+    from swizzlekit.lab.cluster import Job, provenance_soon, run_jobs
 
     out_dir.mkdir(parents=True, exist_ok=True)
     table = Table(out_dir / "results.csv", BenchRow, BenchRow.key)
+    env = provenance_soon(client)
     groups: dict = {}
     for run in run_list:
         if run.key() not in table:
@@ -134,8 +135,8 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
                         cost=2.0 * m * n * k * len(group)))
     run_jobs(jobs, lambda done: table.add(
         BenchRow(**row, gpu=done.gpu, gpu_uuid=done.gpu_uuid) for row in done.result),
-        client=client, progress=progress, label="GEMM timings")
-    write_json(out_dir / "results.json", table.rows, env=provenance(client))
+        client=client, progress=progress, label="GEMM timings", journal=out_dir / "jobs.jsonl")
+    write_json(out_dir / "results.json", table.rows, env=env.result())
     return table.rows
 
 
@@ -232,7 +233,8 @@ def profile_runs(run_list: list[Run], out_dir: Path, client=None,
             for run in dict.fromkeys(run_list) if run.key() not in table]
     run_jobs(jobs, lambda done: table.add([NcuRow(**done.result, gpu=done.gpu,
                                                   gpu_uuid=done.gpu_uuid)]),
-             client=client, progress=progress, label="ncu profiles")
+             client=client, progress=progress, label="ncu profiles",
+             journal=out_dir / "jobs.jsonl")
     by_key = {r.key(): r for r in table.rows}
     return [by_key[run.key()] for run in run_list]
 

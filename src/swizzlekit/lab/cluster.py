@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from swizzlekit.errors import SwizzleKitError, ToolError
 
 __all__ = ["Job", "Done", "Summary", "CLUSTER_HELP", "check_cluster", "open_cluster",
-           "run_jobs", "execute", "provenance"]
+           "run_jobs", "execute", "provenance", "provenance_soon"]
 
 CLUSTER_HELP = ("where runs go: none (this process, the default), local (a Dask worker per GPU "
                 "of this host), or tcp://HOST:PORT (a running Dask scheduler)")
@@ -143,7 +143,29 @@ def provenance(client=None) -> dict:
     return {**first, "gpus": sorted(f"{w['gpu']} {w['gpu_uuid']}" for w in where.values())}
 
 
+def provenance_soon(client=None):
+    """:func:`provenance`, begun now in a thread; ``.result()`` reads it when the sweep ends.
+
+    It costs seconds (nvidia-smi, importing torch where a worker has not yet), which every
+    sweep would otherwise add to its wall time whether it runs on one GPU or on many."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="swizzlekit-provenance")
+    future = pool.submit(provenance, client)
+    pool.shutdown(wait=False)
+    return future
+
+
 # ------------------------------------------------------------------ the driver
+def _log(journal, done: Done, since_start: float) -> None:
+    import json
+
+    with open(journal, "a") as f:
+        f.write(json.dumps({"key": done.job.key, "worker": done.worker,
+                            "gpu_uuid": done.gpu_uuid, "seconds": done.seconds,
+                            "since_start": round(since_start, 3)}) + "\n")
+
+
 def _distributed(spec: str):
     try:
         import distributed
@@ -221,10 +243,14 @@ def open_cluster(spec: str, *, gpus: bool = True, workers: int | None = None) ->
 
 
 def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=None,
-             progress: bool = True, label: str = "runs") -> Summary:
+             progress: bool = True, label: str = "runs", journal=None) -> Summary:
     """Run ``jobs`` (here when ``client`` is None, else on its workers), calling ``on_done``
     with each :class:`Done` as it arrives. Jobs that fail are reported together at the end
-    (a :class:`ToolError`), after every other job has run and been handed over."""
+    (a :class:`ToolError`), after every other job has run and been handed over.
+
+    ``journal``: a path; each finished job appends a JSON line there (key, worker, GPU UUID,
+    the job's own seconds, and seconds since the sweep began), to see where a sweep's time
+    went."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     keys = [j.key for j in jobs]
@@ -243,6 +269,8 @@ def run_jobs(jobs: Sequence[Job], on_done: Callable[[Done], None], *, client=Non
         def hand_over(done: Done) -> None:
             per_gpu[done.gpu_uuid or done.worker] += 1
             on_done(done)
+            if journal is not None:
+                _log(journal, done, time.perf_counter() - start)
             bar.advance(task)
 
         if client is None:

@@ -318,7 +318,7 @@ def run(out: Path, client=None, progress: bool = True) -> Path:
     ``client``); finished jobs stream into ``chunks.jsonl``, which a later call resumes from.
     Writes ``smem_wavefronts.csv`` and ``.json`` to ``out``."""
     from swizzlekit.lab import ncu
-    from swizzlekit.lab.cluster import Job, provenance, run_jobs
+    from swizzlekit.lab.cluster import Job, provenance_soon, run_jobs
 
     out.mkdir(parents=True, exist_ok=True)
     pats = patterns()
@@ -341,11 +341,12 @@ def run(out: Path, client=None, progress: bool = True) -> Path:
             with open(log, "a") as f:
                 f.write(json.dumps(entry) + "\n")
 
+    env = provenance_soon(client)
     run_jobs(jobs, keep, client=client, progress=progress, label="pattern chunks")
     rows = [{**r, "gpu": e["gpu"], "gpu_uuid": e["gpu_uuid"]}
             for _, e in sorted(done.items()) for r in e["rows"]]
     write_table(out / "smem_wavefronts.csv", pats, rows)
-    meta = {**provenance(client), "ncu": _tool_version([ncu.find_ncu(), "--version"]),
+    meta = {**env.result(), "ncu": _tool_version([ncu.find_ncu(), "--version"]),
             "python": platform.python_version(), "command": "swizzlekit lab banks --out DIR",
             "patterns": len(pats)}
     (out / "smem_wavefronts.json").write_text(json.dumps(meta, indent=2) + "\n")

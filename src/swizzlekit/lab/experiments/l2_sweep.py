@@ -251,11 +251,12 @@ def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) 
     """Time and check, then profile, the runs of shard ``shard_spec``: one job per shape,
     here or on the workers of ``client`` (:mod:`swizzlekit.lab.cluster`). Rows stream into
     ``l2_sweep.csv`` as shapes finish, and a later call resumes where it stopped."""
-    from swizzlekit.lab.cluster import Job, provenance, run_jobs
+    from swizzlekit.lab.cluster import Job, provenance_soon, run_jobs
     from swizzlekit.lab.records import L2SweepRow, Table
 
     out.mkdir(parents=True, exist_ok=True)
     table = Table(out / "l2_sweep.csv", L2SweepRow, L2SweepRow.key)
+    env = provenance_soon(client)
     shapes: dict = {}
     for r in shard(plan(), shard_spec):
         if r.key() not in table:
@@ -268,7 +269,7 @@ def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) 
                                           for row in done.result),
              client=client, progress=progress, label="shapes")
     meta = {"command": f"swizzlekit lab l2-sweep --out DIR --shard {shard_spec}",
-            "ncu_metrics": list(METRICS), "env": provenance(client)}
+            "ncu_metrics": list(METRICS), "env": env.result()}
     (out / "l2_sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out / "l2_sweep.csv"
 
