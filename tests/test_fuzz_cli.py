@@ -73,6 +73,8 @@ NASTY = [  # (args, exit code); {tmp} is a fresh folder, {file} an existing file
     (["smem", "cases", "--out", "/proc/x"], 2),
     (["smem", "cases", "--out", "{file}"], 2),
     (["cta", "show", "--grid", "8x8", "--order", "row", "--out", "/proc/x.png"], 2),
+    (SIM + ["--order", "row", "--dispatch", "lockstep"], 2),
+    (SIM + ["--order", "all", "--dispatch", "measured", "--gpu", "a100"], 2),
     (["cta", "show", "--grid", "100000x100000", "--order", "row", "--out", "{tmp}/o.png"], 2),
     (["report", "--out", "/proc/x", "--json"], 2),
     (["report", "--out", "{file}"], 2),

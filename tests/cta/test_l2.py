@@ -100,6 +100,22 @@ def test_heldout_error_ratchet():
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
 
+def test_measured_dispatch_figures_are_the_ones_quoted():
+    """The held-out error that `cta simulate --dispatch measured` quotes is measured here."""
+    from swizzlekit.compare import compare_sweep, errors
+    from swizzlekit.cta.l2 import HELDOUT, HELDOUT_BY_DISPATCH
+    from swizzlekit.cta.rank import rank, verdict
+
+    e = errors(compare_sweep("heldout", dispatch="measured"))
+    held = HELDOUT_BY_DISPATCH["measured"]
+    assert held == {k: e[k] for k in held} and HELDOUT_BY_DISPATCH["coin"] == HELDOUT
+    ranked = rank(4096, 4096, 4096, dispatch="measured")
+    assert verdict(ranked, "measured")["error"] == held
+    assert ranked != rank(4096, 4096, 4096)                  # the option reaches the model
+    with pytest.raises(SwizzleKitError, match="coin, measured"):
+        verdict(ranked, "lockstep")
+
+
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time)."""
     from swizzlekit.compare import fit

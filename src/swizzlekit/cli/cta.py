@@ -31,6 +31,9 @@ def add(top) -> None:
                    help="the kernel's residency (default 1, or the --kernel's own)")
     p.add_argument("--persistent", action="store_true",
                    help="a persistent grid: SMs x residency programs walk the order")
+    p.add_argument("--dispatch", default="coin", metavar="coin|measured",
+                   help="how CTAs land on the L2's two halves: the fitted model's coin (default), "
+                        "or the GPU's measured SM order and sides (docs/cta.md)")
     p.add_argument("--kernel", default=None,
                    help="take tile, element size and residency from a measured kernel, e.g. "
                         "table_gemm:128x128x64:fp16")
@@ -71,7 +74,7 @@ def _simulate(args: argparse.Namespace) -> int:
     check_problem(m, n, k, None, tile, elem_bytes)
     concurrent = args.concurrent
     common = dict(tile=tile, elem_bytes=elem_bytes, gpu=args.gpu, ctas_per_sm=ctas_per_sm,
-                  persistent=args.persistent, concurrent=concurrent)
+                  persistent=args.persistent, concurrent=concurrent, dispatch=args.dispatch)
     if args.order == "all":
         if args.param:
             raise SwizzleKitError("--param names one order's parameters; --order all sweeps "
@@ -81,8 +84,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
         ranked = rank(m, n, k, **common)
         best = ranked[0]
-        v = verdict(ranked)
-        out = {"gpu": args.gpu, "recommended": best, "ranking": ranked, "verdict": v,
+        v = verdict(ranked, args.dispatch)
+        out = {"gpu": args.gpu, "dispatch": args.dispatch, "recommended": best, "ranking": ranked, "verdict": v,
                "ctas_per_sm": ctas_per_sm, "tile": list(tile), "elem_bytes": elem_bytes,
                "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
         lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
@@ -97,7 +100,7 @@ def _simulate(args: argparse.Namespace) -> int:
     tm, tn = -(-m // bm), -(-n // bn)
     pred = simulate(m, n, k, order(args.order, tm, tn, **params), **common)
     out = {"order": args.order, "params": params, "gpu": args.gpu, "ctas_per_sm": ctas_per_sm,
-           **pred.to_dict()}
+           "dispatch": args.dispatch, **pred.to_dict()}
     emit(out, args.json, f"{label(args.order, params)} on {g.name}: L2 hit rate "
          f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
          f"({pred.waves} waves; {ctas_per_sm} CTA{'' if ctas_per_sm == 1 else 's'} per SM)")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from swizzlekit.cta.l2 import check_problem, simulate
 from swizzlekit.cta.l2 import settings as model_settings
 from swizzlekit.cta.orders import ORDERS, order
-from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.gpus import gpu as gpu_preset
 
 __all__ = ["SWEEP", "rank", "verdict", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS",
@@ -48,7 +48,7 @@ def label(name: str, params: dict) -> str:
 
 def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int] = (128, 128, 64),
          elem_bytes: int = 2, ctas_per_sm: int = 1, persistent: bool = False,
-         concurrent: int | None = None) -> list[dict]:
+         concurrent: int | None = None, dispatch: str = "coin") -> list[dict]:
     """Every order and parameter set, best first: ``order``, ``params``, ``l2_hit_rate`` (%),
     ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's)."""
     gpu_preset(gpu)
@@ -70,7 +70,7 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
             f"order; ranking answers at most {RANK_MAX_WAVES} (use a larger wave, or simulate "
             f"one order)")
     settings = dict(tile=tile, elem_bytes=elem_bytes, gpu=gpu, ctas_per_sm=ctas_per_sm,
-                    persistent=persistent, concurrent=concurrent)
+                    persistent=persistent, concurrent=concurrent, dispatch=dispatch)
     out = []
     for name in ORDERS:
         for params in SWEEP.get(name, [{}]):
@@ -84,28 +84,31 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
     return out
 
 
-def verdict(ranked: list[dict]) -> dict:
-    """Whether the order matters for this GEMM, by the model's own held-out error
-    (:data:`swizzlekit.cta.l2.HELDOUT`): it does not when the row order's predicted DRAM bytes
-    are within that error (the median, in %) of the best order's. Also the best group size.
+def verdict(ranked: list[dict], dispatch: str = "coin") -> dict:
+    """Whether the order matters for this GEMM, by the model's own held-out error under
+    ``dispatch`` (:data:`swizzlekit.cta.l2.HELDOUT_BY_DISPATCH`): it does not when the row
+    order's predicted DRAM bytes are within that error (the median, in %) of the best order's.
+    Also the best group size.
 
     >>> verdict(rank(8192, 8192, 8192))["matters"]
     True
     """
-    from swizzlekit.cta.l2 import HELDOUT
+    from swizzlekit.cta.l2 import DISPATCH, HELDOUT_BY_DISPATCH
+
+    held = HELDOUT_BY_DISPATCH[check_choice("dispatch", dispatch, DISPATCH)]
 
     best = ranked[0]
     row = next(r for r in ranked if r["order"] == "row")
     grouped = next(r for r in ranked if r["order"] == "grouped")
     gain = row["dram_read_bytes"] / max(best["dram_read_bytes"], 1) - 1
-    matters = gain * 100 > HELDOUT["dram_median_pct"]
+    matters = gain * 100 > held["dram_median_pct"]
     return {"matters": matters, "best": label(best["order"], best["params"]),
             "row_over_best_pct": round(gain * 100, 1),
             "best_grouped": label(grouped["order"], grouped["params"]),
-            "error": HELDOUT,
+            "error": held,
             "text": (f"{label(best['order'], best['params'])}: the row order reads "
                      f"{gain * 100:.0f}% more from DRAM" if matters else
                      f"the order does not matter here: the row order's DRAM bytes are within "
                      f"{gain * 100:.1f}% of the best, inside the model's held-out error "
-                     f"({HELDOUT['dram_median_pct']}% median)")
+                     f"({held['dram_median_pct']}% median)")
                     + f"; best group size: {label(grouped['order'], grouped['params'])}"}
