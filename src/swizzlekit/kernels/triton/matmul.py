@@ -290,6 +290,13 @@ def _tma_ok(*tensors) -> bool:
                and t.data_ptr() % 16 == 0 for t in tensors)
 
 
+#: Up to this M*N*K (2048^3, 512x4096x4096) a 16-bit GEMM takes pointer loads by default: the
+#: H200 ran it 10-33 us on the GPU, pointer loads within 4% of TMA there, and the TMA path's
+#: host time per call (35-65 us, three descriptors built and encoded each call) made it
+#: launch-bound, where pointer loads take 19-30 us (``swizzlekit lab overhead``, 2026-11-22;
+#: docs/benchmarks.md).
+TMA_MIN_MNK = 2**33
+
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
 PLANS = PlanCache()
 
@@ -337,7 +344,8 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
     ``width=...``); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
     strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
-    tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU).
+    tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU,
+    except 16-bit problems of M*N*K <= :data:`TMA_MIN_MNK`, whose calls its host time bounds).
     ``split_k``: split K S ways into fp32 partials that a second pass adds (default 1;
     :func:`~swizzlekit.kernels.triton.split_k.split_k_for` suggests S by shape; not with
     persistent grids). On the H200 it cut
@@ -369,7 +377,11 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
             and (on_gpu or _INTERPRET)):
         b_op, b_kmajor = b.T.contiguous(), True
     ok = _tma_ok(a, b_op, c)
-    use_tma = ok and (on_gpu or _INTERPRET) if tma is None else tma
+    if tma is None:             # the default: TMA where it can, but not on launch-bound calls
+        small = on_gpu and a.element_size() == 2 and M * N * K <= TMA_MIN_MNK
+        use_tma = ok and (on_gpu or _INTERPRET) and not small
+    else:
+        use_tma = tma
     if use_tma and not ok:
         raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides

@@ -4,7 +4,9 @@ dominate: cuBLAS, swizzlekit's GEMM (TMA and pointer loads) and the tutorial-sha
 ``swizzlekit lab overhead --out DIR`` writes ``overhead.json``: per shape and kernel, the
 ``do_bench`` median (L2 flushed, what the benchmarks report) and the host time per call
 (200 calls issued back to back without synchronizing, divided by 200). When the host time is
-the larger, the GPU waits for the host and the call is launch-bound.
+the larger, the GPU waits for the host and the call is launch-bound. Beside it,
+``overhead_profile.txt``: 2000 repeat calls of swizzlekit's GEMM (TMA) on the first shape under
+``cProfile``, the functions sorted by their own time, to show where the host time goes.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import time
 from pathlib import Path
 
 __all__ = ["SHAPES", "run"]
+
+#: Calls profiled for ``overhead_profile.txt``.
+PROFILED_CALLS = 2000
 
 SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (64, 4096, 4096), (512, 4096, 4096)]
 
@@ -27,6 +32,10 @@ def run(out: Path) -> Path:
 
     out.mkdir(parents=True, exist_ok=True)
     rows = []
+    m, n, k = SHAPES[0]
+    a0, b0 = (torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+              torch.randn(k, n, device="cuda", dtype=torch.bfloat16))
+    c0 = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     for m, n, k in SHAPES:
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
@@ -48,7 +57,31 @@ def run(out: Path) -> Path:
                          "host_us_per_call": round(host_us, 1)})
             print(f"{m}x{n}x{k} {name:24s} {ms * 1e3:8.1f} us  host {host_us:7.1f} us/call",
                   flush=True)
+    _profile(out / "overhead_profile.txt", lambda: matmul(a0, b0, out=c0))
     path = out / "overhead.json"
     path.write_text(json.dumps({"env": environment(), "command": "swizzlekit lab overhead "
                                 "--out DIR", "rows": rows}, indent=1) + "\n")
+    return path
+
+
+def _profile(path: Path, fn) -> Path:
+    """``fn``'s repeat calls under cProfile, the 30 costliest functions by own time."""
+    import cProfile
+    import io
+    import pstats
+
+    import torch
+
+    fn()
+    torch.cuda.synchronize()
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(PROFILED_CALLS):
+        fn()
+    prof.disable()
+    torch.cuda.synchronize()
+    text = io.StringIO()
+    pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(30)
+    path.write_text(f"# {PROFILED_CALLS} calls of matmul(a, b, out=c), bf16 {SHAPES[0]}, "
+                    f"under cProfile (which slows every call)\n" + text.getvalue())
     return path
