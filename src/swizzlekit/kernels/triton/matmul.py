@@ -31,6 +31,8 @@ _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 
 
 _AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
+#: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
+SMALL_M = 256
 
 
 def _configs(pre_hook=None):
@@ -41,7 +43,11 @@ def _configs(pre_hook=None):
               (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (128, 256, 32, 4, 8),
               (128, 128, 32, 4, 4), (64, 128, 64, 4, 4),
               # smaller ones that fit fp32 operands (TF32 and IEEE)
-              (128, 128, 32, 3, 8), (64, 256, 32, 4, 8), (128, 64, 64, 3, 4)]
+              (128, 128, 32, 3, 8), (64, 256, 32, 4, 8), (128, 64, 64, 3, 4),
+              # narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle
+              # (64x4096 is 32 tiles of 64x128 for 132 SMs); _prune drops them above it
+              (64, 64, 128, 3, 4), (64, 32, 128, 4, 4), (32, 64, 128, 4, 4),
+              (16, 32, 256, 3, 4)]
     if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
         shapes = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)]
     return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
@@ -56,6 +62,8 @@ def _prune(configs, named_args, **kwargs):
     keep = [c for c in configs
             if (c.num_stages * (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"]
                 + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"]) * elem <= gpu("h200").smem_per_block]
+    if named_args.get("M", 0) > SMALL_M:
+        keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
     keep = keep or configs[-1:]
     return keep if _AUTOTUNE else keep[:1]
 
