@@ -1,6 +1,7 @@
 """Tensor-core GEMM in Triton under any CTA order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
 
 Reads top to bottom: configs, kernel (tile order, then the K loop), launcher, validation.
+The call's checks and plan key are in :mod:`swizzlekit.kernels.triton.call`.
 Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
 of :mod:`swizzlekit.cta.triton`. CUTLASS and zlayer launch grids of their own, and Morton and
 Hilbert the enclosing power-of-two square; programs that land outside the tile grid exit, so
@@ -17,9 +18,10 @@ import triton
 import triton.language as tl
 
 from swizzlekit.cta import triton as tri
-from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
+from swizzlekit.kernels.triton.call import (_INTERPRET, PRECISIONS, _check, _order_args,
+                                            _signature, _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
                                                split_k_for)
@@ -27,9 +29,6 @@ from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_sp
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS"]
 
 # ----------------------------------------------------------------------------------- configs
-_INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
-
-
 _AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
 #: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
 SMALL_M = 256
@@ -81,7 +80,6 @@ def _autotune(**kwargs):
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
 KERNEL_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "strip",
                  "strip_snake", "snake", "cutlass", "zlayer", "morton", "hilbert")
-PRECISIONS = ("tf32", "ieee")
 
 
 # ------------------------------------------------------------------------------------ kernel
@@ -254,50 +252,6 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
 
 
 # ---------------------------------------------------------------------------------- launcher
-_DTYPES = ("float16", "bfloat16", "float32")
-_PARAM = {"grouped": "group", "grouped_persistent": "group", "strip": "width",
-          "strip_snake": "width", "cutlass": "log_tile", "zlayer": "layers"}
-
-
-def _order_args(order: str, params: dict) -> tuple[str, int]:
-    """(the kernel's order name, its integer parameter), after checking name and parameters
-    (cached: the check builds an order, 18 us a call on this machine)."""
-    try:
-        return _order_args_cached(order, tuple(sorted(params.items())))
-    except TypeError:                       # an unhashable parameter value: check uncached
-        return _order_args_cached.__wrapped__(order, tuple(sorted(params.items())))
-
-
-@functools.lru_cache(maxsize=256)
-def _order_args_cached(order: str, items: tuple) -> tuple[str, int]:
-    params = dict(items)
-    if not isinstance(order, str) or order not in ORDERS:
-        raise SwizzleKitError(f"unknown order {order!r}; valid orders: " + ", ".join(ORDERS))
-    make_order(order, 1, 1, **params)                      # validates the parameters
-    name = "grouped_n" if order == "grouped" and params.get("along") == "n" else order
-    key = _PARAM.get(order)
-    p = params.get(key, ORDERS[order].params.get(key, 1)) if key else 1
-    return name, int(p)
-
-
-def _slots(name: str, p: int, tm: int, tn: int) -> int:
-    """Launch slots of order ``name``: its own grid, the power-of-two square, or the tiles."""
-    if name == "cutlass":
-        return (tm << p) * triton.cdiv(tn, 1 << p)
-    if name == "zlayer":
-        return triton.cdiv(tn, p) * tm * p
-    if name in ("morton", "hilbert"):
-        side = max(2, 1 << (max(tm, tn) - 1).bit_length())
-        return side * side
-    return tm * tn
-
-
-def _tma_ok(*tensors) -> bool:
-    """TMA needs row-major tensors with 16-byte aligned bases and row strides."""
-    return all(t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0
-               and t.data_ptr() % 16 == 0 for t in tensors)
-
-
 #: Up to this M*N*K (2048^3, 512x4096x4096) a 16-bit GEMM takes pointer loads by default: the
 #: H200 ran it 10-33 us on the GPU, pointer loads within 4% of TMA there, and the TMA path's
 #: host time per call (35-65 us, three descriptors built and encoded each call) made it
@@ -307,41 +261,6 @@ TMA_MIN_MNK = 2**33
 
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
 PLANS = PlanCache()
-
-
-def _check(a, b, out, precision):
-    """The door: 2-D tensors that multiply, on one device, of one supported dtype."""
-    import torch
-
-    if a.dim() != 2 or b.dim() != 2:
-        raise SwizzleKitError(f"matmul takes 2-D tensors, got {a.dim()}-D and {b.dim()}-D")
-    if a.shape[1] != b.shape[0]:
-        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply "
-                              f"(inner sizes {a.shape[1]} and {b.shape[0]})")
-    if a.device != b.device:
-        raise SwizzleKitError(f"a is on {a.device}, b on {b.device}; put both on one device")
-    if a.dtype != b.dtype or str(a.dtype).replace("torch.", "") not in _DTYPES:
-        raise SwizzleKitError(f"dtypes {a.dtype} and {b.dtype}: both must be one of "
-                              f"float16, bfloat16, float32")
-    if precision not in PRECISIONS:
-        raise SwizzleKitError(f"precision {precision!r} is not valid; choose one of: tf32, ieee")
-    if a.device.type != "cuda" and not _INTERPRET:
-        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
-                              f"Triton's interpreter")
-    if a.dtype == torch.bfloat16 and _INTERPRET:
-        raise SwizzleKitError("Triton's interpreter does not do bf16; use fp16 or fp32")
-    M, N = a.shape[0], b.shape[1]
-    if out is not None and (out.shape != (M, N) or out.dtype != a.dtype
-                            or out.device != a.device):
-        raise SwizzleKitError(f"out must be {M}x{N} {a.dtype} on {a.device}, got "
-                              f"{tuple(out.shape)} {out.dtype} on {out.device}")
-
-
-def _signature(a, b, c, *rest) -> tuple:
-    """What the autotuner and the JIT decide from: shapes, strides, dtype, device, and whether
-    each base pointer is 16-byte aligned (the JIT specializes on it), with the options."""
-    return (a.dtype, a.device.index, *a.shape, *b.shape, *a.stride(), *b.stride(), *c.stride(),
-            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, *rest)
 
 
 def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",

@@ -1,0 +1,104 @@
+"""A ``matmul`` call, checked and keyed, before any kernel runs.
+
+The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
+arguments (:func:`_order_args`, cached), the launch slots of an order's grid
+(:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), and the signature a
+launch plan is filed under (:func:`_signature`). :mod:`swizzlekit.kernels.triton.matmul` uses
+them in that order.
+
+>>> _slots("zlayer", 2, 3, 5), _slots("hilbert", 1, 3, 5), _slots("row", 1, 3, 5)
+(18, 64, 15)
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import triton
+
+from swizzlekit.cta.orders import ORDERS, order as make_order
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["PRECISIONS"]
+
+_INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
+#: The ``precision`` choices for fp32 inputs.
+PRECISIONS = ("tf32", "ieee")
+_DTYPES = ("float16", "bfloat16", "float32")
+_PARAM = {"grouped": "group", "grouped_persistent": "group", "strip": "width",
+          "strip_snake": "width", "cutlass": "log_tile", "zlayer": "layers"}
+
+
+def _order_args(order: str, params: dict) -> tuple[str, int]:
+    """(the kernel's order name, its integer parameter), after checking name and parameters
+    (cached: the check builds an order, 18 us a call on this machine)."""
+    try:
+        return _order_args_cached(order, tuple(sorted(params.items())))
+    except TypeError:                       # an unhashable parameter value: check uncached
+        return _order_args_cached.__wrapped__(order, tuple(sorted(params.items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _order_args_cached(order: str, items: tuple) -> tuple[str, int]:
+    params = dict(items)
+    if not isinstance(order, str) or order not in ORDERS:
+        raise SwizzleKitError(f"unknown order {order!r}; valid orders: " + ", ".join(ORDERS))
+    make_order(order, 1, 1, **params)                      # validates the parameters
+    name = "grouped_n" if order == "grouped" and params.get("along") == "n" else order
+    key = _PARAM.get(order)
+    p = params.get(key, ORDERS[order].params.get(key, 1)) if key else 1
+    return name, int(p)
+
+
+def _slots(name: str, p: int, tm: int, tn: int) -> int:
+    """Launch slots of order ``name``: its own grid, the power-of-two square, or the tiles."""
+    if name == "cutlass":
+        return (tm << p) * triton.cdiv(tn, 1 << p)
+    if name == "zlayer":
+        return triton.cdiv(tn, p) * tm * p
+    if name in ("morton", "hilbert"):
+        side = max(2, 1 << (max(tm, tn) - 1).bit_length())
+        return side * side
+    return tm * tn
+
+
+def _tma_ok(*tensors) -> bool:
+    """TMA needs row-major tensors with 16-byte aligned bases and row strides."""
+    return all(t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0
+               and t.data_ptr() % 16 == 0 for t in tensors)
+
+
+def _check(a, b, out, precision):
+    """The door: 2-D tensors that multiply, on one device, of one supported dtype."""
+    import torch
+
+    if a.dim() != 2 or b.dim() != 2:
+        raise SwizzleKitError(f"matmul takes 2-D tensors, got {a.dim()}-D and {b.dim()}-D")
+    if a.shape[1] != b.shape[0]:
+        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply "
+                              f"(inner sizes {a.shape[1]} and {b.shape[0]})")
+    if a.device != b.device:
+        raise SwizzleKitError(f"a is on {a.device}, b on {b.device}; put both on one device")
+    if a.dtype != b.dtype or str(a.dtype).replace("torch.", "") not in _DTYPES:
+        raise SwizzleKitError(f"dtypes {a.dtype} and {b.dtype}: both must be one of "
+                              f"float16, bfloat16, float32")
+    if precision not in PRECISIONS:
+        raise SwizzleKitError(f"precision {precision!r} is not valid; choose one of: tf32, ieee")
+    if a.device.type != "cuda" and not _INTERPRET:
+        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
+                              f"Triton's interpreter")
+    if a.dtype == torch.bfloat16 and _INTERPRET:
+        raise SwizzleKitError("Triton's interpreter does not do bf16; use fp16 or fp32")
+    M, N = a.shape[0], b.shape[1]
+    if out is not None and (out.shape != (M, N) or out.dtype != a.dtype
+                            or out.device != a.device):
+        raise SwizzleKitError(f"out must be {M}x{N} {a.dtype} on {a.device}, got "
+                              f"{tuple(out.shape)} {out.dtype} on {out.device}")
+
+
+def _signature(a, b, c, *rest) -> tuple:
+    """What the autotuner and the JIT decide from: shapes, strides, dtype, device, and whether
+    each base pointer is 16-byte aligned (the JIT specializes on it), with the options."""
+    return (a.dtype, a.device.index, *a.shape, *b.shape, *a.stride(), *b.stride(), *c.stride(),
+            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, *rest)
