@@ -85,8 +85,9 @@ def _simulate(args: argparse.Namespace) -> int:
         ranked = rank(m, n, k, **common)
         best = ranked[0]
         v = verdict(ranked, args.dispatch)
-        out = {"gpu": args.gpu, "dispatch": args.dispatch, "recommended": best, "ranking": ranked, "verdict": v,
-               "ctas_per_sm": ctas_per_sm, "tile": list(tile), "elem_bytes": elem_bytes,
+        out = {"gpu": args.gpu, "dispatch": args.dispatch, "recommended": best,
+               "ranking": ranked, "verdict": v, "ctas_per_sm": ctas_per_sm, "tile": list(tile),
+               "elem_bytes": elem_bytes,
                "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
         lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
         lines += [f"{label(r['order'], r['params']):22s} "

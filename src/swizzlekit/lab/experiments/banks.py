@@ -342,7 +342,8 @@ def run(out: Path, client=None, progress: bool = True) -> Path:
                 f.write(json.dumps(entry) + "\n")
 
     env = provenance_soon(client)
-    run_jobs(jobs, keep, client=client, progress=progress, label="pattern chunks")
+    run_jobs(jobs, keep, client=client, progress=progress, label="pattern chunks",
+             journal=out / "jobs.jsonl")
     rows = [{**r, "gpu": e["gpu"], "gpu_uuid": e["gpu_uuid"]}
             for _, e in sorted(done.items()) for r in e["rows"]]
     write_table(out / "smem_wavefronts.csv", pats, rows)

@@ -267,7 +267,7 @@ def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) 
     run_jobs(jobs, lambda done: table.add(L2SweepRow(**row, gpu=done.gpu,
                                                      gpu_uuid=done.gpu_uuid)
                                           for row in done.result),
-             client=client, progress=progress, label="shapes")
+             client=client, progress=progress, label="shapes", journal=out / "jobs.jsonl")
     meta = {"command": f"swizzlekit lab l2-sweep --out DIR --shard {shard_spec}",
             "ncu_metrics": list(METRICS), "env": env.result()}
     (out / "l2_sweep.json").write_text(json.dumps(meta, indent=2) + "\n")

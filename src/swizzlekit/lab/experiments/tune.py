@@ -64,7 +64,7 @@ def run(out: Path, sizes: tuple[int, ...] = (4096, 8192), rungs: list[str] | Non
             if any((r.name.split("[")[0], label, n) not in table for n in sizes)]
     run_jobs(jobs, lambda d: table.add(TuneRow(**row, gpu=d.gpu, gpu_uuid=d.gpu_uuid)
                                        for row in d.result),
-             client=client, progress=progress, label="variants")
+             client=client, progress=progress, label="variants", journal=out / "jobs.jsonl")
     return out / "tune.csv"
 
 
