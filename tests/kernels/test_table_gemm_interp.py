@@ -41,32 +41,20 @@ def test_tile_configs_and_persistent_grids(config, programs):
     assert err == err and err < 1e-5
 
 
-def test_bad_calls_are_refused():
+@pytest.mark.parametrize("launcher,persistent", [("table_gemm", {"persistent": True}),
+                                                 ("traced", {})])
+def test_bad_calls_are_refused(launcher, persistent):
+    """``traced`` shares ``table_gemm``'s door (no GPU needed: both refuse before launching)."""
     from swizzlekit.errors import SwizzleKitError
-    from swizzlekit.kernels.triton.table_gemm import table_gemm
+    from swizzlekit.kernels.triton import table_gemm as module
 
+    launch = getattr(module, launcher)
     a, b = torch.randn(100, 64), torch.randn(64, 100)
     with pytest.raises(SwizzleKitError, match="valid: 64x64x64"):
-        table_gemm(a, b, order("row", 1, 1), config="100x100x100")
+        launch(a, b, order("row", 1, 1), config="100x100x100")
     with pytest.raises(SwizzleKitError, match="has 1 tiles"):
-        table_gemm(a, b, order("row", 1, 1), config="64x64x64")
+        launch(a, b, order("row", 1, 1), config="64x64x64")
     with pytest.raises(SwizzleKitError, match="do not multiply"):
-        table_gemm(a, b.T[:10], order("row", 1, 1))
+        launch(a, b.T[:10], order("row", 1, 1))
     with pytest.raises(SwizzleKitError, match="programs must be at least 1"):
-        table_gemm(a, b, order("row", 1, 1), persistent=True, programs=0)
-
-
-def test_the_traced_launcher_refuses_the_same_calls():
-    """``traced`` shares ``table_gemm``'s door (no GPU needed: it refuses before launching)."""
-    from swizzlekit.errors import SwizzleKitError
-    from swizzlekit.kernels.triton.table_gemm import traced
-
-    a, b = torch.randn(100, 64), torch.randn(64, 100)
-    with pytest.raises(SwizzleKitError, match="valid: 64x64x64"):
-        traced(a, b, order("row", 1, 1), config="100x100x100")
-    with pytest.raises(SwizzleKitError, match="has 1 tiles"):
-        traced(a, b, order("row", 1, 1), config="64x64x64")
-    with pytest.raises(SwizzleKitError, match="do not multiply"):
-        traced(a, b.T[:10], order("row", 1, 1))
-    with pytest.raises(SwizzleKitError, match="programs must be at least 1"):
-        traced(a, b, order("row", 1, 1), programs=0)
+        launch(a, b, order("row", 1, 1), programs=0, **persistent)
