@@ -14,16 +14,13 @@ H200 it cut GPU time but its extra host work made small calls host-bound).
 
 from __future__ import annotations
 
-import os
-
 import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.kernels.triton.call import _INTERPRET
 
 __all__ = ["split_k_for", "check_split", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE"]
-
-_INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
