@@ -11,11 +11,11 @@ The split is by shape, and fixed here: :data:`FIT_SHAPES` fit the model's free p
 shapes, and small and large K.
 
 ``swizzlekit lab l2-sweep --out DIR [--shard I/N]``: the runs of shard I of N (whole shapes,
-so shards can run on different machines or calls; ``--cluster`` spreads a shard's shapes over
-GPUs). For each shape it first times and checks every run against float64, then profiles
-every run once under ncu; the rows stream into ``l2_sweep.csv``
-(:class:`~swizzlekit.lab.records.L2SweepRow`, with the GPU each ran on), and
-``l2_sweep.json`` records the command.
+so shards can run on different machines or calls; ``--cluster`` spreads a shard's problems
+over GPUs). For each problem (a shape, tile config and element type: 13 runs) it first times
+and checks every run against float64, then profiles every run once under ncu; the rows
+stream into ``l2_sweep.csv`` (:class:`~swizzlekit.lab.records.L2SweepRow`, with the GPU each
+ran on), and ``l2_sweep.json`` records the command.
 
 >>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan())
 (11, 11, 572)
@@ -248,26 +248,28 @@ def _launch_all(out: Path) -> None:
 
 # -------------------------------------------------------------------------------- driver
 def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) -> Path:
-    """Time and check, then profile, the runs of shard ``shard_spec``: one job per shape,
-    here or on the workers of ``client`` (:mod:`swizzlekit.lab.cluster`). Rows stream into
-    ``l2_sweep.csv`` as shapes finish, and a later call resumes where it stopped."""
+    """Time and check, then profile, the runs of shard ``shard_spec``: one job per problem
+    (a shape with one tile config and element type: 13 runs), here or on the workers of
+    ``client`` (:mod:`swizzlekit.lab.cluster`). Rows stream into ``l2_sweep.csv`` as jobs
+    finish, and a later call resumes where it stopped."""
     from swizzlekit.lab.cluster import Job, provenance_soon, run_jobs
     from swizzlekit.lab.records import L2SweepRow, Table
 
     out.mkdir(parents=True, exist_ok=True)
     table = Table(out / "l2_sweep.csv", L2SweepRow, L2SweepRow.key)
     env = provenance_soon(client)
-    shapes: dict = {}
+    problems: dict = {}
     for r in shard(plan(), shard_spec):
         if r.key() not in table:
-            shapes.setdefault(r.shape, []).append(r)
-    jobs = [Job("x".join(map(str, shape)), "swizzlekit.lab.experiments.l2_sweep:measure",
-                {"runs": runs}, cost=float(np.prod(shape)) * len(runs))
-            for shape, runs in shapes.items()]
+            problems.setdefault((r.shape, r.config, r.dtype), []).append(r)
+    jobs = [Job(f"{'x'.join(map(str, shape))}:{config}:{dtype}",
+                "swizzlekit.lab.experiments.l2_sweep:measure", {"runs": runs},
+                cost=float(np.prod(shape)) * ELEM_BYTES[dtype] * len(runs))
+            for (shape, config, dtype), runs in problems.items()]
     run_jobs(jobs, lambda done: table.add(L2SweepRow(**row, gpu=done.gpu,
                                                      gpu_uuid=done.gpu_uuid)
                                           for row in done.result),
-             client=client, progress=progress, label="shapes", journal=out / "jobs.jsonl")
+             client=client, progress=progress, label="problems", journal=out / "jobs.jsonl")
     meta = {"command": f"swizzlekit lab l2-sweep --out DIR --shard {shard_spec}",
             "ncu_metrics": list(METRICS), "env": env.result()}
     (out / "l2_sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
