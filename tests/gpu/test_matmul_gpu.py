@@ -117,3 +117,38 @@ def test_split_k(tma, m, n, k, split):
         matmul(a, b, out=c, tma=tma, split_k=split or split_k_for(m, n, k, 132))
         err = relative_error(c, a, b)
         assert err == err and err < TOLERANCE["bfloat16"]
+
+
+@pytest.mark.parametrize("tma", [False, True])
+@pytest.mark.parametrize("dtype,precision,bound", PRECISIONS, ids=lambda x: str(x))
+def test_every_tile_config_alone(dtype, precision, bound, tma):
+    """Each config the autotuner may choose (narrow small-M tiles included), forced one at a
+    time, on a ragged shape against float64: autotuning checks only the winner's result."""
+    from swizzlekit.gpus import gpu
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    kernel = mm._matmul_tma_kernel if tma else mm._matmul_kernel
+    if not hasattr(kernel, "configs"):
+        pytest.skip("this Triton's autotuner keeps its configs elsewhere")
+    m, n, k = (129, 1000, 776) if tma else (129, 1001, 777)
+    elem = torch.empty((), dtype=dtype).element_size()
+    configs, tried = list(kernel.configs), 0
+    try:
+        for cfg in configs:
+            bm, bn, bk = (cfg.kwargs[x] for x in ("BLOCK_M", "BLOCK_N", "BLOCK_K"))
+            if (cfg.num_stages * (bm + bn) * bk + bm * bn) * elem > gpu("h200").smem_per_block:
+                continue                       # _prune drops it for this element size too
+            kernel.configs = [cfg]             # one config: the autotuner launches it as is
+            mm.PLANS.clear()
+            a, b = random_operands(m, n, k, dtype, "cuda")
+            c = poisoned(m, n, dtype, "cuda")
+            matmul(a, b, "grouped", out=c, precision=precision, tma=tma, group=8)
+            err = relative_error(c, a, b)
+            assert err == err and err < mm.TOLERANCE[bound], (cfg, err)
+            tried += 1
+    finally:
+        kernel.configs = configs
+        mm.PLANS.clear()
+    assert tried >= 8
