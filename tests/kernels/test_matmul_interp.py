@@ -140,3 +140,70 @@ def test_the_baseline_kernel_on_ragged_shapes(m, n, k):
     matmul_baseline(a, b, out=c)
     err = relative_error(c, a, b)
     assert err == err and err < 1e-2
+
+
+@pytest.fixture
+def copies(monkeypatch):
+    """Every problem counts as large enough to copy (PAD_MIN_MNK 1); returns the list of
+    tensors matmul copied into aligned buffers."""
+    from swizzlekit.kernels.triton import call
+    from swizzlekit.kernels.triton import matmul as mm
+
+    made = []
+
+    def spy(t, *args, **kw):
+        out = call._padded(t, *args, **kw)
+        if out is not t:
+            made.append(out)
+        return out
+
+    monkeypatch.setattr(call, "PAD_MIN_MNK", 1)
+    monkeypatch.setattr(mm, "_padded", spy)
+    return made
+
+
+@pytest.mark.parametrize("ta,tb", [(False, False), (False, True), (True, False)])
+@pytest.mark.parametrize("dtype,precision,bound", [(torch.float32, "tf32", "tf32"),
+                                                   (torch.float16, "tf32", "float16"),
+                                                   (torch.float32, "ieee", "ieee")])
+def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, bound):
+    """Rows of 37 and 29 elements (not 16-byte multiples), into an out whose rows are a
+    one-element-offset view: the call copies A, B and C's buffer into aligned ones, zero-padded
+    to K = 48 and N = 32, and the result, written back into out, matches float64."""
+    from swizzlekit.kernels.triton.call import _aligned
+    from swizzlekit.kernels.triton.matmul import TOLERANCE, matmul
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    m, n, k = 33, 29, 37
+    a, b = random_operands(m, n, k, dtype, "cpu", ta, tb)
+    big = torch.full((m, n + 1), float("nan"), dtype=dtype)
+    out = big[:, 1:]
+    assert matmul(a, b, "grouped", out=out, precision=precision, group=2) is out
+    assert len(copies) == 3 and all(_aligned(t) for t in copies)
+    assert sorted(tuple(t.shape) for t in copies) == [(33, 32), (33, 48), (48, 32)]
+    a2 = next(t for t in copies if tuple(t.shape) == (33, 48))
+    b2 = next(t for t in copies if tuple(t.shape) == (48, 32))
+    assert not a2[:, 37:].any() and not b2[37:].any() and not b2[:, 29:].any()
+    err = relative_error(out, a, b)
+    assert err == err and err < TOLERANCE[bound]
+
+
+def test_aligned_or_small_problems_are_not_copied():
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.call import _pad_first
+
+    a, b = torch.randn(33, 37), torch.randn(37, 29)
+    assert not _pad_first(a, b, 33, 29, 37, None)             # below PAD_MIN_MNK
+    assert _pad_first(a, b, 2**11, 2**10, 2**10, None)
+    assert not _pad_first(a, b, 2**11, 2**10, 2**10, True)    # forced TMA: refused instead
+    a, b = torch.randn(33, 40), torch.randn(40, 24)
+    assert not _pad_first(a, b, 2**11, 2**10, 2**10, None)    # aligned already
+    assert mm.PAD_MIN_MNK == 2**31
+
+
+def test_forced_tma_still_refuses_unaligned_rows(copies):
+    from swizzlekit.kernels.triton.matmul import matmul
+
+    with pytest.raises(SwizzleKitError, match="16-byte aligned"):
+        matmul(torch.randn(8, 5), torch.randn(5, 8), tma=True)
+    assert copies == []

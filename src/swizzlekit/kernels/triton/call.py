@@ -2,9 +2,10 @@
 
 The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
 arguments (:func:`_order_args`, cached), the launch slots of an order's grid
-(:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), and the signature a
-launch plan is filed under (:func:`_signature`). :mod:`swizzlekit.kernels.triton.matmul` uses
-them in that order.
+(:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), whether a large
+problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`,
+:func:`_padded`), and the signature a launch plan is filed under (:func:`_signature`).
+:mod:`swizzlekit.kernels.triton.matmul` uses them in that order.
 
 >>> _slots("zlayer", 2, 3, 5), _slots("hilbert", 1, 3, 5), _slots("row", 1, 3, 5)
 (18, 64, 15)
@@ -67,6 +68,49 @@ def _tma_ok(*tensors) -> bool:
     """TMA needs row-major tensors with 16-byte aligned bases and row strides."""
     return all(t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0
                and t.data_ptr() % 16 == 0 for t in tensors)
+
+
+#: From this M*N*K on, a call whose A or B rows (or columns, for a column-major operand) do not
+#: start on 16-byte boundaries runs on aligned copies: unaligned rows keep every load of the
+#: K loop 2 to 4 bytes wide and take neither TMA nor 16-byte loads (docs/benchmarks.md).
+PAD_MIN_MNK = 2**31
+
+
+def _aligned(t) -> bool:
+    """One unit stride, and the other stride and the base 16-byte aligned: loads of t can be
+    16 bytes wide (a single row or column counts as aligned along its length)."""
+    e = t.element_size()
+    if t.stride(1) == 1 and (t.shape[0] == 1 or t.stride(0) * e % 16 == 0):
+        return t.data_ptr() % 16 == 0
+    if t.stride(0) == 1 and (t.shape[1] == 1 or t.stride(1) * e % 16 == 0):
+        return t.data_ptr() % 16 == 0
+    return False
+
+
+def _pad_first(a, b, M: int, N: int, K: int, tma) -> bool:
+    """Whether to run on aligned copies (:data:`PAD_MIN_MNK`): not when TMA was forced, since
+    that refuses unaligned tensors as it always has."""
+    return tma is not True and M * N * K >= PAD_MIN_MNK and not (_aligned(a) and _aligned(b))
+
+
+def _padded(t, rows: int, cols: int, *, column_major: bool = False, fill: bool = True):
+    """t as a rows x cols tensor (at least t's size; cols a multiple of 16 elements) with
+    16-byte aligned rows (columns when ``column_major``): t itself where it already is one,
+    else a fresh buffer holding t's values and zeros beyond them (nothing, with
+    ``fill=False``: an output to be written).
+
+    Zeros past K add nothing to the product, and whole 16-element groups let the pointer-load
+    kernel's masks along K and N hold for 16 elements at a time, as its loads need."""
+    import torch
+    import torch.nn.functional as F
+
+    if column_major:
+        return _padded(t.T, cols, rows, fill=fill).T
+    if tuple(t.shape) == (rows, cols) and t.stride(1) == 1 and _aligned(t):
+        return t
+    if not fill:
+        return torch.empty((rows, cols), device=t.device, dtype=t.dtype)
+    return F.pad(t, (0, cols - t.shape[1], 0, rows - t.shape[0]))     # one call: host time
 
 
 def _check(a, b, out, precision):

@@ -20,13 +20,15 @@ import triton.language as tl
 from swizzlekit.cta import triton as tri
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
-from swizzlekit.kernels.triton.call import (_INTERPRET, PRECISIONS, _check, _order_args,
-                                            _signature, _slots, _tma_ok)
+from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
+                                            _order_args, _pad_first, _padded, _signature,
+                                            _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
                                                split_k_for)
 
-__all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS"]
+__all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
+           "PAD_MIN_MNK"]
 
 # ----------------------------------------------------------------------------------- configs
 _AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
@@ -278,6 +280,8 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     persistent grids). On the H200 it cut
     the GPU time of 128x4096x4096 from 29 to 23 us but added 17 us of host time, which made
     the benchmark's calls host-bound (docs/benchmarks.md), so it is not the default.
+    From :data:`PAD_MIN_MNK` on, operands whose rows are not 16-byte aligned are copied into
+    zero-padded aligned buffers first (and C written through one), unless ``tma=True``.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
     """
@@ -294,6 +298,17 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
         return c.zero_()
     kernel_order, p = _order_args(order, order_params)
     on_gpu = a.device.type == "cuda"
+    if (on_gpu or _INTERPRET) and _pad_first(a, b, M, N, K, tma):
+        # rows not 16-byte aligned: run on zero-padded aligned copies, K and N rounded up to
+        # 16 (TF32 takes B K-major, as below), and copy C's columns back
+        k16, n16 = -(-K // 16) * 16, -(-N // 16) * 16
+        kmajor = (a.dtype == torch.float32 and precision == "tf32") or (
+            b.stride(0) == 1 and b.stride(1) != 1)
+        c2 = _padded(c, M, n16, fill=False)
+        matmul(_padded(a, M, k16), _padded(b, k16, n16, column_major=kmajor), order, out=c2,
+               precision=precision, persistent=persistent, tma=tma, split_k=split_k,
+               **order_params)
+        return c if c2 is c else c.copy_(c2[:, :N])
 
     # B K-major (a transposed view) is read through its transpose. For TF32, a row-major B is
     # copied K-major first: Hopper's wgmma takes TF32 only with B K-major, and without it
