@@ -147,18 +147,18 @@ def copies(monkeypatch):
     """Every problem counts as large enough to copy (PAD_MIN_MNK 1); returns the list of
     tensors matmul copied into aligned buffers."""
     from swizzlekit.kernels.triton import call
-    from swizzlekit.kernels.triton import matmul as mm
 
     made = []
+    padded = call._padded
 
     def spy(t, *args, **kw):
-        out = call._padded(t, *args, **kw)
+        out = padded(t, *args, **kw)
         if out is not t:
             made.append(out)
         return out
 
     monkeypatch.setattr(call, "PAD_MIN_MNK", 1)
-    monkeypatch.setattr(mm, "_padded", spy)
+    monkeypatch.setattr(call, "_padded", spy)
     return made
 
 

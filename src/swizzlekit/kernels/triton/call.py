@@ -4,7 +4,7 @@ The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the orde
 arguments (:func:`_order_args`, cached), the launch slots of an order's grid
 (:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), whether a large
 problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`,
-:func:`_padded`), and the signature a launch plan is filed under (:func:`_signature`).
+:func:`_padded_call`), and the signature a launch plan is filed under (:func:`_signature`).
 :mod:`swizzlekit.kernels.triton.matmul` uses them in that order.
 
 >>> _slots("zlayer", 2, 3, 5), _slots("hilbert", 1, 3, 5), _slots("row", 1, 3, 5)
@@ -101,16 +101,32 @@ def _padded(t, rows: int, cols: int, *, column_major: bool = False, fill: bool =
 
     Zeros past K add nothing to the product, and whole 16-element groups let the pointer-load
     kernel's masks along K and N hold for 16 elements at a time, as its loads need."""
+    if column_major:
+        return _padded_rows(t.T, cols, rows, fill).T
+    return _padded_rows(t, rows, cols, fill)
+
+
+def _padded_rows(t, rows: int, cols: int, fill: bool):
     import torch
     import torch.nn.functional as F
 
-    if column_major:
-        return _padded(t.T, cols, rows, fill=fill).T
     if tuple(t.shape) == (rows, cols) and t.stride(1) == 1 and _aligned(t):
         return t
     if not fill:
         return torch.empty((rows, cols), device=t.device, dtype=t.dtype)
     return F.pad(t, (0, cols - t.shape[1], 0, rows - t.shape[0]))     # one call: host time
+
+
+def _padded_call(a, b, c, precision: str):
+    """A, B and C for a call on aligned copies (:func:`_padded`): K and N rounded up to 16, B
+    K-major for TF32 (as matmul copies it) or where it was given so; C a buffer to write
+    whose first N columns are the result."""
+    M, K = a.shape
+    k16, n16 = -(-K // 16) * 16, -(-b.shape[1] // 16) * 16
+    kmajor = (a.element_size() == 4 and precision == "tf32") or (
+        b.stride(0) == 1 and b.stride(1) != 1)
+    return (_padded(a, M, k16), _padded(b, k16, n16, column_major=kmajor),
+            _padded(c, M, n16, fill=False))
 
 
 def _check(a, b, out, precision):

@@ -21,7 +21,7 @@ from swizzlekit.cta import triton as tri
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
-                                            _order_args, _pad_first, _padded, _signature,
+                                            _order_args, _pad_first, _padded_call, _signature,
                                             _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
@@ -299,15 +299,9 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     kernel_order, p = _order_args(order, order_params)
     on_gpu = a.device.type == "cuda"
     if (on_gpu or _INTERPRET) and _pad_first(a, b, M, N, K, tma):
-        # rows not 16-byte aligned: run on zero-padded aligned copies, K and N rounded up to
-        # 16 (TF32 takes B K-major, as below), and copy C's columns back
-        k16, n16 = -(-K // 16) * 16, -(-N // 16) * 16
-        kmajor = (a.dtype == torch.float32 and precision == "tf32") or (
-            b.stride(0) == 1 and b.stride(1) != 1)
-        c2 = _padded(c, M, n16, fill=False)
-        matmul(_padded(a, M, k16), _padded(b, k16, n16, column_major=kmajor), order, out=c2,
-               precision=precision, persistent=persistent, tma=tma, split_k=split_k,
-               **order_params)
+        a2, b2, c2 = _padded_call(a, b, c, precision)   # rows not 16-byte aligned: copies
+        matmul(a2, b2, order, out=c2, precision=precision, persistent=persistent, tma=tma,
+               split_k=split_k, **order_params)
         return c if c2 is c else c.copy_(c2[:, :N])
 
     # B K-major (a transposed view) is read through its transpose. For TF32, a row-major B is
