@@ -152,3 +152,22 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
         kernel.configs = configs
         mm.PLANS.clear()
     assert tried >= 8
+
+
+@pytest.mark.parametrize("tb", [False, True])
+@pytest.mark.parametrize("dtype,precision,bound", PRECISIONS, ids=lambda x: str(x))
+def test_large_unaligned_rows_run_on_aligned_copies(dtype, precision, bound, tb):
+    """M*N*K >= PAD_MIN_MNK with rows of 1043 and 1031 elements: the call runs on padded
+    copies (two calls: the second through the plans), into an offset poisoned out."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton.matmul import PAD_MIN_MNK, TOLERANCE
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    m, n, k = 1999, 1031, 1043
+    assert m * n * k >= PAD_MIN_MNK
+    for _ in range(2):
+        a, b = random_operands(m, n, k, dtype, "cuda", transpose_b=tb)
+        out = torch.full((m, n + 1), float("nan"), device="cuda", dtype=dtype)[:, 1:]
+        matmul(a, b, "hilbert", out=out, precision=precision)
+        err = relative_error(out, a, b)
+        assert err == err and err < TOLERANCE[bound]
