@@ -126,6 +126,21 @@ def _tile(pid, tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
 
 
 @triton.jit
+def _launch_slots(tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
+    """Launch slots of the order: CUTLASS and zlayer launch grids of their own, Morton and
+    Hilbert the enclosing power-of-two square, the others one slot per tile."""
+    if ORDER == "cutlass":
+        slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
+    elif ORDER == "zlayer":
+        slots = tl.cdiv(tiles_n, P) * tiles_m * P
+    elif (ORDER == "morton") | (ORDER == "hilbert"):
+        slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
+    else:
+        slots = tiles_m * tiles_n
+    return slots
+
+
+@triton.jit
 def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
                   stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
@@ -174,14 +189,7 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, s
                    BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
-    if ORDER == "cutlass":              # CUTLASS and zlayer launch grids of their own
-        slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
-    elif ORDER == "zlayer":
-        slots = tl.cdiv(tiles_n, P) * tiles_m * P
-    elif (ORDER == "morton") | (ORDER == "hilbert"):  # the enclosing power-of-two square
-        slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
-    else:
-        slots = tiles_m * tiles_n
+    slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     # Two branches on purpose: folding the one-tile case into the persistent loop (a loop of
     # one iteration) measured 4% slower on the H200 for this pointer-load kernel.
     if PERSISTENT:
@@ -226,14 +234,7 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
     transposed on load. wgmma takes TF32 only with B K-major."""
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
-    if ORDER == "cutlass":
-        slots = (tiles_m << P) * tl.cdiv(tiles_n, 1 << P)
-    elif ORDER == "zlayer":
-        slots = tl.cdiv(tiles_n, P) * tiles_m * P
-    elif (ORDER == "morton") | (ORDER == "hilbert"):
-        slots = 1 << (2 * _log2_square(tiles_m, tiles_n))
-    else:
-        slots = tiles_m * tiles_n
+    slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     step = NUM_PROGRAMS if PERSISTENT else slots
     for slot in range(tl.program_id(0), slots, step):
         pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
