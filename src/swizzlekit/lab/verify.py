@@ -7,7 +7,8 @@ and ``||out - ref|| / ||ref||`` against the product in float64.
 
 from __future__ import annotations
 
-__all__ = ["random_operands", "poisoned", "relative_error", "check_matmul", "check_table_gemm"]
+__all__ = ["random_operands", "scaled_operands", "poisoned", "relative_error", "check_matmul",
+           "check_scaled_matmul", "check_table_gemm"]
 
 
 def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
@@ -71,3 +72,46 @@ def check_table_gemm(M: int, N: int, K: int, order, device: str = "cuda", dtype=
     c = poisoned(M, N, torch.float16 if fp8 else dtype, device)
     table_gemm(a, b, order, out=c, config=config, persistent=persistent, programs=programs)
     return relative_error(c, a, b)
+
+
+def scaled_operands(m: int, n: int, k: int, device, rowwise: bool = False):
+    """Fresh e4m3 A (m x k) and K-major B (k x n, a transposed n x k tensor) with fp32 scales
+    that map each tensor's (or each row's and column's) largest magnitude to e4m3's largest
+    finite value, 448; and the float64 product of the scaled operands, the reference.
+
+    The values are drawn in fp32 at magnitudes spread over rows (0.1 to 1.1 times up to 4
+    standard normals, so that the scales matter, and products stay within fp16's range for K
+    up to about 10^6), scaled down and rounded to e4m3: ``a = round(a_f32 / scale_a)``, and the reference multiplies
+    back what the rounding kept."""
+    import torch
+
+    a32 = torch.randn(m, k, device=device) * torch.rand(m, 1, device=device).add(0.1) * 4
+    b32 = torch.randn(n, k, device=device) * torch.rand(n, 1, device=device).add(0.1) * 4
+    if rowwise:
+        sa = a32.abs().amax(dim=1, keepdim=True).clamp(min=1e-6) / 448
+        sb = (b32.abs().amax(dim=1, keepdim=True).clamp(min=1e-6) / 448).T
+    else:
+        sa = (a32.abs().max().clamp(min=1e-6) / 448).reshape(())
+        sb = (b32.abs().max().clamp(min=1e-6) / 448).reshape(())
+    a = (a32 / sa).to(torch.float8_e4m3fn)
+    b = (b32 / sb.reshape(-1, 1) if rowwise else b32 / sb).to(torch.float8_e4m3fn).T
+    ref = (a.double() * sa.double()) @ (b.double() * sb.double())
+    return a, b, sa.float(), sb.float(), ref
+
+
+def check_scaled_matmul(M: int, N: int, K: int, *, device="cuda", rowwise: bool = False,
+                        out_dtype=None, order: str = "grouped", tma: bool | None = None,
+                        persistent: bool = False, transpose_a: bool = False,
+                        **order_params) -> float:
+    """:func:`swizzlekit.kernels.triton.scaled.scaled_matmul` against float64: fresh scaled
+    e4m3 operands (A transposed in memory when asked), poisoned output."""
+    import torch
+
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+    a, b, sa, sb, ref = scaled_operands(M, N, K, device, rowwise)
+    if transpose_a:
+        a = a.T.contiguous().T
+    c = poisoned(M, N, out_dtype or torch.bfloat16, device)
+    scaled_matmul(a, b, sa, sb, order, out=c, tma=tma, persistent=persistent, **order_params)
+    return relative_error(c, ref=ref)

@@ -1,0 +1,324 @@
+"""fp8 GEMM with scales, as ``torch._scaled_mm``: ``scaled_matmul(a, b, scale_a, scale_b)``.
+
+``C = (scale_a * A) @ (scale_b * B)`` for e4m3 operands, accumulated in fp32 and written in
+``out_dtype`` (bf16 by default, fp16 or fp32), under any CTA order of
+:data:`swizzlekit.cta.ORDERS`::
+
+    A  (M x K, e4m3) ──┐                                ┌── scale_a: one value, or M x 1
+                       ├── tl.dot, fp32 accumulator ── × ┤
+    Bᵀ (N x K, e4m3) ──┘                                └── scale_b: one value, or 1 x N
+
+B is K-major (``b = bt.T`` for an N x K ``bt``), as Hopper's fp8 tensor cores take it and as
+``torch._scaled_mm`` asks. Scales are fp32: one per tensor, or one per row of A and column of
+B (M x 1 and 1 x N, as ``_scaled_mm``'s row-wise scaling).
+
+Reads top to bottom: configs, kernel (the tile's K loop, then the scaled epilogue), launcher,
+validation. The tile order and the launch slots are the 16-bit GEMM's
+(:mod:`swizzlekit.kernels.triton.matmul`).
+"""
+
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.gpus import gpu
+from swizzlekit.kernels.triton.call import _INTERPRET, PAD_MIN_MNK, _order_args, _slots, _tma_ok
+from swizzlekit.kernels.triton.matmul import (_AUTOTUNE, SMALL_M, _autotune, _block_shapes,
+                                              _descriptors, _launch_slots, _sms, _tile)
+from swizzlekit.kernels.triton.plans import PlanCache, capture
+
+__all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK"]
+
+#: The output dtypes ``scaled_matmul`` writes.
+OUT_DTYPES = ("bfloat16", "float16", "float32")
+
+
+# ----------------------------------------------------------------------------------- configs
+def _configs(pre_hook=None):
+    if _INTERPRET:               # the interpreter: one small tile, nothing to tune
+        return [triton.Config({"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32}, num_warps=4,
+                              num_stages=1, pre_hook=pre_hook)]
+    # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps); fp8 tiles go 128 deep in K. They include
+    # the baseline's (kernels/triton/baseline.py: tutorial 03's fp8 configs), so the search
+    # never has fewer tile shapes than the bar it must not fall below. The last three are
+    # the narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle.
+    shapes = [(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
+              (128, 128, 128, 4, 4), (256, 64, 128, 4, 4), (64, 256, 128, 4, 4),
+              (128, 64, 128, 4, 4), (64, 128, 128, 4, 4), (128, 64, 64, 4, 4),
+              (64, 128, 64, 4, 4), (128, 32, 64, 4, 4),
+              (64, 64, 256, 3, 4), (64, 32, 256, 4, 4), (64, 64, 128, 5, 4)]
+    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
+                          num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
+
+
+def _prune(configs, named_args, **kwargs):
+    """The configs whose pipelined fp8 tiles and staged C tile fit in shared memory; tiles
+    narrower than 64x128 only for M <= SMALL_M. Without autotuning, the first that fits."""
+    c = named_args.get("c_ptr", named_args.get("c_desc"))
+    out_bytes = c.element_size() if hasattr(c, "element_size") else c.base.element_size()
+    keep = [cf for cf in configs
+            if cf.num_stages * (cf.kwargs["BLOCK_M"] + cf.kwargs["BLOCK_N"]) * cf.kwargs["BLOCK_K"]
+            + cf.kwargs["BLOCK_M"] * cf.kwargs["BLOCK_N"] * out_bytes
+            <= gpu("h200").smem_per_block]
+    if named_args.get("M", 0) > SMALL_M:
+        keep = [cf for cf in keep if cf.kwargs["BLOCK_M"] * cf.kwargs["BLOCK_N"] >= 64 * 128]
+    keep = keep or configs[-1:]
+    return keep if _AUTOTUNE else keep[:1]
+
+
+# ------------------------------------------------------------------------------------ kernel
+@triton.jit
+def _scaled(acc, sa_ptr, sb_ptr, offs_m, offs_n, M, N, ROWWISE: tl.constexpr):
+    """The accumulator times the scales: per tensor, or per row of A and column of B."""
+    if ROWWISE:
+        sa = tl.load(sa_ptr + offs_m, mask=offs_m < M, other=0.0)
+        sb = tl.load(sb_ptr + offs_n, mask=offs_n < N, other=0.0)
+        return acc * sa[:, None] * sb[None, :]
+    return acc * (tl.load(sa_ptr) * tl.load(sb_ptr))
+
+
+@_autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "ROWWISE"],
+           prune_configs_by={"early_config_prune": _prune})
+@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
+@triton.jit
+def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, M, N, K, stride_am, stride_ak,
+                   stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr,
+                   P: tl.constexpr, ROWWISE: tl.constexpr, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+    """Pointer loads: any strides of A and B (the K loop masks a short last step)."""
+    tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
+    pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
+    if (pid_m < tiles_m) & (pid_n < tiles_n):
+        # rows and columns past the edge wrap around for the loads; the store is masked
+        offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+        offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+        offs_k = tl.arange(0, BLOCK_K)
+        a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :].to(tl.int64) * stride_ak
+        b_ptrs = b_ptr + offs_k[:, None].to(tl.int64) * stride_bk + offs_bn[None, :] * stride_bn
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_K)):
+            if EVEN_K:
+                a = tl.load(a_ptrs)
+                b = tl.load(b_ptrs)
+            else:
+                k_left = K - k * BLOCK_K
+                a = tl.load(a_ptrs, mask=offs_k[None, :] < k_left, other=0.0)
+                b = tl.load(b_ptrs, mask=offs_k[:, None] < k_left, other=0.0)
+            acc = tl.dot(a, b, acc)
+            a_ptrs += BLOCK_K * stride_ak
+            b_ptrs += BLOCK_K * stride_bk
+        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+        tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn,
+                 acc.to(c_ptr.dtype.element_ty),
+                 mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+def _set_blocks(nargs):
+    """Autotune pre-hook: the descriptors' block shapes follow the config being tried."""
+    for name, block in zip(("a_desc", "b_desc", "c_desc"), _block_shapes(nargs, True)):
+        nargs[name].block_shape = block
+
+
+@_autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+                                               "ROWWISE", "OUT_BYTES"],
+           prune_configs_by={"early_config_prune": _prune})
+@triton.jit
+def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, M, N, K, ORDER: tl.constexpr,
+                       P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
+                       ROWWISE: tl.constexpr, OUT_BYTES: tl.constexpr, BLOCK_M: tl.constexpr,
+                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Tiles moved by TMA (zero-filled past the edges, stores clipped); ``b_desc`` describes
+    Bᵀ (N x K), and its tiles are transposed on load. ``PERSISTENT``: ``NUM_PROGRAMS``
+    programs walk the launch slots with a stride. ``OUT_BYTES`` (C's element size) only keys
+    the autotuner: descriptors carry no dtype it would key on, and the staged C tile's size
+    decides which configs fit."""
+    tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
+    slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
+    step = NUM_PROGRAMS if PERSISTENT else slots
+    for slot in range(tl.program_id(0), slots, step):
+        pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+        if (pid_m < tiles_m) & (pid_n < tiles_n):
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k in range(0, tl.cdiv(K, BLOCK_K)):
+                a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+                acc = tl.dot(a, b, acc)
+            offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+            acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+
+
+# ---------------------------------------------------------------------------------- launcher
+#: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
+PLANS = PlanCache()
+#: Up to this M*N*K (2048x4096x4096) fp8 calls take pointer loads by default. On the H200 the
+#: two ran within 2% on the GPU at 2048x4096x4096, 256x8192x8192 and 512x4096x4096, and TMA's
+#: host time per call was 44-55 us against 25-28 (descriptors built each call), which made
+#: the benchmark's calls wait on the host (2026-11-22, docs/benchmarks.md).
+FP8_TMA_MIN_MNK = 2**35
+
+
+def scaled_matmul(a, b, scale_a, scale_b, order: str = "grouped", *, out=None,
+                  out_dtype=None, persistent: bool = False, tma: bool | None = None,
+                  **order_params):
+    """``(scale_a * a) @ (scale_b * b)`` for float8_e4m3fn ``a`` (M x K) and K-major ``b``
+    (K x N; ``bt.T``), with fp32 scales per tensor (one value each) or per row and column
+    (M x 1 and 1 x N), written in ``out_dtype`` (default bf16; or ``out``'s dtype).
+
+    ``order`` and its parameters as :func:`swizzlekit.kernels.matmul`. ``tma``: move tiles
+    with the tensor memory accelerator (default: when A, Bᵀ and C have 16-byte aligned rows,
+    on a GPU, except problems of M*N*K <= :data:`FP8_TMA_MIN_MNK`, where pointer loads ran
+    as fast and building the descriptors each call made the calls wait on the host).
+    ``persistent`` (TMA only): two programs per SM walk the order with a stride. From
+    ``PAD_MIN_MNK`` on, a call whose rows TMA cannot take (K not a multiple of 16, or an A
+    that is not row-major) runs on zero-padded aligned copies, unless ``tma=False``: one-byte
+    rows of any other length leave the pointer-load kernel one-byte loads.
+    """
+    import torch
+
+    M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
+    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
+    if M == 0 or N == 0:
+        return c
+    if K == 0:
+        return c.zero_()
+    kernel_order, p = _order_args(order, order_params)
+    bt = b.T                                     # N x K, K contiguous
+    ok = _tma_ok(a, bt, c)
+    on_gpu = a.device.type == "cuda" and not _INTERPRET
+    if not ok and tma is None and (on_gpu or _INTERPRET) and M * N * K >= PAD_MIN_MNK:
+        a2, b2, c2 = _aligned_copies(a, b, c, persistent)
+        scaled_matmul(a2, b2, scale_a, scale_b, order, out=c2, persistent=persistent,
+                      tma=None if _tma_ok(c2) else False, **order_params)
+        return c if c2 is c else c.copy_(c2)
+    small = on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not persistent
+    use_tma = (ok and not small) if tma is None else tma
+    if use_tma and not ok:
+        raise SwizzleKitError("tma=True needs row-major A, Bᵀ and C with 16-byte aligned rows "
+                              f"(K={K} must be a multiple of 16)")
+    if persistent and not use_tma:
+        raise SwizzleKitError("persistent=True needs TMA: A, Bᵀ and C with 16-byte aligned rows")
+    sa, sb = scale_a.reshape(-1).contiguous(), scale_b.reshape(-1).contiguous()
+    key = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
+            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, kernel_order, p,
+            rowwise, use_tma, persistent) if on_gpu else None)
+    plan = PLANS.get(key) if key is not None else None
+    if plan is not None:
+        if use_tma:
+            plan(*_descriptors((a, bt, c), True, plan.config), sa, sb)
+        else:
+            plan(a, b, c, sa, sb)
+        return c
+    programs = _sms(a.device) * 2 if persistent and on_gpu else 8
+
+    def grid(meta):
+        slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
+                       triton.cdiv(N, meta["BLOCK_N"]))
+        return (min(slots, programs) if persistent else slots,)
+
+    options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise)
+    if use_tma:
+        descs = _descriptors((a, bt, c), True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
+        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, M, N, K, PERSISTENT=persistent,
+                                            NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(),
+                                            **options)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "sa_ptr", "sb_ptr", "M", "N", "K"),
+                         (*descs, sa, sb, M, N, K)), PERSISTENT=persistent,
+                     NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(), **options)
+        kernel = _scaled_tma_kernel
+    else:
+        args = (a, b, c, sa, sb, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                c.stride(0), c.stride(1))
+        compiled = _scaled_kernel[grid](*args, **options)
+        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "sa_ptr", "sb_ptr", "M", "N", "K",
+                          "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm",
+                          "stride_cn"), args), **options)
+        kernel = _scaled_kernel
+    if key is not None:
+        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=5))
+    return c
+
+
+def _aligned_copies(a, b, c, persistent: bool):
+    """A (M x K) and Bᵀ (N x K) copied into row-major buffers with K rounded up to 16 and
+    zeros past K (they add nothing; one pad each, of a uint8 view of the bytes), and
+    C itself where its rows are 16-byte aligned or pointer stores will write it, else (a
+    persistent grid, which stores by TMA) a view of the first N columns of a buffer whose
+    rows are."""
+    import torch
+    import torch.nn.functional as F
+
+    K = a.shape[1]
+    pad = (0, -(-K // 16) * 16 - K)
+    a2 = F.pad(a.view(torch.uint8), pad).view(a.dtype)
+    b2 = F.pad(b.T.view(torch.uint8), pad).view(b.dtype).T
+    M, N = c.shape
+    if _tma_ok(c) or not persistent:
+        return a2, b2, c
+    per_16 = 16 // c.element_size()
+    return a2, b2, torch.empty((M, -(-N // per_16) * per_16), device=c.device,
+                                  dtype=c.dtype)[:, :N]
+
+
+def _check(a, b, scale_a, scale_b, out, out_dtype):
+    """The door: e4m3 operands that multiply, B K-major, scales of a valid form, one device.
+    Returns M, N, K, whether the scales are row-wise, and the output dtype."""
+    import torch
+
+    for name, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
+        if not isinstance(t, torch.Tensor):
+            raise SwizzleKitError(f"{name} must be a torch tensor, got {type(t).__name__}")
+    if a.dim() != 2 or b.dim() != 2:
+        raise SwizzleKitError(f"scaled_matmul takes 2-D a and b, got {a.dim()}-D and {b.dim()}-D")
+    if a.shape[1] != b.shape[0]:
+        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply "
+                              f"(inner sizes {a.shape[1]} and {b.shape[0]})")
+    if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
+        raise SwizzleKitError(f"dtypes {a.dtype} and {b.dtype}: scaled_matmul takes "
+                              f"float8_e4m3fn (use swizzlekit.kernels.matmul for fp16, bf16, fp32)")
+    M, K = a.shape
+    N = b.shape[1]
+    if b.stride(0) != 1 and K > 1:
+        raise SwizzleKitError("fp8 B must be K-major, as Hopper's fp8 tensor cores and "
+                              "torch._scaled_mm take it: pass b = bt.T for an N x K bt")
+    devices = {t.device for t in (a, b, scale_a, scale_b)}
+    if len(devices) != 1:
+        raise SwizzleKitError("a, b, scale_a and scale_b must be on one device; got "
+                              + ", ".join(sorted(map(str, devices))))
+    for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if s.dtype != torch.float32:
+            raise SwizzleKitError(f"{name} must be float32, got {s.dtype}")
+    if scale_a.numel() == 1 and scale_b.numel() == 1:
+        rowwise = False
+    elif tuple(scale_a.shape) == (M, 1) and tuple(scale_b.shape) == (1, N):
+        rowwise = True
+    else:
+        raise SwizzleKitError(f"scales of shapes {tuple(scale_a.shape)} and "
+                              f"{tuple(scale_b.shape)}: give one value each (per tensor), or "
+                              f"({M}, 1) and (1, {N}) (per row of A and column of B)")
+    if out_dtype is None:
+        out_dtype = out.dtype if out is not None else torch.bfloat16
+    if not isinstance(out_dtype, torch.dtype) or str(out_dtype)[6:] not in OUT_DTYPES:
+        raise SwizzleKitError(f"out_dtype {out_dtype!r} is not valid; choose one of: torch."
+                              + ", torch.".join(OUT_DTYPES))
+    if out is not None and (tuple(out.shape) != (M, N) or out.dtype != out_dtype
+                            or out.device != a.device):
+        raise SwizzleKitError(f"out must be {M}x{N} {out_dtype} on {a.device}, got "
+                              f"{tuple(out.shape)} {out.dtype} on {out.device}")
+    if a.device.type != "cuda" and not _INTERPRET:
+        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
+                              f"Triton's interpreter")
+    return M, N, K, rowwise, out_dtype
+
+
+# -------------------------------------------------------------------------------- validation
+#: Relative Frobenius error bound against the float64 product of the scaled e4m3 operands, per
+#: output dtype. Hopper's fp8 tensor cores sum in an accumulator narrower than fp32, and
+#: Triton does not promote it (max_num_imprecise_acc): on the H200 that alone passed 2e-3
+#: at K = 1024 and 8192 with fp32 output (2026-11-22), so every output gets bf16's bound.
+TOLERANCE = {"bfloat16": 1e-2, "float16": 1e-2, "float32": 1e-2}

@@ -1,0 +1,104 @@
+"""GPU tier: fp8 scaled_matmul on the GPU: per-tensor and row-wise scales, TMA and pointer
+loads, every order, persistent, every tile config alone, repeat calls through plans, and the
+same figures as torch._scaled_mm; float64 reference, NaN-poisoned outputs."""
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+torch = pytest.importorskip("torch")
+
+
+def _bound(out_dtype):
+    from swizzlekit.kernels.triton.scaled import TOLERANCE
+
+    return TOLERANCE[str(out_dtype)[6:]]
+
+
+@pytest.mark.parametrize("rowwise", [False, True])
+@pytest.mark.parametrize("m,n,k,tma", [(1000, 1104, 304, True), (1000, 1104, 304, None),
+                                       (4096, 4096, 1024, None), (129, 4097, 65, None),
+                                       (16, 8192, 8192, None), (16, 8192, 8192, True)])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_shapes_scales_and_outputs(m, n, k, tma, rowwise, out_dtype):
+    from swizzlekit.lab.verify import check_scaled_matmul
+
+    err = check_scaled_matmul(m, n, k, rowwise=rowwise, out_dtype=out_dtype, tma=tma)
+    assert err == err and err < _bound(out_dtype), err
+
+
+def test_every_order_persistent_and_pointer_loads():
+    """Every order in every form, each kernel held to one config (the order does not depend
+    on it; the next test covers the configs), so that 48 calls do not autotune 48 times."""
+    from swizzlekit.cta import ORDERS
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import check_scaled_matmul
+
+    kernels = [k for k in (scaled._scaled_kernel, scaled._scaled_tma_kernel)
+               if hasattr(k, "configs")]
+    saved = [list(k.configs) for k in kernels]
+    try:
+        for k in kernels:
+            k.configs = [c for c in k.configs if c.kwargs["BLOCK_M"] == 128][:1]
+        for name in ORDERS:
+            for form in ({"tma": True}, {"tma": True, "persistent": True}, {"tma": False},
+                         {"tma": False, "transpose_a": True}):
+                err = check_scaled_matmul(1500, 912, 256, order=name, rowwise=True, **form)
+                assert err == err and err < _bound(torch.bfloat16), (name, form, err)
+    finally:
+        for k, configs in zip(kernels, saved):
+            k.configs = configs
+        scaled.PLANS.clear()
+
+
+@pytest.mark.parametrize("tma", [False, True])
+def test_every_tile_config_alone(tma):
+    """Each config the autotuner may choose, forced one at a time on a ragged shape: the
+    autotuner checks only its winner's result."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    kernel = scaled._scaled_tma_kernel if tma else scaled._scaled_kernel
+    if not hasattr(kernel, "configs"):
+        pytest.skip("this Triton's autotuner keeps its configs elsewhere")
+    m, n, k = (129, 1000, 784) if tma else (129, 1001, 777)
+    configs = list(kernel.configs)
+    try:
+        for cfg in configs:
+            kernel.configs = [cfg]
+            scaled.PLANS.clear()
+            a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda", rowwise=True)
+            c = poisoned(m, n, torch.bfloat16, "cuda")
+            scaled.scaled_matmul(a, b, sa, sb, out=c, tma=tma)
+            err = relative_error(c, ref=ref)
+            assert err == err and err < _bound(torch.bfloat16), (cfg, err)
+    finally:
+        kernel.configs = configs
+        scaled.PLANS.clear()
+
+
+@pytest.mark.parametrize("tma", [False, True])
+def test_repeat_calls_go_through_a_plan(tma):
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    scaled.PLANS.clear()
+    for _ in range(3):                  # fresh operands each time, one signature
+        a, b, sa, sb, ref = scaled_operands(1024, 2048, 512, "cuda")
+        c = poisoned(1024, 2048, torch.bfloat16, "cuda")
+        scaled.scaled_matmul(a, b, sa, sb, out=c, tma=tma)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < _bound(torch.bfloat16)
+    assert len(scaled.PLANS) == 1
+
+
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_agrees_with_torch_scaled_mm(rowwise):
+    """The same result as cuBLAS's fp8 GEMM (torch._scaled_mm), to the output's rounding."""
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(2048, 3072, 1024, "cuda", rowwise=rowwise)
+    ours = scaled_matmul(a, b, sa, sb)
+    theirs = torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)
+    assert relative_error(ours, ref=theirs.double()) < 1e-2
+    assert relative_error(theirs, ref=ref) < _bound(torch.bfloat16)

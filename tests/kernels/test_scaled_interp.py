@@ -1,0 +1,178 @@
+"""swizzlekit.kernels.triton.scaled (fp8 with scales) in Triton's interpreter on CPU tensors
+(CI tier 2): ragged shapes, every order, per-tensor and row-wise scales, TMA and pointer
+loads, against the float64 product of the scaled operands, with NaN-poisoned outputs."""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("triton")
+
+pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
+                                reason="interpreter tier: runs where there is no GPU")
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from swizzlekit.cta import ORDERS  # noqa: E402
+from swizzlekit.errors import SwizzleKitError  # noqa: E402
+
+F8 = torch.float8_e4m3fn
+
+
+def _check(*args, out_dtype=torch.bfloat16, **kwargs):
+    from swizzlekit.kernels.triton.scaled import TOLERANCE
+    from swizzlekit.lab.verify import check_scaled_matmul
+
+    err = check_scaled_matmul(*args, device="cpu", out_dtype=out_dtype, **kwargs)
+    assert err == err and err < TOLERANCE[str(out_dtype)[6:]], err
+
+
+@pytest.mark.parametrize("name", list(ORDERS))
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_every_order_ragged_pointer_loads(name, rowwise):
+    # K = 45 is not a multiple of 16: the pointer-load kernel, masked in K, ragged at M and N
+    _check(100, 70, 45, order=name, rowwise=rowwise)
+
+
+@pytest.mark.parametrize("name", ["row", "grouped", "hilbert", "zlayer"])
+@pytest.mark.parametrize("persistent", [False, True])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_tma_ragged(name, persistent, out_dtype):
+    # rows of 48 e4m3 and of 72 outputs are 16-byte aligned: TMA, zero-filled at every edge
+    _check(100, 72, 48, order=name, persistent=persistent, out_dtype=out_dtype, tma=True,
+           rowwise=persistent)
+
+
+def test_transposed_a_takes_pointer_loads():
+    _check(65, 33, 40, transpose_a=True, rowwise=True, out_dtype=torch.float16)
+
+
+def test_edge_sizes():
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+    one = torch.ones(())
+    a, b = torch.randn(5, 0).to(F8), torch.randn(7, 0).to(F8).T
+    assert torch.equal(scaled_matmul(a, b, one, one), torch.zeros(5, 7, dtype=torch.bfloat16))
+    a, b = torch.randn(0, 16).to(F8), torch.randn(7, 16).to(F8).T
+    assert scaled_matmul(a, b, one, one).shape == (0, 7)
+
+
+@settings(max_examples=12, deadline=None)
+@given(m=st.integers(1, 40), n=st.integers(1, 40), k=st.integers(1, 40),
+       shift=st.integers(-3, 3), rowwise=st.booleans())
+def test_scales_multiply_the_result_exactly(m, n, k, shift, rowwise):
+    """Multiplying a scale by a power of two multiplies every output by it, exactly (fp32
+    output), and the unscaled product equals the float64 product of the e4m3 values."""
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+    a, b = torch.randn(m, k).to(F8), torch.randn(n, k).to(F8).T
+    sa = torch.ones(m, 1) if rowwise else torch.ones(())
+    sb = torch.ones(1, n) if rowwise else torch.ones(())
+    base = scaled_matmul(a, b, sa, sb, out_dtype=torch.float32)
+    ref = a.double() @ b.double()
+    assert torch.allclose(base.double(), ref, rtol=1e-6, atol=1e-5)
+    scaled = scaled_matmul(a, b, sa * 2.0 ** shift, sb, out_dtype=torch.float32)
+    assert torch.equal(scaled, base * 2.0 ** shift)
+
+
+def _ab(m=4, n=3, k=16):
+    return torch.randn(m, k).to(F8), torch.randn(n, k).to(F8).T
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda f: f(torch.randn(4, 16), _ab()[1], torch.ones(()), torch.ones(())),
+     "takes float8_e4m3fn"),
+    (lambda f: f(_ab()[0], torch.randn(16, 3).to(F8), torch.ones(()), torch.ones(())),
+     "must be K-major"),
+    (lambda f: f(_ab()[0], _ab(k=8)[1], torch.ones(()), torch.ones(())), "do not multiply"),
+    (lambda f: f(*_ab(), torch.ones(4), torch.ones(3)), r"\(4, 1\) and \(1, 3\)"),
+    (lambda f: f(*_ab(), torch.ones(4, 1), torch.ones(())), "per row of A and column of B"),
+    (lambda f: f(*_ab(), torch.ones((), dtype=torch.float16), torch.ones(())),
+     "scale_a must be float32"),
+    (lambda f: f(*_ab(), 1.0, torch.ones(())), "scale_a must be a torch tensor"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), out_dtype=torch.int8),
+     "torch.bfloat16, torch.float16, torch.float32"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), out=torch.empty(4, 3),
+                 out_dtype=torch.bfloat16), "out must be 4x3 torch.bfloat16"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), out=torch.empty(4, 3).double()),
+     "out_dtype torch.float64 is not valid"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), out=torch.empty(3, 3),
+                 out_dtype=torch.float32), "out must be 4x3"),
+    (lambda f: f(*_ab(k=20), torch.ones(()), torch.ones(()), tma=True),
+     "multiple of 16"),
+    (lambda f: f(*_ab(k=20), torch.ones(()), torch.ones(()), persistent=True),
+     "persistent=True needs TMA"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), "diagonal"), "valid orders: row"),
+])
+def test_bad_input(call, message):
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+    with pytest.raises(SwizzleKitError, match=message):
+        call(scaled_matmul)
+
+
+@pytest.mark.parametrize("m,n,k", [(70, 90, 50), (33, 129, 65)])
+def test_the_baseline_takes_fp8_with_scales(m, n, k):
+    """The tutorial-shaped baseline in fp8, per-tensor scales in its epilogue, poisoned bf16
+    output, against float64."""
+    from swizzlekit.kernels.triton.baseline import matmul_baseline
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cpu")
+    c = poisoned(m, n, torch.bfloat16, "cpu")
+    matmul_baseline(a, b, out=c, scale_a=sa, scale_b=sb)
+    err = relative_error(c, ref=ref)
+    assert err == err and err < 1e-2
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({}, "take scale_a and scale_b"),
+    ({"scale_a": torch.ones(4, 1), "scale_b": torch.ones(())}, "one scale per tensor"),
+    ({"scale_a": torch.ones(()), "scale_b": torch.ones(()), "out": torch.empty(4, 3)},
+     r"fp8: bf16 or fp16"),
+])
+def test_the_baseline_refuses_bad_fp8_calls(kwargs, message):
+    from swizzlekit.kernels.triton.baseline import matmul_baseline
+
+    with pytest.raises(SwizzleKitError, match=message):
+        matmul_baseline(*_ab(), **kwargs)
+
+
+@pytest.fixture
+def copies(monkeypatch):
+    """Every problem counts as large enough to copy (PAD_MIN_MNK 1); returns the copies made."""
+    from swizzlekit.kernels.triton import scaled
+
+    made = []
+    real = scaled._aligned_copies
+
+    def spy(*args):
+        out = real(*args)
+        made.append(out)
+        return out
+
+    monkeypatch.setattr(scaled, "PAD_MIN_MNK", 1)
+    monkeypatch.setattr(scaled, "_aligned_copies", spy)
+    return made
+
+
+@pytest.mark.parametrize("transpose_a", [False, True])
+@pytest.mark.parametrize("rowwise", [False, True])
+@pytest.mark.parametrize("persistent", [False, True])
+def test_rows_tma_cannot_take_run_on_aligned_copies(copies, transpose_a, rowwise, persistent):
+    # K = 45 bytes a row, C rows of 70 bf16: A and Bᵀ are copied with K rounded up to 48 and
+    # zeros past 45; C is written in place by pointer stores, or through a buffer of aligned
+    # rows by a persistent grid's TMA stores
+    _check(100, 70, 45, rowwise=rowwise, transpose_a=transpose_a, persistent=persistent)
+    (a2, b2, c2), = copies
+    assert a2.shape == (100, 48) and a2.stride() == (48, 1)
+    assert b2.shape == (48, 70) and b2.stride() == (1, 48)
+    assert not a2[:, 45:].float().any() and not b2[45:].float().any()
+    assert c2.shape == (100, 70) and (c2.stride(0) * 2 % 16 == 0) == persistent
+
+
+def test_no_copies_when_aligned_or_tma_is_refused(copies):
+    _check(100, 72, 48)                       # aligned: TMA as given
+    _check(100, 70, 45, tma=False)            # pointer loads asked for: no copy
+    assert copies == []
