@@ -14,11 +14,13 @@ __all__ = ["add", "run_bench", "run_reproduce"]
 
 def add(top) -> None:
     p = top.add_parser("bench", help="GEMM kernels against cuBLAS on this GPU")
-    from swizzlekit.lab.bench import SUITES
+    from swizzlekit.lab.bench import PRECISIONS, SUITES
 
     p.add_argument("--suite", action="append", default=None,
                    help=", ".join(SUITES) + " (repeat)")
-    p.add_argument("--precision", action="append", default=None, help="fp16, bf16, tf32, fp32")
+    p.add_argument("--precision", action="append", default=None,
+                   help=", ".join(PRECISIONS) + " (repeat; fp8: e4m3 with scales, against "
+                   "torch._scaled_mm)")
     p.add_argument("--kernel", action="append", default=None, help="a name from KERNELS")
     p.add_argument("--order", action="append", default=None, metavar="NAME[:K=V,...]",
                    help="orders for the kernels that take one (default grouped:group=8)")

@@ -37,29 +37,40 @@ class KernelSpec:
     run: Callable
 
 
-def _cublas(a, b, out=None, precision="tf32", **_):
+def _cublas(a, b, out=None, precision="tf32", scale_a=None, scale_b=None, **_):
+    """torch.matmul; for fp8 operands (scales given) torch._scaled_mm with
+    ``use_fast_accum=True``: the products summed in the tensor cores' accumulator without
+    periodic promotion, as Triton's fp8 dot does on Hopper (its max_num_imprecise_acc)."""
     import torch
 
+    if scale_a is not None:
+        return torch._scaled_mm(a, b, scale_a, scale_b, out_dtype=out.dtype, use_fast_accum=True,
+                                out=out)
     torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
     return torch.matmul(a, b, out=out)
 
 
-def _triton(a, b, out=None, precision="tf32", order="grouped", **params):
+def _triton(a, b, out=None, precision="tf32", order="grouped", scale_a=None, scale_b=None,
+            **params):
+    if scale_a is not None:
+        from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+        return scaled_matmul(a, b, scale_a, scale_b, order, out=out, **params)
     return matmul(a, b, order, out=out, precision=precision, **params)
 
 
 def _triton_persistent(a, b, out=None, precision="tf32", order="grouped", **params):
-    return matmul(a, b, order, out=out, precision=precision, persistent=True, **params)
+    return _triton(a, b, out=out, precision=precision, order=order, persistent=True, **params)
 
 
 def _triton_pointer(a, b, out=None, precision="tf32", order="grouped", **params):
-    return matmul(a, b, order, out=out, precision=precision, tma=False, **params)
+    return _triton(a, b, out=out, precision=precision, order=order, tma=False, **params)
 
 
-def _baseline(a, b, out=None, **_):
+def _baseline(a, b, out=None, scale_a=None, scale_b=None, **_):
     from swizzlekit.kernels.triton.baseline import matmul_baseline
 
-    return matmul_baseline(a, b, out=out)
+    return matmul_baseline(a, b, out=out, scale_a=scale_a, scale_b=scale_b)
 
 
 def _table(a, b, out=None, precision="tf32", order="grouped", **params):
@@ -72,21 +83,23 @@ def _table(a, b, out=None, precision="tf32", order="grouped", **params):
 
 
 KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
-    KernelSpec("cublas", "torch", ("fp16", "bf16", "tf32", "fp32"), False,
-               "the vendor library through torch.matmul: the bar to reach", _cublas),
-    KernelSpec("triton", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
+    KernelSpec("cublas", "torch", ("fp16", "bf16", "tf32", "fp32", "fp8"), False,
+               "the vendor library through torch.matmul (fp8: torch._scaled_mm): the bar to "
+               "reach", _cublas),
+    KernelSpec("triton", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
                "tensor-core GEMM, autotuned, any CTA order through @triton.jit order functions; "
                "tiles moved by TMA when the tensors allow, except small 16-bit calls (pointer "
-               "loads, less host time); large calls with unaligned rows run on aligned copies",
-               _triton),
-    KernelSpec("triton_pointer", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
+               "loads, less host time); large calls with unaligned rows run on aligned copies; "
+               "fp8 with scales through kernels/triton/scaled.py", _triton),
+    KernelSpec("triton_pointer", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
                "the same GEMM with pointer loads (cp.async) instead of TMA", _triton_pointer),
-    KernelSpec("triton_persistent", "triton", ("fp16", "bf16", "tf32", "fp32"), True,
+    KernelSpec("triton_persistent", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
                "the same kernel as a persistent grid (two programs per SM walking the order)",
                _triton_persistent),
-    KernelSpec("triton_baseline", "triton", ("fp16", "bf16"), False,
+    KernelSpec("triton_baseline", "triton", ("fp16", "bf16", "fp8"), False,
                "the bar a Triton user starts from: tutorial-03's shape (grouped order, pointer "
-               "loads, 8 autotuned configs)", _baseline),
+               "loads, 8 autotuned configs; fp8: its fp8 configs, scales in the epilogue)",
+               _baseline),
     KernelSpec("table_gemm", "triton", ("fp16", "bf16"), True,
                "fixed 128x128x64 tiles reading the order from a table (the L2 measurements)",
                _table),

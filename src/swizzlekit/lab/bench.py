@@ -23,7 +23,8 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.lab.records import BenchRow, NcuRow, Table, write_json
 
-__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "time_group", "chart", "profile_runs",
+__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "operands", "time_group", "chart",
+           "profile_runs",
            "profile_one", "NCU_METRICS"]
 
 SUITES: dict[str, list[tuple[int, int, int]]] = {
@@ -61,8 +62,11 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
                (1537, 1025, 1029), (16, 8191, 8191), (1001, 1001, 1001)],
 }
 #: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/benchmarks.md).
+#: fp8: e4m3 operands with one fp32 scale per tensor, B K-major, bf16 output; cuBLAS through
+#: ``torch._scaled_mm`` (:func:`operands`).
 PRECISIONS = {"fp16": ("float16", "tf32", 1e-2), "bf16": ("bfloat16", "tf32", 1e-2),
-              "tf32": ("float32", "tf32", 1e-3), "fp32": ("float32", "ieee", 1e-5)}
+              "tf32": ("float32", "tf32", 1e-3), "fp32": ("float32", "ieee", 1e-5),
+              "fp8": ("float8_e4m3fn", "tf32", 1e-2)}
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,9 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
     from swizzlekit.kernels import KERNELS
 
     suites, precisions, kernels = list(suites), list(precisions), list(kernels)
+    for prec in precisions:
+        if prec not in PRECISIONS:
+            raise SwizzleKitError(f"unknown precision {prec!r}; valid: " + ", ".join(PRECISIONS))
     for name in kernels:
         spec = KERNELS.get(name)
         if spec is None:
@@ -99,9 +106,6 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
             raise SwizzleKitError(f"unknown suite {suite!r}; valid suites: " + ", ".join(SUITES))
         for shape in SUITES[suite]:
             for prec in precisions:
-                if prec not in PRECISIONS:
-                    raise SwizzleKitError(f"unknown precision {prec!r}; valid: "
-                                          + ", ".join(PRECISIONS))
                 for name in ["cublas"] + [k for k in kernels if k != "cublas"]:
                     if name not in KERNELS:
                         raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: "
@@ -145,6 +149,35 @@ def bench(run_list: list[Run], out_dir: Path, warm: bool = False, progress: bool
     return table.rows
 
 
+def operands(m: int, n: int, k: int, precision: str, device="cuda", reference: bool = True):
+    """Fresh operands of one precision: ``(a, b, out dtype, extra kernel arguments, float64
+    reference or None)``. fp8 draws scaled e4m3 operands (B K-major) and passes their scales
+    (:func:`swizzlekit.lab.verify.scaled_operands`)."""
+    import torch
+
+    from swizzlekit.lab.verify import random_operands, scaled_operands
+
+    if precision == "fp8":
+        a, b, sa, sb, ref = scaled_operands(m, n, k, device)
+        return a, b, torch.bfloat16, {"scale_a": sa, "scale_b": sb}, ref if reference else None
+    a, b = random_operands(m, n, k, getattr(torch, PRECISIONS[precision][0]), device)
+    return a, b, a.dtype, {}, (a.double() @ b.double()) if reference else None
+
+
+def _padded16(a, b):
+    """fp8 A and K-major B zero-padded to sizes in multiples of 16, before any timing: cuBLAS's
+    fp8 GEMM takes no others, so on ragged shapes it is timed on the padded problem (its
+    copies not counted: the strictest bar)."""
+    m, k = a.shape
+    n = b.shape[1]
+    up = lambda x: -(-x // 16) * 16  # noqa: E731
+    a16 = a.new_zeros((up(m), up(k)))
+    a16[:m, :k] = a
+    bt16 = b.new_zeros((up(n), up(k)))
+    bt16[:n, :k] = b.T
+    return a16, bt16.T
+
+
 def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[dict]:
     """Check and time the runs of one shape and precision on this GPU (a sweep's job): fresh
     operands, outputs poisoned before each check, the float64 product as reference."""
@@ -154,24 +187,26 @@ def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[d
 
     from swizzlekit.kernels import KERNELS
     from swizzlekit.lab.harness import median_ms
-    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+    from swizzlekit.lab.verify import poisoned, relative_error
 
     m, n, k = runs[0].shape
-    dtype_name, mm_precision, bound = PRECISIONS[runs[0].precision]
+    _, mm_precision, bound = PRECISIONS[runs[0].precision]
     torch.cuda.empty_cache()
-    a, b = random_operands(m, n, k, getattr(torch, dtype_name), "cuda")
-    ref = a.double() @ b.double()
+    a, b, out_dtype, extra, ref = operands(m, n, k, runs[0].precision)
     rows = []
     for run in runs:
         spec = KERNELS[run.kernel]
-        kw = dict(precision=mm_precision, **dict(run.params))
+        kw = dict(precision=mm_precision, **extra, **dict(run.params))
         if spec.takes_order:
             kw["order"] = run.order
-        c = poisoned(m, n, a.dtype, "cuda")
-        spec.run(a, b, out=c, **kw)                      # also compiles / autotunes
+        x, y = a, b
+        if run.kernel == "cublas" and extra and (m % 16 or n % 16 or k % 16):
+            x, y = _padded16(a, b)          # _scaled_mm takes sizes in multiples of 16 only
+        c = poisoned(x.shape[0], y.shape[1], out_dtype, "cuda")
+        spec.run(x, y, out=c, **kw)                      # also compiles / autotunes
         torch.cuda.synchronize()
-        err = relative_error(c, ref=ref)
-        ms = median_ms(lambda: spec.run(a, b, out=c, **kw), flush=not warm)
+        err = relative_error(c[:m, :n], ref=ref)
+        ms = median_ms(lambda: spec.run(x, y, out=c, **kw), flush=not warm)
         tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
         if run.kernel == "cublas":
             base_tflops = tflops
@@ -207,12 +242,10 @@ def _one(spec_json: str) -> None:
 
     run = json.loads(spec_json)
     m, n, k = run["shape"]
-    dtype_name, mm_precision, _ = PRECISIONS[run["precision"]]
-    a = torch.randn(m, k, device="cuda", dtype=getattr(torch, dtype_name))
-    b = torch.randn(k, n, device="cuda", dtype=getattr(torch, dtype_name))
-    c = torch.empty(m, n, device="cuda", dtype=a.dtype)
+    a, b, out_dtype, extra, _ = operands(m, n, k, run["precision"], reference=False)
+    c = torch.empty(m, n, device="cuda", dtype=out_dtype)
     spec = KERNELS[run["kernel"]]
-    kw = dict(precision=mm_precision, **run["params"])
+    kw = dict(precision=PRECISIONS[run["precision"]][1], **extra, **run["params"])
     if spec.takes_order:
         kw["order"] = run["order"]
     spec.run(a, b, out=c, **kw)
