@@ -205,8 +205,9 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "grouped", *, out=None,
         raise SwizzleKitError("persistent=True needs TMA: A, Bᵀ and C with 16-byte aligned rows")
     sa, sb = scale_a.reshape(-1).contiguous(), scale_b.reshape(-1).contiguous()
     key = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
-            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, kernel_order, p,
-            rowwise, use_tma, persistent) if on_gpu else None)
+            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
+            sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent)
+           if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
         if use_tma:
