@@ -12,34 +12,28 @@ each walking those launch slots with a stride.
 from __future__ import annotations
 
 import functools
-import os
 
 import triton
 import triton.language as tl
 
 from swizzlekit.cta import triton as tri
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
                                             _order_args, _pad_first, _padded_call, _signature,
                                             _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
                                                split_k_for)
+from swizzlekit.kernels.triton.tuning import (_AUTOTUNE, INTERPRETER_TILE, _autotune,
+                                              _config_list, _element_size, _fitting)
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
            "PAD_MIN_MNK"]
 
 # ----------------------------------------------------------------------------------- configs
-_AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
-#: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
-SMALL_M = 256
-
-
 def _configs(pre_hook=None):
-    if _INTERPRET:               # the interpreter: one small tile, nothing to tune
-        return [triton.Config({"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32}, num_warps=4,
-                              num_stages=1, pre_hook=pre_hook)]
+    if _INTERPRET:
+        return _config_list([INTERPRETER_TILE], pre_hook)
     shapes = [(128, 256, 64, 3, 8), (128, 256, 64, 4, 8), (256, 128, 64, 3, 8),
               (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (128, 256, 32, 4, 8),
               (128, 128, 32, 4, 4), (64, 128, 64, 4, 4),
@@ -51,31 +45,13 @@ def _configs(pre_hook=None):
               (16, 32, 256, 3, 4)]
     if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
         shapes = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)]
-    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
-                          num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
+    return _config_list(shapes, pre_hook)
 
 
 def _prune(configs, named_args, **kwargs):
-    """Keep the configs whose shared memory fits the H200's limit per block: the pipelined
-    A and B tiles plus the C tile the epilogue stages. Without autotuning, keep the first."""
-    first = named_args.get("a_ptr", named_args.get("a_desc"))
-    elem = first.element_size() if hasattr(first, "element_size") else first.base.element_size()
-    keep = [c for c in configs
-            if (c.num_stages * (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"]
-                + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"]) * elem <= gpu("h200").smem_per_block]
-    if named_args.get("M", 0) > SMALL_M:
-        keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
-    keep = keep or configs[-1:]
-    return keep if _AUTOTUNE else keep[:1]
-
-
-def _autotune(**kwargs):
-    """triton.autotune, caching the chosen config per shape on disk where Triton can."""
-    import inspect
-
-    if "cache_results" in inspect.signature(triton.autotune).parameters:
-        kwargs["cache_results"] = True
-    return triton.autotune(**kwargs)
+    """:func:`_fitting`, C in the operands' dtype."""
+    elem = _element_size(named_args.get("a_ptr", named_args.get("a_desc")))
+    return _fitting(configs, named_args.get("M", 0), elem, elem)
 
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of

@@ -23,11 +23,12 @@ import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.call import _INTERPRET, PAD_MIN_MNK, _order_args, _slots, _tma_ok
-from swizzlekit.kernels.triton.matmul import (_AUTOTUNE, SMALL_M, _autotune, _block_shapes,
-                                              _descriptors, _launch_slots, _sms, _tile)
+from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _launch_slots, _sms,
+                                              _tile)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
+from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, _autotune, _config_list,
+                                              _element_size, _fitting)
 
 __all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK"]
 
@@ -37,35 +38,25 @@ OUT_DTYPES = ("bfloat16", "float16", "float32")
 
 # ----------------------------------------------------------------------------------- configs
 def _configs(pre_hook=None):
-    if _INTERPRET:               # the interpreter: one small tile, nothing to tune
-        return [triton.Config({"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32}, num_warps=4,
-                              num_stages=1, pre_hook=pre_hook)]
+    if _INTERPRET:
+        return _config_list([INTERPRETER_TILE], pre_hook)
     # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps); fp8 tiles go 128 deep in K. They include
     # the baseline's (kernels/triton/baseline.py: tutorial 03's fp8 configs), so the search
     # never has fewer tile shapes than the bar it must not fall below. The last three are
     # the narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle.
-    shapes = [(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
-              (128, 128, 128, 4, 4), (256, 64, 128, 4, 4), (64, 256, 128, 4, 4),
-              (128, 64, 128, 4, 4), (64, 128, 128, 4, 4), (128, 64, 64, 4, 4),
-              (64, 128, 64, 4, 4), (128, 32, 64, 4, 4),
-              (64, 64, 256, 3, 4), (64, 32, 256, 4, 4), (64, 64, 128, 5, 4)]
-    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
-                          num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
+    return _config_list([(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
+                         (128, 128, 128, 4, 4), (256, 64, 128, 4, 4), (64, 256, 128, 4, 4),
+                         (128, 64, 128, 4, 4), (64, 128, 128, 4, 4), (128, 64, 64, 4, 4),
+                         (64, 128, 64, 4, 4), (128, 32, 64, 4, 4),
+                         (64, 64, 256, 3, 4), (64, 32, 256, 4, 4), (64, 64, 128, 5, 4)],
+                        pre_hook)
 
 
 def _prune(configs, named_args, **kwargs):
-    """The configs whose pipelined fp8 tiles and staged C tile fit in shared memory; tiles
-    narrower than 64x128 only for M <= SMALL_M. Without autotuning, the first that fits."""
-    c = named_args.get("c_ptr", named_args.get("c_desc"))
-    out_bytes = c.element_size() if hasattr(c, "element_size") else c.base.element_size()
-    keep = [cf for cf in configs
-            if cf.num_stages * (cf.kwargs["BLOCK_M"] + cf.kwargs["BLOCK_N"]) * cf.kwargs["BLOCK_K"]
-            + cf.kwargs["BLOCK_M"] * cf.kwargs["BLOCK_N"] * out_bytes
-            <= gpu("h200").smem_per_block]
-    if named_args.get("M", 0) > SMALL_M:
-        keep = [cf for cf in keep if cf.kwargs["BLOCK_M"] * cf.kwargs["BLOCK_N"] >= 64 * 128]
-    keep = keep or configs[-1:]
-    return keep if _AUTOTUNE else keep[:1]
+    """:func:`~swizzlekit.kernels.triton.tuning._fitting`: one-byte operands, C staged in
+    its own dtype."""
+    out_bytes = _element_size(named_args.get("c_ptr", named_args.get("c_desc")))
+    return _fitting(configs, named_args.get("M", 0), 1, out_bytes)
 
 
 # ------------------------------------------------------------------------------------ kernel

@@ -1,0 +1,62 @@
+"""Autotuning configs for the Triton GEMMs: building them, and keeping those that fit.
+
+:mod:`~swizzlekit.kernels.triton.matmul` (16-bit, TF32, fp32) and
+:mod:`~swizzlekit.kernels.triton.scaled` (fp8) list their own tile shapes and share the rest:
+the tuple form of a config, the interpreter's one tile, the shared-memory check, the
+small-M rule, and ``SWIZZLEKIT_AUTOTUNE=0`` (the first config that fits, untuned).
+
+>>> [c.kwargs["BLOCK_M"] for c in _config_list([(64, 128, 64, 4, 4)])]
+[64]
+"""
+
+from __future__ import annotations
+
+import os
+
+import triton
+
+from swizzlekit.gpus import gpu
+
+__all__ = ["SMALL_M", "INTERPRETER_TILE"]
+
+_AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
+#: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
+SMALL_M = 256
+
+
+#: The interpreter's one config (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): nothing to tune.
+INTERPRETER_TILE = (32, 32, 32, 1, 4)
+
+
+def _config_list(shapes, pre_hook=None) -> list:
+    """triton.Configs from (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps) tuples."""
+    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
+                          num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
+
+
+def _element_size(arg) -> int:
+    """The element size of a tensor argument or of a TMA descriptor's tensor."""
+    return arg.element_size() if hasattr(arg, "element_size") else arg.base.element_size()
+
+
+def _fitting(configs, M: int, in_bytes: int, out_bytes: int) -> list:
+    """The configs whose shared memory fits the H200's limit per block: the pipelined A and B
+    tiles (``in_bytes`` an element) plus the C tile the epilogue stages (``out_bytes``);
+    tiles narrower than 64x128 only for M <= SMALL_M. Without autotuning, the first."""
+    keep = [c for c in configs
+            if c.num_stages * (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"]
+            * in_bytes + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] * out_bytes
+            <= gpu("h200").smem_per_block]
+    if M > SMALL_M:
+        keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
+    keep = keep or configs[-1:]
+    return keep if _AUTOTUNE else keep[:1]
+
+
+def _autotune(**kwargs):
+    """triton.autotune, caching the chosen config per shape on disk where Triton can."""
+    import inspect
+
+    if "cache_results" in inspect.signature(triton.autotune).parameters:
+        kwargs["cache_results"] = True
+    return triton.autotune(**kwargs)
