@@ -207,3 +207,57 @@ def test_forced_tma_still_refuses_unaligned_rows(copies):
     with pytest.raises(SwizzleKitError, match="16-byte aligned"):
         matmul(torch.randn(8, 5), torch.randn(5, 8), tma=True)
     assert copies == []
+
+
+@pytest.mark.parametrize("copy_from_m,swapped", [(None, True), (1, False)])
+@pytest.mark.parametrize("persistent,split_k", [(False, None), (True, None), (False, 3)])
+def test_tf32_row_major_b_swaps_or_copies(monkeypatch, copy_from_m, swapped, persistent,
+                                          split_k):
+    """TF32 with a row-major B: below TF32_COPY_MIN_M the TMA kernel computes Cᵀ = Bᵀ Aᵀ on B
+    as given (its swapped configs only); from it, B is copied K-major and the plain configs
+    run. Both match float64 on a ragged shape into a poisoned output."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    if copy_from_m is not None:
+        monkeypatch.setattr(mm, "TF32_COPY_MIN_M", copy_from_m)
+    a, b = random_operands(70, 44, 76, torch.float32, "cpu")    # rows 16-byte aligned: TMA
+    out = poisoned(70, 44, torch.float32, "cpu")
+    mm.matmul(a, b, "grouped", out=out, persistent=persistent, split_k=split_k, group=2)
+    assert mm._matmul_tma_kernel.best_config.kwargs["SWAP_AB"] is swapped
+    err = relative_error(out, a, b)
+    assert err == err and err < mm.TOLERANCE["tf32"]
+
+
+@pytest.mark.parametrize("dtype,precision,tb", [(torch.float16, "tf32", False),
+                                                (torch.float32, "ieee", False),
+                                                (torch.float32, "tf32", True)])
+def test_other_calls_take_the_plain_configs(dtype, precision, tb):
+    """fp16, IEEE fp32 and a K-major B run the unswapped configs (wgmma takes them as they are)."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    a, b = random_operands(40, 48, 64, dtype, "cpu", transpose_b=tb)
+    out = poisoned(40, 48, dtype, "cpu")
+    mm.matmul(a, b, out=out, precision=precision)
+    assert mm._matmul_tma_kernel.best_config.kwargs["SWAP_AB"] is False
+    bound = "float16" if dtype == torch.float16 else precision
+    assert relative_error(out, a, b) < mm.TOLERANCE[bound]
+
+
+def test_swap_rule_and_smem_count():
+    """The swapped configs are kept exactly for TF32 with B row-major; shared memory is counted
+    as Triton 3.6 allocated it on the H200 for a swapped config it refused (262144 bytes and
+    48 for barriers)."""
+    import triton
+
+    from swizzlekit.gpus import gpu
+    from swizzlekit.kernels.triton.matmul_configs import _swap_ab
+    from swizzlekit.kernels.triton.tuning import _smem
+
+    assert [_swap_ab(e, p, k) for e, p, k in [(4, "tf32", False), (4, "tf32", True),
+                                              (4, "ieee", False), (2, "tf32", False)]] == \
+        [True, False, False, False]
+    refused = triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "SWAP_AB": True},
+                            num_stages=3, num_warps=8)
+    assert _smem(refused, 4, 4) == 262144 > gpu("h200").smem_per_block

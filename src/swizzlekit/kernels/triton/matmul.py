@@ -24,35 +24,11 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS,
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
                                                split_k_for)
-from swizzlekit.kernels.triton.tuning import (_AUTOTUNE, INTERPRETER_TILE, _autotune,
-                                              _config_list, _element_size, _fitting)
+from swizzlekit.kernels.triton.matmul_configs import _configs, _prune
+from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
            "PAD_MIN_MNK"]
-
-# ----------------------------------------------------------------------------------- configs
-def _configs(pre_hook=None):
-    if _INTERPRET:
-        return _config_list([INTERPRETER_TILE], pre_hook)
-    shapes = [(128, 256, 64, 3, 8), (128, 256, 64, 4, 8), (256, 128, 64, 3, 8),
-              (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (128, 256, 32, 4, 8),
-              (128, 128, 32, 4, 4), (64, 128, 64, 4, 4),
-              # smaller ones that fit fp32 operands (TF32 and IEEE)
-              (128, 128, 32, 3, 8), (64, 256, 32, 4, 8), (128, 64, 64, 3, 4),
-              # narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle
-              # (64x4096 is 32 tiles of 64x128 for 132 SMs); _prune drops them above it
-              (64, 64, 128, 3, 4), (64, 32, 128, 4, 4), (32, 64, 128, 4, 4),
-              (16, 32, 256, 3, 4)]
-    if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
-        shapes = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)]
-    return _config_list(shapes, pre_hook)
-
-
-def _prune(configs, named_args, **kwargs):
-    """:func:`_fitting`, C in the operands' dtype."""
-    elem = _element_size(named_args.get("a_ptr", named_args.get("a_desc")))
-    return _fitting(configs, named_args.get("M", 0), elem, elem)
-
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
@@ -196,18 +172,21 @@ def _set_blocks(nargs):
         nargs[name].block_shape = block
 
 
-@_autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+@_autotune(configs=_configs(_set_blocks, swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
                                                "PRECISION", "B_KMAJOR", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.constexpr,
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
-                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       SWAP_AB: tl.constexpr):
     """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
     engine fetches whole tiles and zero-fills past the edges, and clips the stores.
     ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
-    transposed on load. wgmma takes TF32 only with B K-major."""
+    transposed on load. ``SWAP_AB`` (TF32, B row-major): wgmma takes TF32 from shared memory
+    only K-major, so the tile computes Cᵀ = Bᵀ Aᵀ, Bᵀ's tile from registers (wgmma's A) and
+    A's tile, K-major, as wgmma's B."""
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
@@ -215,7 +194,10 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
     for slot in range(tl.program_id(0), slots, step):
         pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            if SWAP_AB:
+                acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
+            else:
+                acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             first, last = _k_range(K, BLOCK_K, SPLIT_K)
             for k in range(first, last):
                 a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
@@ -223,7 +205,14 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
                     b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
                 else:
                     b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
-                acc = tl.dot(a, b, acc, input_precision=PRECISION)
+                if SWAP_AB:     # "+ 0.0" keeps Bᵀ in registers: a loaded tile would be staged
+                    # transposed in shared memory and waited on each step (H200: 115 against
+                    # 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
+                    acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
+                else:
+                    acc = tl.dot(a, b, acc, input_precision=PRECISION)
+            if SWAP_AB:
+                acc = acc_t.T
             if SPLIT_K > 1:
                 _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
             else:
@@ -237,6 +226,11 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
 #: launch-bound, where pointer loads take 19-30 us (``swizzlekit lab overhead``, 2026-11-22;
 #: docs/benchmarks.md).
 TMA_MIN_MNK = 2**33
+
+#: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
+#: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
+#: 3000x5000x4000 218 against 248 (docs/data/bench/tf32_probe*.json).
+TF32_COPY_MIN_M = 8192
 
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
 PLANS = PlanCache()
@@ -257,6 +251,8 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     persistent grids). On the H200 it cut
     the GPU time of 128x4096x4096 from 29 to 23 us but added 17 us of host time, which made
     the benchmark's calls host-bound (docs/benchmarks.md), so it is not the default.
+    TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
+    memory only K-major), or from M = :data:`TF32_COPY_MIN_M` on a K-major copy of B.
     From :data:`PAD_MIN_MNK` on, operands whose rows are not 16-byte aligned are copied into
     zero-padded aligned buffers first (and C written through one), unless ``tma=True``.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
@@ -281,13 +277,13 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
                split_k=split_k, **order_params)
         return c if c2 is c else c.copy_(c2[:, :N])
 
-    # B K-major (a transposed view) is read through its transpose. For TF32, a row-major B is
-    # copied K-major first: Hopper's wgmma takes TF32 only with B K-major, and without it
-    # Triton falls back to mma.sync at a third of the rate (docs/benchmarks.md).
+    # B K-major (a transposed view) is read through its transpose. For TF32 with a row-major
+    # B the TMA kernel swaps A and B (_swap_ab); from M = TF32_COPY_MIN_M a K-major copy of B
+    # pays for itself instead (docs/benchmarks.md).
     b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
     b_op = b.T if b_kmajor else b
     if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
-            and (on_gpu or _INTERPRET)):
+            and (on_gpu or _INTERPRET) and M >= TF32_COPY_MIN_M):
         b_op, b_kmajor = b.T.contiguous(), True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls

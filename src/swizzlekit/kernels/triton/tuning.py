@@ -28,9 +28,10 @@ SMALL_M = 256
 INTERPRETER_TILE = (32, 32, 32, 1, 4)
 
 
-def _config_list(shapes, pre_hook=None) -> list:
-    """triton.Configs from (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps) tuples."""
-    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=s,
+def _config_list(shapes, pre_hook=None, **extra) -> list:
+    """triton.Configs from (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps) tuples; ``extra``
+    constexprs go into every config (``SWAP_AB=True``)."""
+    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, **extra}, num_stages=s,
                           num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
 
 
@@ -39,14 +40,21 @@ def _element_size(arg) -> int:
     return arg.element_size() if hasattr(arg, "element_size") else arg.base.element_size()
 
 
+def _smem(c, in_bytes: int, out_bytes: int) -> int:
+    """A config's shared memory: its pipelined A and B tiles (``in_bytes`` an element) plus
+    the C tile the epilogue stages (``out_bytes``). Triton 3.6 allocated exactly this for the
+    TMA kernel's swapped 128x128x64 config in 3 stages on the H200 (262144 bytes and 48 for
+    barriers, refused there), the C tile not reusing the pipeline's buffers in a kernel that
+    loops over tiles."""
+    bm, bn, bk = c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["BLOCK_K"]
+    return c.num_stages * (bm + bn) * bk * in_bytes + bm * bn * out_bytes
+
+
 def _fitting(configs, M: int, in_bytes: int, out_bytes: int) -> list:
-    """The configs whose shared memory fits the H200's limit per block: the pipelined A and B
-    tiles (``in_bytes`` an element) plus the C tile the epilogue stages (``out_bytes``);
+    """The configs whose shared memory (:func:`_smem`) fits the H200's limit per block;
     tiles narrower than 64x128 only for M <= SMALL_M. Without autotuning, the first."""
     keep = [c for c in configs
-            if c.num_stages * (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"]
-            * in_bytes + c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] * out_bytes
-            <= gpu("h200").smem_per_block]
+            if _smem(c, in_bytes, out_bytes) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
     keep = keep or configs[-1:]

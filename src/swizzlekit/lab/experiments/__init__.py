@@ -30,7 +30,7 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
     "ceilings": ("ceilings", "cuBLAS per precision and device copy bandwidth"),
     "peak": ("peak", "FFMA and mma.sync issue rates"),
     "tune": ("tune", "template parameters of the CUDA rungs, checked and timed"),
-    "tf32-layout": ("tf32_layout", "TF32 GEMM with B row-major, K-major and copied"),
+    "tf32-layout": ("tf32_layout", "TF32 GEMM with B row-major (pointer loads, swapped, copied) and K-major"),
     "sanitize": ("sanitize", "every CUDA rung under compute-sanitizer memcheck and racecheck"),
 }
 
