@@ -20,13 +20,14 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
 @given(st.integers(1, 10), st.integers(1, 10), st.integers(1, 8), st.integers(1, 24),
        st.integers(1, 3), st.integers(1, 48), st.sampled_from(ORDER_NAMES),
        st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]),
-       st.sampled_from(["coin", "measured"]))
+       st.sampled_from(["coin", "measured"]), st.sampled_from([None, 1, 2, 4]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
-                                                    ctas_per_sm, persistent, coalesce, dispatch):
+                                                    ctas_per_sm, persistent, coalesce, dispatch,
+                                                    out_bytes):
     o = order(name, tm, tn)
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
               ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
-              dispatch=dispatch)
+              dispatch=dispatch, out_bytes=out_bytes)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert (a.dram_read_bytes, a.l2_hit_rate, a.lookups, a.per_wave_dram_read_bytes) == \
@@ -65,6 +66,21 @@ def test_compulsory_traffic_and_bounds():
     assert tiny.dram_read_bytes > p.dram_read_bytes          # a smaller cache never helps
 
 
+def test_c_is_counted_at_its_own_width():
+    """``out_bytes`` sets C's writes (which ncu counts as hits) and leaves the reads alone: an
+    fp8 GEMM writing fp16 C writes twice fp8's bytes, and its hit rate rises with them."""
+    o = order("grouped", 16, 16, group=4)
+    fp8 = simulate(2048, 2048, 2048, o, elem_bytes=1)
+    wide = simulate(2048, 2048, 2048, o, elem_bytes=1, out_bytes=2)
+    assert wide.dram_write_bytes == 2 * fp8.dram_write_bytes == 2048 * 2048 * 2
+    assert wide.dram_read_bytes == fp8.dram_read_bytes
+    assert wide.l2_hit_rate > fp8.l2_hit_rate
+    assert wide.lookups == fp8.lookups + 2048 * 2048 // 32
+    for bad in (3, True, 2.0, "2"):
+        with pytest.raises(SwizzleKitError, match="out_bytes"):
+            simulate(2048, 2048, 2048, o, out_bytes=bad)
+
+
 def test_16384_cubed_is_fast():
     start = time.perf_counter()
     simulate(16384, 16384, 16384, order("grouped", 128, 128, group=8))
@@ -95,7 +111,7 @@ def test_heldout_error_ratchet():
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 4.37 and e["hit_worst"] <= 28.8 and e["dram_median_pct"] <= 5.9
+    assert e["hit_mean"] <= 4.36 and e["hit_worst"] <= 28.8 and e["dram_median_pct"] <= 5.9
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
@@ -117,12 +133,14 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
 
 
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
-    """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time)."""
-    from swizzlekit.compare import fit
+    """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
+    its runner-up: exponent 0.5 and coalesce 0.25 err 0.02 points less in hit rate there, and
+    2.6 times as much in DRAM bytes)."""
+    from swizzlekit.compare import chosen, fit
     from swizzlekit.cta.l2 import FITTED
 
-    grid = fit(exponents=(0.0, 1.0), coalesce=(0.0, FITTED["coalesce"], 0.5))
-    best = min(grid, key=lambda r: r["hit_mean"])
+    grid = fit(exponents=(0.0, 0.5), coalesce=(0.0, FITTED["coalesce"], 0.25))
+    best = chosen(grid)
     assert (best["window_exponent"], best["coalesce"]) == (FITTED["window_exponent"],
                                                           FITTED["coalesce"])
 

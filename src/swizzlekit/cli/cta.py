@@ -57,6 +57,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     g = gpu(args.gpu)
     tile, elem_bytes, ctas_per_sm = args.tile, args.elem_bytes, args.ctas_per_sm or 1
+    out_bytes = None
     if args.kernel is not None:
         from swizzlekit.errors import check_choice
         from swizzlekit.gpus import residency
@@ -65,7 +66,7 @@ def _simulate(args: argparse.Namespace) -> int:
         kernels = measured_kernels()
         check_choice("kernel", args.kernel, kernels)
         kern = kernels[args.kernel]
-        tile, elem_bytes = kern["tile"], kern["elem_bytes"]
+        tile, elem_bytes, out_bytes = kern["tile"], kern["elem_bytes"], kern["out_bytes"]
         ctas_per_sm = args.ctas_per_sm or residency(g, kern["threads"], kern["regs_per_thread"],
                                                     kern["smem_bytes"])
         if ctas_per_sm < 1:
@@ -74,7 +75,8 @@ def _simulate(args: argparse.Namespace) -> int:
     check_problem(m, n, k, None, tile, elem_bytes)
     concurrent = args.concurrent
     common = dict(tile=tile, elem_bytes=elem_bytes, gpu=args.gpu, ctas_per_sm=ctas_per_sm,
-                  persistent=args.persistent, concurrent=concurrent, dispatch=args.dispatch)
+                  persistent=args.persistent, concurrent=concurrent, dispatch=args.dispatch,
+                  out_bytes=out_bytes)
     if args.order == "all":
         if args.param:
             raise SwizzleKitError("--param names one order's parameters; --order all sweeps "

@@ -139,7 +139,7 @@ def check_problem(M, N, K, order, tile, elem_bytes):
     """
     M, N, K = check_int("M", M), check_int("N", N), check_int("K", K)
     bm, bn, bk = check_ints("tile", tile, 3)
-    check_choice("elem_bytes", elem_bytes, ELEM_BYTES)
+    _element_bytes("elem_bytes", elem_bytes)
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
     if tm * tn > MAX_TILES or tm * tn * tk > MAX_TILE_STEPS:
         raise SwizzleKitError(
@@ -152,19 +152,19 @@ def check_problem(M, N, K, order, tile, elem_bytes):
 
 
 #: Free parameters fitted on the fit half of the H200 sweep (``python -m swizzlekit.compare
-#: --fit``; docs/cta.md): the wave is ``sms * ctas_per_sm ** window_exponent`` CTAs, and
+#: --fit``, which chooses by :func:`swizzlekit.compare.chosen`; docs/cta.md): the wave is ``sms * ctas_per_sm ** window_exponent`` CTAs, and
 #: ``coalesce`` of the same-wave duplicate reads of a partition merge before reaching L2.
 FITTED = {"window_exponent": 0.0, "coalesce": 0.1}
 #: The model's error on the held-out half of the H200 sweep with :data:`FITTED` (``python -m
 #: swizzlekit.compare --heldout``; a test holds these equal to a fresh computation).
-HELDOUT = {"hit_mean": 4.37, "hit_worst": 28.8, "dram_median_pct": 5.9}
+HELDOUT = {"hit_mean": 4.36, "hit_worst": 28.8, "dram_median_pct": 5.9}
 #: How CTAs land on the L2's partitions (:func:`lanes`): a seeded coin (fitted model), or the
 #: SM order and SM sides measured on the GPU (``swizzlekit lab dispatch``).
 DISPATCH = ("coin", "measured")
 #: The held-out error under each dispatch (``python -m swizzlekit.compare --heldout
 #: [--dispatch measured]``; a test holds both equal to a fresh computation).
 HELDOUT_BY_DISPATCH = {"coin": HELDOUT,
-                       "measured": {"hit_mean": 4.91, "hit_worst": 27.5, "dram_median_pct": 9.1}}
+                       "measured": {"hit_mean": 4.9, "hit_worst": 27.5, "dram_median_pct": 9.1}}
 #: The seed of the CTA-to-partition coin (see :func:`lanes`).
 LANE_SEED = 0x5EED
 
@@ -248,9 +248,12 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
              persistent: bool = False, l2_bytes: int | None = None,
              concurrent: int | None = None, partitions: int | None = None,
              coalesce: float | None = None,
-             window_exponent: float | None = None, dispatch: str = "coin") -> L2Prediction:
+             window_exponent: float | None = None, dispatch: str = "coin",
+             out_bytes: int | None = None) -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
+    ``elem_bytes``: A's and B's element size; ``out_bytes``: C's (default ``elem_bytes``; an
+    fp8 GEMM writing fp16 C has 1 and 2).
     ``gpu``: a preset of :mod:`swizzlekit.gpus` (SMs, L2 bytes, partitions). ``ctas_per_sm``:
     the kernel's residency (:func:`swizzlekit.gpus.residency`). ``persistent``: SMs x
     residency programs walk the order with a stride, each staying beside one partition.
@@ -259,6 +262,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     ``dispatch``: how CTAs land on the L2's partitions (:func:`lanes`; :data:`DISPATCH`).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
+    out_bytes = _out_bytes(out_bytes, elem_bytes)
     s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                  concurrent=concurrent, partitions=partitions, coalesce=coalesce,
                  window_exponent=window_exponent, dispatch=dispatch)
@@ -306,7 +310,20 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
             np.add.at(dram, w, local + np.where(others, 0, far))
     gone = q * dup_bytes * partitions
     return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
-                       M * N * elem_bytes, partitions)
+                       M * N * out_bytes, partitions)
+
+
+def _out_bytes(out_bytes, elem_bytes: int) -> int:
+    """C's element size: ``out_bytes`` checked, or ``elem_bytes`` when None."""
+    return elem_bytes if out_bytes is None else _element_bytes("out_bytes", out_bytes)
+
+
+def _element_bytes(name: str, value) -> int:
+    """An element size of :data:`ELEM_BYTES`: an integer (not a bool, not 2.0)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise SwizzleKitError(f"{name} must be an integer, one of "
+                              f"{', '.join(map(str, ELEM_BYTES))}; got {value!r}")
+    return int(check_choice(name, value, ELEM_BYTES))
 
 
 def _measured_sides(g) -> np.ndarray:
@@ -344,7 +361,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    concurrent: int | None = None, partitions: int | None = None,
                    coalesce: float | None = None,
                    window_exponent: float | None = None,
-                   dispatch: str = "coin") -> L2Prediction:
+                   dispatch: str = "coin", out_bytes: int | None = None) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
@@ -353,6 +370,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     steps: for small problems only.
     """
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
+    out_bytes = _out_bytes(out_bytes, elem_bytes)
     cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                    concurrent=concurrent, partitions=partitions, coalesce=coalesce,
                    window_exponent=window_exponent, dispatch=dispatch)
@@ -403,4 +421,4 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                     last[p][key] = step
     gone = cfg["coalesce"] * dup_bytes * partitions
     return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
-                       M * N * elem_bytes, partitions)
+                       M * N * out_bytes, partitions)

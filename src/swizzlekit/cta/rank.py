@@ -48,9 +48,11 @@ def label(name: str, params: dict) -> str:
 
 def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int] = (128, 128, 64),
          elem_bytes: int = 2, ctas_per_sm: int = 1, persistent: bool = False,
-         concurrent: int | None = None, dispatch: str = "coin") -> list[dict]:
+         concurrent: int | None = None, dispatch: str = "coin",
+         out_bytes: int | None = None) -> list[dict]:
     """Every order and parameter set, best first: ``order``, ``params``, ``l2_hit_rate`` (%),
-    ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's)."""
+    ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's). ``out_bytes``: C's
+    element size (default ``elem_bytes``)."""
     gpu_preset(gpu)
     M, N, K, tile, _ = check_problem(M, N, K, None, tile, elem_bytes)
     bm, bn, bk = tile
@@ -70,7 +72,8 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
             f"order; ranking answers at most {RANK_MAX_WAVES} (use a larger wave, or simulate "
             f"one order)")
     settings = dict(tile=tile, elem_bytes=elem_bytes, gpu=gpu, ctas_per_sm=ctas_per_sm,
-                    persistent=persistent, concurrent=concurrent, dispatch=dispatch)
+                    persistent=persistent, concurrent=concurrent, dispatch=dispatch,
+                    out_bytes=out_bytes)
     out = []
     for name in ORDERS:
         for params in SWEEP.get(name, [{}]):

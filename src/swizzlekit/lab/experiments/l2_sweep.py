@@ -37,7 +37,7 @@ from swizzlekit.errors import SwizzleKitError, ToolError
 
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
            "split_of", "sweep_order", "measured_kernels", "shard", "run", "measure", "METRICS",
-           "ELEM_BYTES"]
+           "ELEM_BYTES", "OUT_BYTES"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
 FIT_SHAPES = [(2048, 2048, 2048), (8192, 8192, 8192), (8192, 14336, 4096), (4096, 4096, 11008),
@@ -65,6 +65,8 @@ PERSISTENT_SET = [("grouped", {"group": 8}), ("row", {})]
 
 #: Bytes per element of the sweep's element types.
 ELEM_BYTES = {"fp8": 1, "fp16": 2, "bf16": 2, "fp32": 4}
+#: C's element bytes per operand type: the order-table GEMM writes fp8 products in fp16.
+OUT_BYTES = {**ELEM_BYTES, "fp8": 2}
 
 METRICS = ("lts__t_sector_hit_rate.pct", "dram__bytes_read.sum", "dram__bytes_write.sum",
            "gpu__time_duration.sum", "lts__t_sectors.sum", "lts__t_sectors_lookup_hit.sum",
@@ -140,7 +142,7 @@ def measured_kernels() -> dict[str, dict]:
     out = {}
     for r in read_csv(path("l2_sweep_h200.csv"), L2SweepRow):
         out.setdefault(f"table_gemm:{r.config}:{r.dtype}", {
-            "tile": r.tile, "elem_bytes": ELEM_BYTES[r.dtype],
+            "tile": r.tile, "elem_bytes": ELEM_BYTES[r.dtype], "out_bytes": OUT_BYTES[r.dtype],
             "threads": r.threads, "regs_per_thread": r.regs_per_thread,
             "smem_bytes": r.smem_bytes})
     return out
