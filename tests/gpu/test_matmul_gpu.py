@@ -141,7 +141,7 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
     configs, tried = list(kernel.configs), 0
     try:
         for cfg in configs:
-            if _smem(cfg, elem, elem) > gpu("h200").smem_per_block:
+            if _smem(cfg, elem, elem, single=tma) > gpu("h200").smem_per_block:
                 continue                       # _prune drops it for this element size too
             if tma and cfg.kwargs["SWAP_AB"] != _swap_ab(elem, precision, b_kmajor=False):
                 continue                       # and the swapped ones but for TF32

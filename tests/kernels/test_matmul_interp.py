@@ -246,18 +246,40 @@ def test_other_calls_take_the_plain_configs(dtype, precision, tb):
 
 
 def test_swap_rule_and_smem_count():
-    """The swapped configs are kept exactly for TF32 with B row-major; shared memory is counted
-    as Triton 3.6 allocated it on the H200 for a swapped config it refused (262144 bytes and
-    48 for barriers)."""
+    """The swapped configs are kept exactly for TF32 with B row-major. Shared memory is counted
+    at least as high as Triton 3.6 allocated: on the H200 it asked 262192 bytes for the
+    swapped 256x128x32 config in 3 stages in a kernel looping over tiles (and refused it), and
+    compiled for sm_90 it allocated 131120 for the same config, one tile per program."""
     import triton
 
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab
-    from swizzlekit.kernels.triton.tuning import _smem
+    from swizzlekit.kernels.triton.tuning import _fitting, _smem
 
     assert [_swap_ab(e, p, k) for e, p, k in [(4, "tf32", False), (4, "tf32", True),
                                               (4, "ieee", False), (2, "tf32", False)]] == \
         [True, False, False, False]
-    refused = triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "SWAP_AB": True},
-                            num_stages=3, num_warps=8)
-    assert _smem(refused, 4, 4) == 262144 > gpu("h200").smem_per_block
+    big = triton.Config({"BLOCK_M": 256, "BLOCK_N": 128, "BLOCK_K": 32, "SWAP_AB": True},
+                        num_stages=3, num_warps=8)
+    limit = gpu("h200").smem_per_block
+    assert _smem(big, 4, 4) >= 262192 > limit
+    assert 131120 <= _smem(big, 4, 4, single=True) <= limit
+    small = triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "SWAP_AB": True},
+                          num_stages=4, num_warps=8)
+    assert _fitting([big, small], 4096, 4, 4, single=True) == [big, small]
+    assert _fitting([big, small], 4096, 4, 4) == [small]
+
+
+def test_one_tile_branch(monkeypatch):
+    """The TMA kernel's one-tile-per-program branch (swapped tiles of ONE_TILE_AREA or more,
+    grids not persistent), reached here by lowering the area to the interpreter's tile."""
+
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    monkeypatch.setattr(mm, "ONE_TILE_AREA", 1)
+    a, b = random_operands(70, 44, 76, torch.float32, "cpu")
+    out = poisoned(70, 44, torch.float32, "cpu")
+    mm.matmul(a, b, "hilbert", out=out)
+    assert mm._matmul_tma_kernel.best_config.kwargs["SWAP_AB"] is True
+    assert relative_error(out, a, b) < mm.TOLERANCE["tf32"]

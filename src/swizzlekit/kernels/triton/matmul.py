@@ -25,7 +25,7 @@ from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
                                                split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import _configs, _prune
-from swizzlekit.kernels.triton.tuning import _autotune
+from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
            "PAD_MIN_MNK"]
@@ -175,12 +175,14 @@ def _set_blocks(nargs):
 @_autotune(configs=_configs(_set_blocks, swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
                                                "PRECISION", "B_KMAJOR", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
+@triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
+                    and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
 @triton.jit
 def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.constexpr,
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       SWAP_AB: tl.constexpr):
+                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr):
     """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
     engine fetches whole tiles and zero-fills past the edges, and clips the stores.
     ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
@@ -189,34 +191,51 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
     A's tile, K-major, as wgmma's B."""
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
-    slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
-    step = NUM_PROGRAMS if PERSISTENT else slots
-    for slot in range(tl.program_id(0), slots, step):
-        pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-        if (pid_m < tiles_m) & (pid_n < tiles_n):
-            if SWAP_AB:
-                acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
+    # ONE_TILE (a swapped tile of ONE_TILE_AREA or more, not persistent): no loop over tiles.
+    # There C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in
+    # 3 stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
+    # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/benchmarks.md).
+    if ONE_TILE:
+        _tma_tile(a_desc, b_desc, c_desc, ws_ptr, tl.program_id(0), tiles_m, tiles_n, M, N, K,
+                  ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+    else:
+        slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
+        for slot in range(tl.program_id(0), slots, NUM_PROGRAMS if PERSISTENT else slots):
+            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, slot, tiles_m, tiles_n, M, N, K, ORDER,
+                      P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+
+
+@triton.jit
+def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, slot, tiles_m, tiles_n, M, N, K,
+              ORDER: tl.constexpr, P: tl.constexpr, PRECISION: tl.constexpr,
+              B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr,
+              BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr):
+    """The tile of launch slot ``slot`` (none where it lands outside the grid)."""
+    pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+    if (pid_m < tiles_m) & (pid_n < tiles_n):
+        if SWAP_AB:
+            acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
+        else:
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        first, last = _k_range(K, BLOCK_K, SPLIT_K)
+        for k in range(first, last):
+            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+            if B_KMAJOR:
+                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
             else:
-                acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            first, last = _k_range(K, BLOCK_K, SPLIT_K)
-            for k in range(first, last):
-                a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-                if B_KMAJOR:
-                    b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-                else:
-                    b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
-                if SWAP_AB:     # "+ 0.0" keeps Bᵀ in registers: a loaded tile would be staged
-                    # transposed in shared memory and waited on each step (H200: 115 against
-                    # 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
-                    acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
-                else:
-                    acc = tl.dot(a, b, acc, input_precision=PRECISION)
-            if SWAP_AB:
-                acc = acc_t.T
-            if SPLIT_K > 1:
-                _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
+                b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+            if SWAP_AB:     # "+ 0.0" keeps Bᵀ in registers: a loaded tile would be staged
+                # transposed in shared memory and waited on each step (H200: 115 against
+                # 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
+                acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
             else:
-                c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+                acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        if SWAP_AB:
+            acc = acc_t.T
+        if SPLIT_K > 1:
+            _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
+        else:
+            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
 
 # ---------------------------------------------------------------------------------- launcher

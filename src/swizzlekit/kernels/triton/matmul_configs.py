@@ -35,10 +35,12 @@ def _configs(pre_hook=None, swap: bool = False):
               (64, 64, 128, 3, 4), (64, 32, 128, 4, 4), (32, 64, 128, 4, 4),
               (16, 32, 256, 3, 4)]
     # swapped (Cᵀ = Bᵀ Aᵀ; BLOCK_N is wgmma's M, at least 64): the H200's picks of 13 for nine
-    # shapes from 16x14336x4096 to 8192³ (docs/data/bench/tf32_probe2.json), those too large
-    # for the tile-looping kernel (256x128x32 and 128x128x64 in 3 stages) in 2 stages
-    swapped = [(128, 128, 32, 4, 8), (256, 128, 32, 2, 8), (128, 128, 64, 2, 8),
-               (64, 128, 64, 3, 4), (64, 64, 64, 3, 4), (32, 64, 64, 4, 4), (16, 64, 128, 3, 4)]
+    # shapes from 16x14336x4096 to 8192³ (docs/data/bench/tf32_probe2.json). The first fits
+    # one tile per program only (ONE_TILE_AREA), so persistent grids take it in 2 stages;
+    # the probe's 128x128x64 in 3 stages fits neither, and runs in 2.
+    swapped = [(256, 128, 32, 3, 8), (128, 128, 32, 4, 8), (256, 128, 32, 2, 8),
+               (128, 128, 64, 2, 8), (64, 128, 64, 3, 4), (64, 64, 64, 3, 4), (32, 64, 64, 4, 4),
+               (16, 64, 128, 3, 4)]
     if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
         shapes, swapped = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)], swapped[1:3]
     if not swap:
@@ -51,10 +53,12 @@ def _prune(configs, named_args, **kwargs):
     """:func:`_fitting`, C in the operands' dtype; the TMA kernel's swapped configs exactly
     when TF32 meets a row-major B (:func:`_swap_ab`), its plain ones otherwise."""
     elem = _element_size(named_args.get("a_ptr", named_args.get("a_desc")))
-    if "B_KMAJOR" in kwargs:
+    single = False
+    if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"])
         configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
-    return _fitting(configs, named_args.get("M", 0), elem, elem)
+        single = not kwargs["PERSISTENT"]
+    return _fitting(configs, named_args.get("M", 0), elem, elem, single)
 
 
 def _swap_ab(elem: int, precision: str, b_kmajor: bool) -> bool:

@@ -17,12 +17,16 @@ import triton
 
 from swizzlekit.gpus import gpu
 
-__all__ = ["SMALL_M", "INTERPRETER_TILE"]
+__all__ = ["SMALL_M", "INTERPRETER_TILE", "ONE_TILE_AREA"]
 
 _AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
 #: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
 SMALL_M = 256
 
+
+#: The TMA kernel runs a swapped tile of this many elements or more (BLOCK_M x BLOCK_N) one
+#: per program, without its loop over tiles, when the grid is not persistent.
+ONE_TILE_AREA = 256 * 128
 
 #: The interpreter's one config (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): nothing to tune.
 INTERPRETER_TILE = (32, 32, 32, 1, 4)
@@ -40,21 +44,28 @@ def _element_size(arg) -> int:
     return arg.element_size() if hasattr(arg, "element_size") else arg.base.element_size()
 
 
-def _smem(c, in_bytes: int, out_bytes: int) -> int:
-    """A config's shared memory: its pipelined A and B tiles (``in_bytes`` an element) plus
-    the C tile the epilogue stages (``out_bytes``). Triton 3.6 allocated exactly this for the
-    TMA kernel's swapped 128x128x64 config in 3 stages on the H200 (262144 bytes and 48 for
-    barriers, refused there), the C tile not reusing the pipeline's buffers in a kernel that
-    loops over tiles."""
+def _smem(c, in_bytes: int, out_bytes: int, single: bool = False) -> int:
+    """A config's shared memory, counted high: its pipelined A and B tiles (``in_bytes`` an
+    element) plus the C tile the epilogue stages (``out_bytes``), and 1 KiB for barriers.
+
+    ``single``: a grid that is not persistent. A swapped tile of :data:`ONE_TILE_AREA` or more
+    then runs one per program, where its C tile reuses the K loop's buffers, so the larger of
+    the two counts. Triton 3.6 compiled for
+    sm_90 allocated no more than these rules for every config of the lists (swapped and
+    plain; 16-bit and fp32; one tile and persistent). Plain configs did not reuse their
+    buffers in fp32, so they keep the sum."""
     bm, bn, bk = c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["BLOCK_K"]
-    return c.num_stages * (bm + bn) * bk * in_bytes + bm * bn * out_bytes
+    pipeline, staged = c.num_stages * (bm + bn) * bk * in_bytes, bm * bn * out_bytes
+    if single and c.kwargs.get("SWAP_AB") and bm * bn >= ONE_TILE_AREA:
+        return max(pipeline, staged) + 1024
+    return pipeline + staged + 1024
 
 
-def _fitting(configs, M: int, in_bytes: int, out_bytes: int) -> list:
+def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = False) -> list:
     """The configs whose shared memory (:func:`_smem`) fits the H200's limit per block;
     tiles narrower than 64x128 only for M <= SMALL_M. Without autotuning, the first."""
     keep = [c for c in configs
-            if _smem(c, in_bytes, out_bytes) <= gpu("h200").smem_per_block]
+            if _smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
     keep = keep or configs[-1:]
