@@ -124,8 +124,9 @@ def test_split_k(tma, m, n, k, split):
 def test_every_tile_config_alone(dtype, precision, bound, tma):
     """Each config the autotuner may choose (narrow small-M tiles and the TMA kernel's swapped
     ones included), forced one at a time, on a ragged shape against float64: autotuning checks
-    only the winner's result. The TMA kernel's configs are those its prune keeps for the call:
-    the swapped ones for TF32 (B row-major here), the plain ones otherwise."""
+    only the winner's result. The configs are those the prune keeps for the call: the swapped
+    ones for TF32 on the TMA kernel and for 16-bit with few rows (B row-major here), the plain
+    ones otherwise."""
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
@@ -136,27 +137,32 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
     kernel = mm._matmul_tma_kernel if tma else mm._matmul_kernel
     if not hasattr(kernel, "configs"):
         pytest.skip("this Triton's autotuner keeps its configs elsewhere")
-    m, n, k = (129, 1000, 776) if tma else (129, 1001, 777)
     elem = torch.empty((), dtype=dtype).element_size()
+    # 16-bit at 77 rows takes the swapped configs, at 129 the plain ones
+    shapes = [(129, 1000, 776) if tma else (129, 1001, 777)]
+    if elem == 2:
+        shapes.append((77, 1000, 776) if tma else (77, 1001, 777))
     configs, tried = list(kernel.configs), 0
     try:
-        for cfg in configs:
-            if _smem(cfg, elem, elem, single=tma) > gpu("h200").smem_per_block:
-                continue                       # _prune drops it for this element size too
-            if tma and cfg.kwargs["SWAP_AB"] != _swap_ab(elem, precision, b_kmajor=False):
-                continue                       # and the swapped ones but for TF32
-            kernel.configs = [cfg]             # one config: the autotuner launches it as is
-            mm.PLANS.clear()
-            a, b = random_operands(m, n, k, dtype, "cuda")
-            c = poisoned(m, n, dtype, "cuda")
-            matmul(a, b, "grouped", out=c, precision=precision, tma=tma, group=8)
-            err = relative_error(c, a, b)
-            assert err == err and err < mm.TOLERANCE[bound], (cfg, err)
-            tried += 1
+        for m, n, k in shapes:
+            swap = _swap_ab(elem, precision, not tma and elem == 4, m)
+            for cfg in configs:
+                if _smem(cfg, elem, elem, single=tma) > gpu("h200").smem_per_block:
+                    continue                   # _prune drops it for this element size too
+                if cfg.kwargs["SWAP_AB"] != swap:
+                    continue                   # and the configs of the other form
+                kernel.configs = [cfg]         # one config: the autotuner launches it as is
+                mm.PLANS.clear()
+                a, b = random_operands(m, n, k, dtype, "cuda")
+                c = poisoned(m, n, dtype, "cuda")
+                matmul(a, b, "grouped", out=c, precision=precision, tma=tma, group=8)
+                err = relative_error(c, a, b)
+                assert err == err and err < mm.TOLERANCE[bound], (cfg, m, err)
+                tried += 1
     finally:
         kernel.configs = configs
         mm.PLANS.clear()
-    assert tried >= (5 if tma and _swap_ab(elem, precision, False) else 8)
+    assert tried >= 8
 
 
 @pytest.mark.parametrize("tb", [False, True])

@@ -229,24 +229,46 @@ def test_tf32_row_major_b_swaps_or_copies(monkeypatch, copy_from_m, swapped, per
     assert err == err and err < mm.TOLERANCE["tf32"]
 
 
-@pytest.mark.parametrize("dtype,precision,tb", [(torch.float16, "tf32", False),
-                                                (torch.float32, "ieee", False),
-                                                (torch.float32, "tf32", True)])
-def test_other_calls_take_the_plain_configs(dtype, precision, tb):
-    """fp16, IEEE fp32 and a K-major B run the unswapped configs (wgmma takes them as they are)."""
+@pytest.mark.parametrize("dtype,precision,tb,m", [(torch.float16, "tf32", False, 200),
+                                                  (torch.float32, "ieee", False, 40),
+                                                  (torch.float32, "tf32", True, 40),
+                                                  (torch.float16, "tf32", True, 40)])
+def test_other_calls_take_the_plain_configs(dtype, precision, tb, m):
+    """16-bit past SWAP_16BIT_MAX_M rows, IEEE fp32 and a K-major B run the unswapped configs
+    (wgmma takes them as they are)."""
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
-    a, b = random_operands(40, 48, 64, dtype, "cpu", transpose_b=tb)
-    out = poisoned(40, 48, dtype, "cpu")
-    mm.matmul(a, b, out=out, precision=precision)
+    a, b = random_operands(m, 48, 64, dtype, "cpu", transpose_b=tb)
+    out = poisoned(m, 48, dtype, "cpu")
+    mm.matmul(a, b, out=out, precision=precision, tma=True)
     assert mm._matmul_tma_kernel.best_config.kwargs["SWAP_AB"] is False
-    bound = "float16" if dtype == torch.float16 else precision
+    bound = precision if dtype == torch.float32 else str(dtype).split(".")[1]
     assert relative_error(out, a, b) < mm.TOLERANCE[bound]
 
 
+@pytest.mark.parametrize("tma", [True, False])
+@pytest.mark.parametrize("dtype", [torch.float16])          # the interpreter has no bf16
+@pytest.mark.parametrize("split_k", [None, 2])
+def test_16bit_few_rows_swap(tma, dtype, split_k):
+    """16-bit with at most SWAP_16BIT_MAX_M rows and B row-major: both kernels compute
+    Cᵀ = Bᵀ Aᵀ (their swapped configs only), on a ragged shape into a poisoned output."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.matmul_configs import SWAP_16BIT_MAX_M
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    m = SWAP_16BIT_MAX_M - 27
+    a, b = random_operands(m, 56, 72, dtype, "cpu")
+    out = poisoned(m, 56, dtype, "cpu")
+    mm.matmul(a, b, "snake", out=out, tma=tma, split_k=split_k)
+    kernel = mm._matmul_tma_kernel if tma else mm._matmul_kernel
+    assert kernel.best_config.kwargs["SWAP_AB"] is True
+    assert relative_error(out, a, b) < mm.TOLERANCE[str(dtype).split(".")[1]]
+
+
 def test_swap_rule_and_smem_count():
-    """The swapped configs are kept exactly for TF32 with B row-major. Shared memory is counted
+    """The swapped configs are kept exactly for TF32 with B row-major, and for 16-bit with B
+    row-major up to SWAP_16BIT_MAX_M rows. Shared memory is counted
     at least as high as Triton 3.6 allocated: on the H200 it asked 262192 bytes for the
     swapped 256x128x32 config in 3 stages in a kernel looping over tiles (and refused it), and
     compiled for sm_90 it allocated 131120 for the same config, one tile per program."""
@@ -256,9 +278,10 @@ def test_swap_rule_and_smem_count():
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab
     from swizzlekit.kernels.triton.tuning import _fitting, _smem
 
-    assert [_swap_ab(e, p, k) for e, p, k in [(4, "tf32", False), (4, "tf32", True),
-                                              (4, "ieee", False), (2, "tf32", False)]] == \
-        [True, False, False, False]
+    cases = [(4, "tf32", False, 4096), (4, "tf32", True, 4096), (4, "ieee", False, 16),
+             (2, "tf32", False, 4096), (2, "tf32", False, 128), (2, "tf32", False, 129),
+             (2, "tf32", True, 16)]
+    assert [_swap_ab(*c) for c in cases] == [True, False, False, False, True, False, False]
     big = triton.Config({"BLOCK_M": 256, "BLOCK_N": 128, "BLOCK_K": 32, "SWAP_AB": True},
                         num_stages=3, num_warps=8)
     limit = gpu("h200").smem_per_block

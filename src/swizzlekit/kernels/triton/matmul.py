@@ -96,7 +96,7 @@ def _launch_slots(tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
 def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
                   stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr):
+                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr):
     # rows and columns past the edge wrap around for the loads (always in bounds, no mask);
     # the store below is masked, so they are never written
     offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
@@ -107,7 +107,10 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
               + (first * BLOCK_K + offs_k[None, :]).to(tl.int64) * stride_ak)
     b_ptrs = (b_ptr + (first * BLOCK_K + offs_k[:, None]).to(tl.int64) * stride_bk
               + offs_bn[None, :] * stride_bn)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    if SWAP_AB:     # 16-bit, few rows: Cᵀ = Bᵀ Aᵀ, so that N fills wgmma's 64-row side
+        acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
+    else:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(first, last):
         if EVEN_K:
             a = tl.load(a_ptrs)
@@ -116,9 +119,14 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
             k_left = K - k * BLOCK_K
             a = tl.load(a_ptrs, mask=offs_k[None, :] < k_left, other=0.0)
             b = tl.load(b_ptrs, mask=offs_k[:, None] < k_left, other=0.0)
-        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        if SWAP_AB:
+            acc_t = tl.dot(b.T, a.T, acc_t, input_precision=PRECISION)
+        else:
+            acc = tl.dot(a, b, acc, input_precision=PRECISION)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
+    if SWAP_AB:
+        acc = acc_t.T
     if SPLIT_K > 1:
         _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
     else:
@@ -129,8 +137,8 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                  mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
-@_autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION",
-                                   "SPLIT_K"],
+@_autotune(configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+                                            "PRECISION", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
 @triton.jit
@@ -138,7 +146,7 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, s
                    stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
                    SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
@@ -150,13 +158,13 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, s
             if (pid_m < tiles_m) & (pid_n < tiles_n):
                 _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                               stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K)
+                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB)
     else:
         pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
             _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                           stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                          BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K)
+                          BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB)
 
 
 def _block_shapes(meta: dict, b_kmajor: bool) -> tuple[list, list, list]:
@@ -224,10 +232,12 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, slot, tiles_m, tiles_n, M, N, K,
                 b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
             else:
                 b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
-            if SWAP_AB:     # "+ 0.0" keeps Bᵀ in registers: a loaded tile would be staged
-                # transposed in shared memory and waited on each step (H200: 115 against
-                # 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
+            if SWAP_AB & (b.dtype == tl.float32):   # "+ 0.0" keeps TF32's Bᵀ in registers:
+                # a loaded tile would be staged transposed in shared memory and waited on each
+                # step (H200: 115 against 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
                 acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
+            elif SWAP_AB:                             # 16-bit: both from shared memory
+                acc_t = tl.dot(b.T, a.T, acc_t, input_precision=PRECISION)
             else:
                 acc = tl.dot(a, b, acc, input_precision=PRECISION)
         if SWAP_AB:
@@ -271,7 +281,8 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
     the GPU time of 128x4096x4096 from 29 to 23 us but added 17 us of host time, which made
     the benchmark's calls host-bound (docs/benchmarks.md), so it is not the default.
     TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
-    memory only K-major), or from M = :data:`TF32_COPY_MIN_M` on a K-major copy of B.
+    memory only K-major), or from M = :data:`TF32_COPY_MIN_M` on a K-major copy of B. 16-bit
+    calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
     From :data:`PAD_MIN_MNK` on, operands whose rows are not 16-byte aligned are copied into
     zero-padded aligned buffers first (and C written through one), unless ``tma=True``.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the

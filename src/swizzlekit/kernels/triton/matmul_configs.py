@@ -1,11 +1,13 @@
 """The tile configs of :func:`swizzlekit.kernels.matmul` and the rule that keeps those a call can
-run: the plain ones for both kernels, and for the TMA kernel the swapped ones (``SWAP_AB``,
-Cᵀ = Bᵀ Aᵀ) that TF32 with a row-major B takes.
+run: the plain ones, and the swapped ones (``SWAP_AB``, Cᵀ = Bᵀ Aᵀ) that TF32 with a row-major
+B (TMA kernel) and 16-bit operands with few rows (both kernels) take.
 
 >>> [c.kwargs["SWAP_AB"] for c in _configs(swap=True)][-1]
 True
->>> _swap_ab(4, "tf32", b_kmajor=False), _swap_ab(2, "tf32", b_kmajor=False)
-(True, False)
+>>> _swap_ab(4, "tf32", b_kmajor=False), _swap_ab(2, "tf32", False, M=16)
+(True, True)
+>>> _swap_ab(2, "tf32", False, M=4096), _swap_ab(2, "tf32", True, M=16)
+(False, False)
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from swizzlekit.kernels.triton.call import _INTERPRET
 from swizzlekit.kernels.triton.tuning import (_AUTOTUNE, INTERPRETER_TILE, _config_list,
                                               _element_size, _fitting)
 
-__all__: list[str] = []     # private to the kernels: matmul.py imports what it needs
+__all__ = ["SWAP_16BIT_MAX_M"]
 
 
 def _configs(pre_hook=None, swap: bool = False):
-    """The tile configs; ``swap``: with the TMA kernel's swapped ones (``SWAP_AB=True``, for
-    TF32 with a row-major B) beside the plain ones (``SWAP_AB=False``)."""
+    """The tile configs; ``swap``: with the swapped ones (``SWAP_AB=True``) beside the plain
+    ones (``SWAP_AB=False``)."""
     if _INTERPRET:
         if not swap:
             return _config_list([INTERPRETER_TILE], pre_hook)
@@ -41,6 +43,11 @@ def _configs(pre_hook=None, swap: bool = False):
     swapped = [(256, 128, 32, 3, 8), (128, 128, 32, 4, 8), (256, 128, 32, 2, 8),
                (128, 128, 64, 2, 8), (64, 128, 64, 3, 4), (64, 64, 64, 3, 4), (32, 64, 64, 4, 4),
                (16, 64, 128, 3, 4)]
+    # swapped for 16-bit operands at M <= SWAP_16BIT_MAX_M (BLOCK_M is wgmma's N, 16-64): the
+    # probe's ten tiles (docs/data/bench/bf16_swap_ptr_probe.json)
+    swapped += [(16, 128, 128, 4, 4), (32, 128, 128, 4, 4), (16, 64, 256, 4, 4),
+                (32, 64, 128, 5, 4), (64, 64, 128, 4, 4), (64, 128, 64, 5, 4),
+                (16, 128, 64, 6, 4), (32, 128, 64, 6, 4), (16, 256, 64, 4, 8), (64, 256, 64, 4, 8)]
     if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
         shapes, swapped = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)], swapped[1:3]
     if not swap:
@@ -49,19 +56,32 @@ def _configs(pre_hook=None, swap: bool = False):
             + _config_list(swapped, pre_hook, SWAP_AB=True))
 
 
+#: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
+#: ran the swapped probe above the library's tiles at every M up to 128, and below them at
+#: 256x8192x8192 and at M = 512 (docs/benchmarks.md).
+SWAP_16BIT_MAX_M = 128
+
+
 def _prune(configs, named_args, **kwargs):
-    """:func:`_fitting`, C in the operands' dtype; the TMA kernel's swapped configs exactly
-    when TF32 meets a row-major B (:func:`_swap_ab`), its plain ones otherwise."""
+    """:func:`_fitting`, C in the operands' dtype, with the swapped configs exactly when the
+    call swaps (:func:`_swap_ab`) and the plain ones otherwise."""
     elem = _element_size(named_args.get("a_ptr", named_args.get("a_desc")))
-    single = False
+    M = named_args.get("M", 0)
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
-        swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"])
-        configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
-        single = not kwargs["PERSISTENT"]
-    return _fitting(configs, named_args.get("M", 0), elem, elem, single)
+        b_kmajor, single = kwargs["B_KMAJOR"], not kwargs["PERSISTENT"]
+    else:                                           # pointer loads: B row-major by strides
+        b_kmajor = named_args["stride_bk"] == 1 and named_args["stride_bn"] != 1
+        b_kmajor, single = b_kmajor or elem == 4, False    # TF32 there is never swapped
+    swap = _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
+    configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
+    return _fitting(configs, M, elem, elem, single)
 
 
-def _swap_ab(elem: int, precision: str, b_kmajor: bool) -> bool:
-    """Whether the TMA kernel computes Cᵀ = Bᵀ Aᵀ: TF32 with B row-major (N-major tiles),
-    which wgmma takes only as its A operand, from registers."""
-    return elem == 4 and precision == "tf32" and not b_kmajor
+def _swap_ab(elem: int, precision: str, b_kmajor: bool, M: int = 0) -> bool:
+    """Whether a call computes Cᵀ = Bᵀ Aᵀ, B row-major (N-major tiles) either way: TF32, which
+    wgmma takes from shared memory only K-major (Bᵀ's tile goes as its A operand, from
+    registers); and 16-bit operands up to M = :data:`SWAP_16BIT_MAX_M`, where N fills wgmma's
+    64-row side and M its 16-64 columns."""
+    if b_kmajor:
+        return False
+    return (elem == 4 and precision == "tf32") or (elem == 2 and M <= SWAP_16BIT_MAX_M)
