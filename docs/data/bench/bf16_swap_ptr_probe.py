@@ -1,9 +1,10 @@
-"""bf16_swap_probe.py with a pointer-load form of the swapped kernel beside the TMA one (swap_ptr).
-bf16 at decode-like M, swapped: Cᵀ = Bᵀ Aᵀ with both operands from shared memory (16-bit
-wgmma takes transposed operands) and TMA loads, against cuBLAS and the library's matmul
-(pointer loads by default at these sizes, and tma=True). Prints TFLOP/s (do_bench median, L2
-flushed) and the swapped kernel's relative error against float64; writes bf16_swap_probe.json
-under $OUT. Run from the repository root on the GPU (session 12)."""
+"""bf16 at decode-like M, swapped: Cᵀ = Bᵀ Aᵀ with both operands from shared memory (16-bit
+wgmma takes transposed operands), with TMA loads (swap_bf16) and with pointer loads (swap_ptr),
+against cuBLAS and the library's matmul (pointer loads by default at these sizes, and
+tma=True). Prints TFLOP/s (do_bench median, L2 flushed) and relative errors against float64;
+writes bf16_swap_ptr_probe.json under $OUT. Run from the repository root on the GPU (session
+12). Its first form, without swap_ptr (bf16_swap_probe.py as committed in e4358af), wrote
+bf16_swap_probe.json."""
 import json, os, sys, time
 import torch, triton, triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
