@@ -4,7 +4,7 @@ B (TMA kernel) and 16-bit operands with few rows (both kernels) take.
 
 >>> [c.kwargs["SWAP_AB"] for c in _configs(swap=True)][-1]
 True
->>> _swap_ab(4, "tf32", b_kmajor=False), _swap_ab(2, "tf32", False, M=16)
+>>> _swap_ab(4, "tf32", False, M=4096), _swap_ab(2, "tf32", False, M=16)
 (True, True)
 >>> _swap_ab(2, "tf32", False, M=4096), _swap_ab(2, "tf32", True, M=16)
 (False, False)
@@ -77,7 +77,7 @@ def _prune(configs, named_args, **kwargs):
     return _fitting(configs, M, elem, elem, single)
 
 
-def _swap_ab(elem: int, precision: str, b_kmajor: bool, M: int = 0) -> bool:
+def _swap_ab(elem: int, precision: str, b_kmajor: bool, M: int) -> bool:
     """Whether a call computes Cᵀ = Bᵀ Aᵀ, B row-major (N-major tiles) either way: TF32, which
     wgmma takes from shared memory only K-major (Bᵀ's tile goes as its A operand, from
     registers); and 16-bit operands up to M = :data:`SWAP_16BIT_MAX_M`, where N fills wgmma's
