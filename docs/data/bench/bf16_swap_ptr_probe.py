@@ -4,12 +4,14 @@ against cuBLAS and the library's matmul (pointer loads by default at these sizes
 tma=True). Prints TFLOP/s (do_bench median, L2 flushed) and relative errors against float64;
 writes bf16_swap_ptr_probe.json under $OUT. Run from the repository root on the GPU (session
 12). Its first form, without swap_ptr (bf16_swap_probe.py as committed in e4358af), wrote
-bf16_swap_probe.json."""
+bf16_swap_probe.json. The grouped order comes from swizzlekit.cta.triton.grouped; the runs
+used an inline copy of the same arithmetic."""
 import json, os, sys, time
 import torch, triton, triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 from triton.testing import do_bench
 sys.path.insert(0, "src")
+from swizzlekit.cta.triton import grouped
 from swizzlekit.kernels.triton.matmul import matmul
 
 SWAP = [(16, 128, 128, 4, 4), (32, 128, 128, 4, 4), (16, 64, 256, 4, 4), (32, 64, 128, 5, 4),
@@ -23,20 +25,12 @@ def blocks(nargs):
     nargs["c_desc"].block_shape = [nargs["BM"], nargs["BN"]]
 
 
-@triton.jit
-def _group(pid, tm, tn, G: tl.constexpr):
-    width = G * tn
-    first = (pid // width) * G
-    gm = tl.minimum(tm - first, G)
-    return first + (pid % width) % gm, (pid % width) // gm
-
-
 @triton.autotune([triton.Config({"BM": m, "BN": n, "BK": k}, num_stages=s, num_warps=w)
                   for m, n, k, s, w in SWAP], key=["M", "N", "K"])
 @triton.jit
 def swap_ptr(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
              BK: tl.constexpr):
-    pm, pn = _group(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), 8)
+    pm, pn = grouped(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), 8)
     rm = (pm * BM + tl.arange(0, BM)) % M
     rn = (pn * BN + tl.arange(0, BN)) % N
     rk = tl.arange(0, BK)
@@ -60,7 +54,7 @@ def swap_ptr(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
 @triton.jit
 def swap_bf16(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
               BK: tl.constexpr):
-    pm, pn = _group(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), 8)
+    pm, pn = grouped(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), 8)
     acc = tl.zeros((BN, BM), tl.float32)
     for k in range(0, tl.cdiv(K, BK)):
         a = a_desc.load([pm * BM, k * BK])

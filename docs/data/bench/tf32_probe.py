@@ -11,12 +11,14 @@ run that wrote its JSON under $OUT:
 Prints TFLOP/s (do_bench median, L2 flushed) and relative errors against float64.
 Run from the repository root. The two JSONs were written by two scripts, this one and
 tf32_probe2.py as committed in a2c48cd; this file merges them with the kernels written once
-(same kernels, tiles, shapes and timing) and has not been re-run in this form."""
+(same kernels, tiles, shapes and timing) and has not been re-run in this form. The grouped order comes from swizzlekit.cta.triton.grouped; the runs
+used an inline copy of the same arithmetic."""
 import json, os, sys, time
 import torch, triton, triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 from triton.testing import do_bench
 sys.path.insert(0, "src")
+from swizzlekit.cta.triton import grouped
 from swizzlekit.kernels.triton.matmul import matmul
 
 torch.backends.cuda.matmul.allow_tf32 = True
@@ -44,14 +46,6 @@ if STAGE == 2:
 
 
 @triton.jit
-def _group(pid, tm, tn, G: tl.constexpr):
-    width = G * tn
-    first = (pid // width) * G
-    gm = tl.minimum(tm - first, G)
-    return first + (pid % width) % gm, (pid % width) // gm
-
-
-@triton.jit
 def _rna(x):
     return tl.inline_asm_elementwise("cvt.rna.tf32.f32 $0, $1;", "=r,r", [x], dtype=tl.float32,
                                      is_pure=True, pack=1)
@@ -73,7 +67,7 @@ def _operands(x, ROLE: tl.constexpr):
 @triton.jit
 def _body(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
           BK: tl.constexpr, SWAPPED: tl.constexpr, ROLE: tl.constexpr):
-    pm, pn = _group(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), 8)
+    pm, pn = grouped(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), 8)
     if SWAPPED:
         acc = tl.zeros((BN, BM), tl.float32)
     else:
