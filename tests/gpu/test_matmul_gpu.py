@@ -145,7 +145,7 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
     configs, tried = list(kernel.configs), 0
     try:
         for m, n, k in shapes:
-            swap = _swap_ab(elem, precision, not tma and elem == 4, m)
+            swap = _swap_ab(elem, precision, False, m) and (tma or elem == 2)
             for cfg in configs:
                 if _smem(cfg, elem, elem, single=tma) > gpu("h200").smem_per_block:
                     continue                   # _prune drops it for this element size too

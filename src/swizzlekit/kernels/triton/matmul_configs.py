@@ -68,11 +68,12 @@ def _prune(configs, named_args, **kwargs):
     elem = _element_size(named_args.get("a_ptr", named_args.get("a_desc")))
     M = named_args.get("M", 0)
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
-        b_kmajor, single = kwargs["B_KMAJOR"], not kwargs["PERSISTENT"]
-    else:                                           # pointer loads: B row-major by strides
+        swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
+        single = not kwargs["PERSISTENT"]
+    else:                                           # pointer loads: 16-bit only, B by strides
         b_kmajor = named_args["stride_bk"] == 1 and named_args["stride_bn"] != 1
-        b_kmajor, single = b_kmajor or elem == 4, False    # TF32 there is never swapped
-    swap = _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
+        swap = elem == 2 and _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
+        single = False
     configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
     return _fitting(configs, M, elem, elem, single)
 
