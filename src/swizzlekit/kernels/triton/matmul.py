@@ -93,16 +93,18 @@ def _launch_slots(tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
 
 
 @triton.jit
-def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
-                  stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr):
+def _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
+                 stride_bk, stride_bn, PRECISION: tl.constexpr, BLOCK_M: tl.constexpr,
+                 BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr,
+                 SWAP_AB: tl.constexpr):
+    """The tile's fp32 accumulator, A·B over K steps ``[first, last)``, by pointer loads of
+    any strides; the 16-bit GEMM and the fp8 one (:mod:`.scaled`) share it. A short last step
+    is masked unless ``EVEN_K``."""
     # rows and columns past the edge wrap around for the loads (always in bounds, no mask);
-    # the store below is masked, so they are never written
+    # the caller's store is masked, so they are never written
     offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
     offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
     offs_k = tl.arange(0, BLOCK_K)
-    first, last = _k_range(K, BLOCK_K, SPLIT_K)
     a_ptrs = (a_ptr + offs_am[:, None] * stride_am
               + (first * BLOCK_K + offs_k[None, :]).to(tl.int64) * stride_ak)
     b_ptrs = (b_ptr + (first * BLOCK_K + offs_k[:, None]).to(tl.int64) * stride_bk
@@ -127,6 +129,18 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
         b_ptrs += BLOCK_K * stride_bk
     if SWAP_AB:
         acc = acc_t.T
+    return acc
+
+
+@triton.jit
+def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
+                  stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr):
+    first, last = _k_range(K, BLOCK_K, SPLIT_K)
+    acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
+                       stride_bk, stride_bn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K,
+                       SWAP_AB)
     if SPLIT_K > 1:
         _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
     else:

@@ -24,8 +24,8 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.call import _INTERPRET, PAD_MIN_MNK, _order_args, _slots, _tma_ok
-from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _launch_slots, _sms,
-                                              _tile)
+from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _launch_slots,
+                                              _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, _autotune, _config_list,
                                               _element_size, _fitting)
@@ -82,24 +82,11 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, M, N, K, stride_am, stri
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
     if (pid_m < tiles_m) & (pid_n < tiles_n):
-        # rows and columns past the edge wrap around for the loads; the store is masked
-        offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-        offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-        offs_k = tl.arange(0, BLOCK_K)
-        a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :].to(tl.int64) * stride_ak
-        b_ptrs = b_ptr + offs_k[:, None].to(tl.int64) * stride_bk + offs_bn[None, :] * stride_bn
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BLOCK_K)):
-            if EVEN_K:
-                a = tl.load(a_ptrs)
-                b = tl.load(b_ptrs)
-            else:
-                k_left = K - k * BLOCK_K
-                a = tl.load(a_ptrs, mask=offs_k[None, :] < k_left, other=0.0)
-                b = tl.load(b_ptrs, mask=offs_k[:, None] < k_left, other=0.0)
-            acc = tl.dot(a, b, acc)
-            a_ptrs += BLOCK_K * stride_ak
-            b_ptrs += BLOCK_K * stride_bk
+        # the 16-bit GEMM's K loop; "tf32" is Triton's default input precision, which fp8
+        # operands ignore
+        acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, 0, tl.cdiv(K, BLOCK_K),
+                           stride_am, stride_ak, stride_bk, stride_bn, "tf32", BLOCK_M,
+                           BLOCK_N, BLOCK_K, EVEN_K, False)
         offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
         offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
         acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
