@@ -10,8 +10,12 @@ its held-out half (docs/cta.md; :mod:`swizzlekit.compare`):
   share an SM drift apart in K, and only about one per SM shares its reads in step).
 * The L2 is split into ``partitions`` (two on Hopper), each caching for the SMs beside it.
   Which partition serves a CTA is a seeded coin per CTA (:func:`lanes`), per program for a
-  persistent grid. Each partition is a fully associative LRU cache of ``l2_bytes /
-  partitions`` at tile granularity.
+  persistent grid. Each partition is an LRU cache of ``l2_bytes / partitions`` at tile
+  granularity, set-associative with ``ways`` ways (fitted: 16) whose lines land in sets by a
+  hash, so reuse fades around the capacity instead of falling off a cliff
+  (:func:`swizzlekit.cta.reuse.hit_share`).
+* C's tiles take room too: each CTA writes its C tile into its partition as it ends, and
+  those bytes stand between a tile's reads like A and B do (no parameter).
 * Reads of a tile that the same wave already read in the same partition are hits, and a
   share ``coalesce`` of them (fitted) is merged before the L2 and never looked up.
 * Every tile is spread evenly over the partitions' home address ranges. A partition that
@@ -25,14 +29,15 @@ The LRU needs no per-access loop. A tile read by a partition in wave w was last 
 w' (same k). Between the two, the distinct bytes that partition read are
 ``(tk-1-k) U(w', w-1) + k U(w'+1, w) + U(w'+1, w-1)``, where ``U(a, b)`` is the A and B bytes
 of the distinct tile-rows and tile-columns over waves a..b, read from a 2-D table. The access
-hits when that plus its own size fits, so the hits over all k follow in closed form.
+hit share of that plus its own size and the C written since wave w' is one function of it,
+so the hits over all k follow in closed form (:mod:`swizzlekit.cta.reuse`).
 :func:`simulate_naive` computes the same by brute force from the definition; the tests hold
 the two equal.
 
 >>> from swizzlekit.cta import order
 >>> p = simulate(4096, 4096, 4096, order("grouped", 32, 32, group=8))
 >>> round(p.l2_hit_rate, 1), p.dram_read_bytes // 2**20
-(84.7, 163)
+(82.8, 184)
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.cta.orders import check_order
+from swizzlekit.cta.reuse import hit_share, partition_hits
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
 from swizzlekit.gpus import GPUS
 
@@ -65,56 +71,6 @@ class L2Prediction:
         return {"l2_hit_rate": self.l2_hit_rate, "dram_read_bytes": self.dram_read_bytes,
                 "dram_write_bytes": self.dram_write_bytes, "lookups": self.lookups,
                 "waves": self.waves, "per_wave_dram_read_bytes": list(self.per_wave_dram_read_bytes)}
-
-
-def _occurrences(ids: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every (wave, id) occurrence: its wave, id, and the previous wave with that id (-1)."""
-    waves = np.concatenate([np.full(len(x), w) for w, x in enumerate(ids)]) if ids else np.zeros(0, int)
-    vals = np.concatenate(ids) if ids else np.zeros(0, int)
-    order_ = np.lexsort((waves, vals))
-    prev = np.full(len(vals), -1)
-    same = np.zeros(len(vals), dtype=bool)
-    same[1:] = vals[order_][1:] == vals[order_][:-1]
-    prev_sorted = np.where(same, np.concatenate([[-1], waves[order_][:-1]]), -1)
-    prev[order_] = prev_sorted
-    return waves, vals, prev
-
-
-def _union_table(waves: np.ndarray, prev: np.ndarray, n_waves: int) -> np.ndarray:
-    """``T[a, b]`` = distinct ids over waves a..b (a <= b): occurrences in [a, b] whose
-    previous occurrence is before a. Built from a 2-D difference array."""
-    diff = np.zeros((n_waves + 2, n_waves + 2), dtype=np.int64)
-    # an occurrence at wave v with previous u counts for every a in (u, v], b in [v, n)
-    np.add.at(diff, (prev + 1, waves), 1)
-    np.add.at(diff, (waves + 1, waves), -1)
-    table = np.cumsum(np.cumsum(diff, axis=0), axis=1)
-    return table[:n_waves, :n_waves]
-
-
-def _partition_hits(m_sets: list[np.ndarray], n_sets: list[np.ndarray], tk: int, a_bytes: int,
-                    b_bytes: int, capacity: float) -> tuple[np.ndarray, np.ndarray, list, list]:
-    """Near hits, counted over k, for every (wave, tile-row) and (wave, tile-column) read."""
-    n_waves = len(m_sets)
-    wa, va, pa = _occurrences(m_sets)
-    wb, vb, pb = _occurrences(n_sets)
-    ta, tb = _union_table(wa, pa, n_waves), _union_table(wb, pb, n_waves)
-
-    def U(lo, hi):
-        ok = lo <= hi
-        lo_c, hi_c = np.clip(lo, 0, n_waves - 1), np.clip(hi, 0, n_waves - 1)
-        return np.where(ok, ta[lo_c, hi_c] * a_bytes + tb[lo_c, hi_c] * b_bytes, 0)
-
-    def hits(w, p, own):
-        reused = p >= 0
-        u1, u2, u3 = U(p, w - 1), U(p + 1, w), U(p + 1, w - 1)
-        # distance(k) = (tk-1-k) u1 + k u2 + u3; hit when distance(k) + own <= capacity
-        base = (tk - 1) * u1 + u3 + own           # at k = 0
-        slope = u2 - u1                            # per step of k (<= 0: u2 <= u1)
-        ks = np.arange(tk)
-        count = ((base[:, None] + slope[:, None] * ks[None, :]) <= capacity).sum(axis=1)
-        return np.where(reused, count, 0)
-
-    return hits(wa, pa, a_bytes), hits(wb, pb, b_bytes), (wa, va), (wb, vb)
 
 
 #: Element widths the model takes: fp8, fp16/bf16, fp32/tf32, fp64.
@@ -152,19 +108,23 @@ def check_problem(M, N, K, order, tile, elem_bytes):
 
 
 #: Free parameters fitted on the fit half of the H200 sweep (``python -m swizzlekit.compare
-#: --fit``, which chooses by :func:`swizzlekit.compare.chosen`; docs/cta.md): the wave is ``sms * ctas_per_sm ** window_exponent`` CTAs, and
-#: ``coalesce`` of the same-wave duplicate reads of a partition merge before reaching L2.
-FITTED = {"window_exponent": 0.0, "coalesce": 0.1}
+#: --fit``, which chooses by :func:`swizzlekit.compare.chosen`; docs/cta.md): the wave is
+#: ``sms * ctas_per_sm ** window_exponent`` CTAs, ``coalesce`` of the same-wave duplicate
+#: reads of a partition merge before reaching L2, and each partition has ``ways`` ways (0: a
+#: fully associative LRU).
+FITTED = {"window_exponent": 0.0, "coalesce": 0.1, "ways": 16}
+#: The largest ``ways`` the model takes (:func:`swizzlekit.cta.reuse.hit_share`).
+MAX_WAYS = 64
 #: The model's error on the held-out half of the H200 sweep with :data:`FITTED` (``python -m
 #: swizzlekit.compare --heldout``; a test holds these equal to a fresh computation).
-HELDOUT = {"hit_mean": 4.36, "hit_worst": 28.8, "dram_median_pct": 5.9}
+HELDOUT = {"hit_mean": 3.97, "hit_worst": 25.4, "dram_median_pct": 5.9}
 #: How CTAs land on the L2's partitions (:func:`lanes`): a seeded coin (fitted model), or the
 #: SM order and SM sides measured on the GPU (``swizzlekit lab dispatch``).
 DISPATCH = ("coin", "measured")
 #: The held-out error under each dispatch (``python -m swizzlekit.compare --heldout
 #: [--dispatch measured]``; a test holds both equal to a fresh computation).
 HELDOUT_BY_DISPATCH = {"coin": HELDOUT,
-                       "measured": {"hit_mean": 4.9, "hit_worst": 27.5, "dram_median_pct": 9.1}}
+                       "measured": {"hit_mean": 4.43, "hit_worst": 26.0, "dram_median_pct": 7.9}}
 #: The seed of the CTA-to-partition coin (see :func:`lanes`).
 LANE_SEED = 0x5EED
 
@@ -172,7 +132,8 @@ LANE_SEED = 0x5EED
 def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
              l2_bytes: int | None = None, concurrent: int | None = None,
              partitions: int | None = None, coalesce: float | None = None,
-             window_exponent: float | None = None, dispatch: str = "coin") -> dict:
+             window_exponent: float | None = None, dispatch: str = "coin",
+             ways: int | None = None) -> dict:
     """The model's settings for a kernel of residency ``ctas_per_sm`` on preset ``gpu``.
 
     >>> s = settings("h200", 2)
@@ -192,6 +153,7 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
             raise SwizzleKitError(f"{name} must be a number from 0 to 1; got {value!r}")
         fitted[name] = float(value)
     q = fitted["coalesce"]
+    ways = check_int("ways", FITTED["ways"] if ways is None else ways, 0, MAX_WAYS)
     check_choice("dispatch", dispatch, DISPATCH)
     if dispatch == "measured":
         _measured_sides(g)
@@ -201,7 +163,8 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
             "partitions": (g.l2_partitions if partitions is None
                            else check_int("partitions", partitions, 1, 16)),
             "l2_bytes": g.l2_bytes if l2_bytes is None else check_int("l2_bytes", l2_bytes),
-            "coalesce": float(q), "dispatch": dispatch, "gpu": gpu,
+            "coalesce": float(q), "ways": ways,
+            "dispatch": dispatch, "gpu": gpu,
             "ctas_per_sm": ctas_per_sm}
 
 
@@ -249,7 +212,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
              concurrent: int | None = None, partitions: int | None = None,
              coalesce: float | None = None,
              window_exponent: float | None = None, dispatch: str = "coin",
-             out_bytes: int | None = None) -> L2Prediction:
+             out_bytes: int | None = None, ways: int | None = None) -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
     ``elem_bytes``: A's and B's element size; ``out_bytes``: C's (default ``elem_bytes``; an
@@ -258,14 +221,15 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     the kernel's residency (:func:`swizzlekit.gpus.residency`). ``persistent``: SMs x
     residency programs walk the order with a stride, each staying beside one partition.
     ``l2_bytes``, ``concurrent`` (the wave) and ``partitions`` override the preset, and
-    ``coalesce`` and ``window_exponent`` the fitted parameters (:data:`FITTED`; docs/cta.md).
+    ``coalesce``, ``ways`` and ``window_exponent`` the fitted parameters
+    (:data:`FITTED`; docs/cta.md).
     ``dispatch``: how CTAs land on the L2's partitions (:func:`lanes`; :data:`DISPATCH`).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
     out_bytes = _out_bytes(out_bytes, elem_bytes)
     s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                  concurrent=concurrent, partitions=partitions, coalesce=coalesce,
-                 window_exponent=window_exponent, dispatch=dispatch)
+                 window_exponent=window_exponent, dispatch=dispatch, ways=ways)
     concurrent, partitions, l2_bytes, q = (s["concurrent"], s["partitions"], s["l2_bytes"],
                                            s["coalesce"])
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
@@ -284,7 +248,9 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
         sel = lane == p
         m_sets = [np.unique(order[sel & (wave_of == w), 0]) for w in range(n_waves)]
         n_sets = [np.unique(order[sel & (wave_of == w), 1]) for w in range(n_waves)]
-        hm, hn, (wa, va), (wb, vb) = _partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, cap)
+        written = np.bincount(wave_of[sel], minlength=n_waves) * (bm * bn * out_bytes)
+        hm, hn, (wa, va), (wb, vb) = partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, cap,
+                                                    s["ways"], written)
         ctas = int(sel.sum())
         miss_a, miss_b = tk - hm, tk - hn
         reads = ctas * tk * (a_bytes + b_bytes)
@@ -361,19 +327,20 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    concurrent: int | None = None, partitions: int | None = None,
                    coalesce: float | None = None,
                    window_exponent: float | None = None,
-                   dispatch: str = "coin", out_bytes: int | None = None) -> L2Prediction:
+                   dispatch: str = "coin", out_bytes: int | None = None,
+                   ways: int | None = None) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
-    A read hits when that union's bytes plus its own size fit in the partition's share of L2
-    (an LRU at step granularity: the tiles of one step are read together). Quadratic in the
-    steps: for small problems only.
+    A read hits by that union's bytes plus its own size against the partition's share of L2
+    (:func:`swizzlekit.cta.reuse.hit_share`: with ``ways = 0`` an LRU at step granularity, the
+    tiles of one step read together). Quadratic in the steps: for small problems only.
     """
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
     out_bytes = _out_bytes(out_bytes, elem_bytes)
     cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                    concurrent=concurrent, partitions=partitions, coalesce=coalesce,
-                   window_exponent=window_exponent, dispatch=dispatch)
+                   window_exponent=window_exponent, dispatch=dispatch, ways=ways)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     lane = _lanes(len(order), cfg, persistent)
     bm, bn, bk = tile
@@ -385,6 +352,9 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     near_hits = near_total = fab_hits = fab_total = dup_bytes = 0.0
     n_waves = -(-len(order) // concurrent)
     dram = np.zeros(n_waves)
+    written = [[0] * n_waves for _ in range(partitions)]         # C bytes, per wave
+    for i in range(len(order)):
+        written[lane[i]][i // concurrent] += bm * bn * out_bytes
     for w in range(n_waves):
         wave = order[w * concurrent:(w + 1) * concurrent]
         readers: dict = {}
@@ -402,20 +372,23 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                     touched.add(key)
                     near_total += by[p] * s * partitions
                     dup_bytes += (by[p] - 1) * s
-                    prev = last[p].get(key)
+                    prev, hit = last[p].get(key), 0.0
                     if prev is not None:
                         between = set().union(*history[p][prev + 1:step]) - {key}
-                        if sum(size[x[0]] for x in between) + s <= cap:
-                            near_hits += by[p] * s * partitions
-                            continue
-                    near_hits += (by[p] - 1) * s * partitions
-                    far = s * (partitions - 1)
+                        distance = sum(size[x[0]] for x in between) + s
+                        # and the C tiles its CTAs wrote as they ended, from that wave on
+                        distance += sum(written[p][prev // tk:w])
+                        hit = float(hit_share(np.array([distance]), cap, cfg["ways"])[0])
+                    miss = 1.0 - hit
+                    near_hits += by[p] * s * partitions * hit
+                    near_hits += (by[p] - 1) * s * partitions * miss
+                    far = s * (partitions - 1) * miss
                     fab_total += far
                     if any(by[q] for q in range(partitions) if q != p):
                         fab_hits += far
-                        dram[w] += s
+                        dram[w] += s * miss
                     else:
-                        dram[w] += s * partitions
+                        dram[w] += s * partitions * miss
                 history[p].append(touched)
                 for key in touched:
                     last[p][key] = step
