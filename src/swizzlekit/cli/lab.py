@@ -25,6 +25,9 @@ def add(top) -> None:
         if name == "l2-sweep":
             p.add_argument("--shard", default="0/1", metavar="I/N",
                            help="run shard I of N (whole shapes); default all")
+            p.add_argument("--set", default="sweep", metavar="sweep|fresh", dest="which",
+                           help="the fit and held-out halves (default), or the fresh shapes "
+                                "judged once")
         if name in SWEEPS:
             p.add_argument("--cluster", default="none", metavar="none|local|tcp://HOST:PORT",
                            help=CLUSTER_HELP)
@@ -41,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cmd == "l2-sweep":
         from swizzlekit.lab.experiments.l2_sweep import plan, shard
 
-        shard(plan(), args.shard)                   # a bad --shard is bad input (exit 2)
-        options["shard_spec"] = args.shard
+        shard(plan(args.which), args.shard)         # a bad --shard or --set: exit 2
+        options["shard_spec"], options["which"] = args.shard, args.which
     out_dir(args.out)
     cluster = check_cluster(getattr(args, "cluster", "none"))
     if cluster == "none":

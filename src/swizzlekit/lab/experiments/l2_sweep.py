@@ -8,17 +8,18 @@ parameters (or a seeded random permutation), and whether the grid is persistent.
 
 The split is by shape, and fixed here: :data:`FIT_SHAPES` fit the model's free parameters,
 :data:`HELDOUT_SHAPES` judge it. Each half covers squares, LLM projections, tall and wide
-shapes, and small and large K.
+shapes, and small and large K. :data:`FRESH_SHAPES` (``--set fresh``) are a third set,
+measured after the model was fitted and judged once.
 
-``swizzlekit lab l2-sweep --out DIR [--shard I/N]``: the runs of shard I of N (whole shapes,
+``swizzlekit lab l2-sweep --out DIR [--shard I/N] [--set sweep|fresh]``: the runs of shard I of N (whole shapes,
 so shards can run on different machines or calls; ``--cluster`` spreads a shard's problems
 over GPUs). For each problem (a shape, tile config and element type: 13 runs) it first times
 and checks every run against float64, then profiles every run once under ncu; the rows
 stream into ``l2_sweep.csv`` (:class:`~swizzlekit.lab.records.L2SweepRow`, with the GPU each
 ran on), and ``l2_sweep.json`` records the command.
 
->>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan())
-(11, 11, 572)
+>>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan()), len(plan("fresh"))
+(11, 11, 572, 208)
 >>> sorted({r.ctas_per_sm_hint for r in plan()})
 [1, 2, 3, 4]
 """
@@ -33,11 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError, ToolError
+from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
            "split_of", "sweep_order", "measured_kernels", "shard", "run", "measure", "METRICS",
-           "ELEM_BYTES", "OUT_BYTES"]
+           "ELEM_BYTES", "OUT_BYTES", "FRESH_SHAPES", "SETS"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
 FIT_SHAPES = [(2048, 2048, 2048), (8192, 8192, 8192), (8192, 14336, 4096), (4096, 4096, 11008),
@@ -47,6 +48,13 @@ HELDOUT_SHAPES = [(4096, 4096, 4096), (12288, 12288, 2048), (8192, 4096, 14336),
                   (2048, 11008, 4096), (2048, 16384, 8192), (32768, 1024, 4096),
                   (8192, 8192, 256), (1024, 1024, 65536), (5000, 3000, 1000), (1024, 1024, 1024),
                   (16384, 4096, 4096)]
+#: A third set, in neither half: measured once, after the model of 2026-11-23 was fitted, and
+#: judged once (``--set fresh``; docs/cta.md). Never to be fitted on.
+FRESH_SHAPES = [(3072, 3072, 3072), (4096, 14336, 4096), (6000, 7000, 3000),
+                (24576, 2048, 2048), (1536, 1536, 8192), (10240, 10240, 1024),
+                (2048, 28672, 4096), (14336, 4096, 8192)]
+#: The runs ``--set`` names: the fit and held-out halves, or the fresh set.
+SETS = ("sweep", "fresh")
 
 #: (tile config, element type, residency it has on the H200 as compiled there: 1 to 4 CTAs per
 #: SM): every shape is
@@ -104,12 +112,17 @@ def split_of(shape: tuple[int, int, int]) -> str:
         return "fit"
     if tuple(shape) in HELDOUT_SHAPES:
         return "heldout"
+    if tuple(shape) in FRESH_SHAPES:
+        return "fresh"
     raise SwizzleKitError(f"{shape} is in neither half of the L2 sweep")
 
 
-def plan() -> list[SweepRun]:
-    """Every run, shape by shape: the fit half and the held-out half interleaved."""
-    shapes = [s for pair in zip(FIT_SHAPES, HELDOUT_SHAPES) for s in pair]
+def plan(which: str = "sweep") -> list[SweepRun]:
+    """Every run of set ``which``, shape by shape: the fit half and the held-out half
+    interleaved (``sweep``), or the fresh shapes (``fresh``)."""
+    check_choice("set", which, SETS)
+    shapes = ([s for pair in zip(FIT_SHAPES, HELDOUT_SHAPES) for s in pair]
+              if which == "sweep" else FRESH_SHAPES)
     out = []
     for i, shape in enumerate(shapes):
         for j in (i % len(COMBOS), (i + 3) % len(COMBOS)):
@@ -249,7 +262,8 @@ def _launch_all(out: Path) -> None:
 
 
 # -------------------------------------------------------------------------------- driver
-def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) -> Path:
+def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True,
+        which: str = "sweep") -> Path:
     """Time and check, then profile, the runs of shard ``shard_spec``: one job per problem
     (a shape with one tile config and element type: 13 runs), here or on the workers of
     ``client`` (:mod:`swizzlekit.lab.cluster`). Rows stream into ``l2_sweep.csv`` as jobs
@@ -261,7 +275,7 @@ def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) 
     table = Table(out / "l2_sweep.csv", L2SweepRow, L2SweepRow.key)
     env = provenance_soon(client)
     problems: dict = {}
-    for r in shard(plan(), shard_spec):
+    for r in shard(plan(which), shard_spec):
         if r.key() not in table:
             problems.setdefault((r.shape, r.config, r.dtype), []).append(r)
     jobs = [Job(f"{'x'.join(map(str, shape))}:{config}:{dtype}",
@@ -272,7 +286,7 @@ def run(out: Path, shard_spec: str = "0/1", client=None, progress: bool = True) 
                                                      gpu_uuid=done.gpu_uuid)
                                           for row in done.result),
              client=client, progress=progress, label="problems", journal=out / "jobs.jsonl")
-    meta = {"command": f"swizzlekit lab l2-sweep --out DIR --shard {shard_spec}",
+    meta = {"command": f"swizzlekit lab l2-sweep --out DIR --shard {shard_spec} --set {which}",
             "ncu_metrics": list(METRICS), "env": env.result()}
     (out / "l2_sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out / "l2_sweep.csv"
