@@ -3,7 +3,8 @@
 ``python -m swizzlekit.compare``:
 
 * ``--heldout``: the model's errors on the fit half and the held-out half of the sweep
-  (``l2_sweep_h200.csv``), the figures docs/cta.md reports;
+  (``l2_sweep_h200.csv``), and on the fresh set (``l2_fresh_h200.csv``), the figures
+  docs/cta.md reports;
 * ``--fit``: the grid search on the fit half that chose :data:`swizzlekit.cta.l2.FITTED`;
 * no flag: the first table (112 runs of 2026-11-21) and seed 001's runs, run by run;
   ``--sweep`` that table's errors for other wave sizes and partition counts.
@@ -26,13 +27,16 @@ from swizzlekit.cta.orders import order
 from swizzlekit.data import FOLDER
 from swizzlekit.seeds import SEED001_ORDERS
 
-__all__ = ["TABLES", "SWEEP_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
+__all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
            "fit_point", "chosen", "GOALS", "judge",
            "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
 #: The sweep the model is fitted on (split "fit") and judged on (split "heldout").
 SWEEP_TABLE = FOLDER / "l2_sweep_h200.csv"
+#: Eight shapes in neither half, measured once after the model of 2026-11-23 was fitted
+#: (``swizzlekit lab l2-sweep --set fresh``): judged, never fitted on.
+FRESH_TABLE = FOLDER / "l2_fresh_h200.csv"
 #: The model's settings for the first table's kernel (128x128x64 fp16 tiles, 108 registers,
 #: 96 KiB of shared memory: two CTAs per SM, l2_sweep_h200.csv) on the H200 preset.
 H200_SETTINGS = dict(gpu="h200", ctas_per_sm=2)
@@ -77,7 +81,7 @@ def compare_sweep(split: str | None = None, path=SWEEP_TABLE, client=None,
     from swizzlekit.lab.records import L2SweepRow, read_csv
 
     if split is not None:
-        check_choice("split", split, ("fit", "heldout"))
+        check_choice("split", split, ("fit", "heldout", "fresh"))
     shapes: dict = {}
     for r in read_csv(path, L2SweepRow):
         if split is None or r.split == split:
@@ -271,8 +275,9 @@ def _main(argv: list[str], client) -> int:
             i = argv.index("--dispatch")
             overrides["dispatch"] = check_choice(
                 "--dispatch", argv[i + 1] if i + 1 < len(argv) else "", DISPATCH)
-        for split in ("fit", "heldout"):
-            e = errors(compare_sweep(split, client=client, **overrides))
+        for split, path in (("fit", SWEEP_TABLE), ("heldout", SWEEP_TABLE),
+                            ("fresh", FRESH_TABLE)):
+            e = errors(compare_sweep(split, path, client=client, **overrides))
             print(f"{split:8s} {e['runs']} runs: hit error mean {e['hit_mean']} worst "
                   f"{e['hit_worst']} (bias {e['hit_bias']:+}); DRAM median {e['dram_median_pct']}%;"
                   f" least-DRAM order within 1% of the fastest in {e['pick_within_1pct']:.0%} of "
