@@ -70,3 +70,19 @@ def test_a_second_call_measures_only_what_the_table_lacks(tmp_path, fake_measure
     rows = read_csv(table, L2SweepRow)
     assert len(rows) == len({r.key() for r in rows}) == len(l2_sweep.shard(l2_sweep.plan(),
                                                                             "2/4"))
+
+
+def test_the_fresh_set_is_in_neither_half_and_its_table_is_its_plan():
+    """The fresh shapes share none with the fit or held-out halves, and the committed fresh
+    table holds every run of ``plan("fresh")`` once, as measured (split "fresh")."""
+    from swizzlekit.compare import FRESH_TABLE
+    from swizzlekit.errors import SwizzleKitError
+
+    fresh = set(l2_sweep.FRESH_SHAPES)
+    assert not fresh & (set(l2_sweep.FIT_SHAPES) | set(l2_sweep.HELDOUT_SHAPES))
+    rows = read_csv(FRESH_TABLE, L2SweepRow)
+    assert sorted(r.key() for r in rows) == sorted(r.key() for r in l2_sweep.plan("fresh"))
+    assert {r.split for r in rows} == {"fresh"} and max(r.rel_err for r in rows) < 1e-2
+    assert {l2_sweep.split_of(s) for s in fresh} == {"fresh"}
+    with pytest.raises(SwizzleKitError, match="sweep, fresh"):
+        l2_sweep.plan("heldout")
