@@ -139,16 +139,18 @@ def errors(rows: list[dict]) -> dict:
             "pick_slowdown_worst_pct": round(float(np.max(slow)) * 100, 1)}
 
 
-def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.3), ways=(0, 4, 8, 16, 32),
-        client=None, progress: bool = False) -> list[dict]:
+def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.3), ways=(0, 8, 16, 32),
+        inflight=(0.0, 0.05, 0.1), client=None, progress: bool = False) -> list[dict]:
     """The grid search behind :data:`swizzlekit.cta.l2.FITTED`, on the fit half only: the
-    errors for every setting (the DRAM error does not depend on ``coalesce``). Four minutes or
-    so on two cores; one job per setting, so ``client``'s workers share it."""
+    errors for every setting (the DRAM error does not depend on ``coalesce`` or
+    ``inflight``). About 12 minutes on two cores; one job per setting, so ``client``'s workers
+    share it."""
     from swizzlekit.lab.cluster import Job, run_jobs
 
-    jobs = [Job(f"window_exponent={e} coalesce={q} ways={w}", "swizzlekit.compare:fit_point",
-                {"window_exponent": e, "coalesce": q, "ways": w})
-            for e in exponents for q in coalesce for w in ways]
+    jobs = [Job(f"window_exponent={e} coalesce={q} ways={w} inflight={f}",
+                "swizzlekit.compare:fit_point",
+                {"window_exponent": e, "coalesce": q, "ways": w, "inflight": f})
+            for e in exponents for q in coalesce for w in ways for f in inflight]
     done: dict = {}
     run_jobs(jobs, lambda d: done.setdefault(d.job.key, d.result), client=client,
              progress=progress, label="settings")
@@ -171,11 +173,13 @@ def chosen(results: list[dict]) -> dict:
     return min(results, key=lambda r: sum(r[k] / g for k, g in GOALS.items()))
 
 
-def fit_point(window_exponent: float, coalesce: float, ways: int = 0) -> dict:
+def fit_point(window_exponent: float, coalesce: float, ways: int = 0,
+              inflight: float = 0.0) -> dict:
     """The fit half's errors under one setting (one job of :func:`fit`)."""
     return {"window_exponent": window_exponent, "coalesce": coalesce, "ways": ways,
+            "inflight": inflight,
             **errors(compare_sweep("fit", window_exponent=window_exponent, coalesce=coalesce,
-                                   ways=ways))}
+                                   ways=ways, inflight=inflight))}
 
 
 def judge(pick: str, measured: list[dict], tolerance: float = 0.05) -> dict:
@@ -259,12 +263,12 @@ def _main(argv: list[str], client) -> int:
         results = fit(client=client, progress=True)
         for r in results:
             print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "
-                  f"ways {r['ways']:2d}  hit error mean {r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  "
+                  f"ways {r['ways']:2d}  inflight {r['inflight']:.2f}  hit error mean {r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  "
                   f"DRAM median {r['dram_median_pct']:5.1f}%")
         best = chosen(results)
         print(f"chosen (least hit mean / {GOALS['hit_mean']:g} + DRAM median / "
               f"{GOALS['dram_median_pct']:g}): window exponent {best['window_exponent']:.1f}, "
-              f"coalesce {best['coalesce']:.2f}, ways {best['ways']}")
+              f"coalesce {best['coalesce']:.2f}, ways {best['ways']}, inflight {best['inflight']:.2f}")
         return 0
     if "--heldout" in argv:
         overrides = {}

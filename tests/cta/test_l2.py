@@ -21,21 +21,21 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
        st.integers(1, 3), st.integers(1, 48), st.sampled_from(ORDER_NAMES),
        st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]),
        st.sampled_from(["coin", "measured"]), st.sampled_from([None, 1, 2, 4]),
-       st.sampled_from([0, 1, 4, 16]))
+       st.sampled_from([0, 1, 4, 16]), st.sampled_from([0.0, 0.05, 0.5]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
                                                     ctas_per_sm, persistent, coalesce, dispatch,
-                                                    out_bytes, ways):
+                                                    out_bytes, ways, inflight):
     o = order(name, tm, tn)
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
               ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
-              dispatch=dispatch, out_bytes=out_bytes, ways=ways)
+              dispatch=dispatch, out_bytes=out_bytes, ways=ways, inflight=inflight)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert a.lookups == b.lookups
-    if ways == 0:       # whole hits and misses: the same integers, added in another order
+    if ways == 0 and inflight == 0:   # whole hits and misses: the same integers, in another order
         assert (a.dram_read_bytes, a.l2_hit_rate, a.per_wave_dram_read_bytes) == \
             (b.dram_read_bytes, b.l2_hit_rate, b.per_wave_dram_read_bytes)
-    else:               # expected shares of hits: equal up to float rounding
+    else:                             # shares of hits: equal up to float rounding
         assert abs(a.l2_hit_rate - b.l2_hit_rate) <= 0.011
         for x, y in zip((a.dram_read_bytes, *a.per_wave_dram_read_bytes),
                         (b.dram_read_bytes, *b.per_wave_dram_read_bytes)):
@@ -128,12 +128,12 @@ def test_order_must_match_the_grid():
 
 def test_model_against_the_first_h200_table():
     """docs/cta.md: the 112 runs of 2026-11-21 (one kernel, 128x128x64 fp16), not used in the
-    fit either: mean 3.20 points, worst 21.1."""
+    fit either: mean 3.06 points, worst 18.1."""
     rows = compare()
     err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
     ratio = np.array([r["model_dram"] / r["measured_dram"] for r in rows])
     assert len(rows) == 112
-    assert err.mean() <= 3.20 and err.max() <= 21.1
+    assert err.mean() <= 3.06 and err.max() <= 18.1
     assert ((ratio > 0.75) & (ratio < 1.25)).sum() >= 101
 
 
@@ -145,7 +145,7 @@ def test_heldout_error_ratchet():
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 3.97 and e["hit_worst"] <= 25.4 and e["dram_median_pct"] <= 5.9
+    assert e["hit_mean"] <= 3.89 and e["hit_worst"] <= 25.3 and e["dram_median_pct"] <= 5.9
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
@@ -180,12 +180,13 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
 
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
-    its runners-up: 8 ways err as little in hit rate there and 2.8% against 2.4% in DRAM
-    bytes; coalesce 0.2 errs 0.04 points more)."""
+    its runners-up: coalesce 0 with inflight 0.1 errs 0.01 points more in hit rate there,
+    8 ways 0.01 more and 2.8% against 2.4% in DRAM bytes)."""
     from swizzlekit.compare import chosen, fit
     from swizzlekit.cta.l2 import FITTED
 
-    grid = fit(exponents=(0.0,), coalesce=(0.0, FITTED["coalesce"], 0.2), ways=(0, 8, 16))
+    grid = fit(exponents=(0.0,), coalesce=(0.0, FITTED["coalesce"], 0.2), ways=(0, 16),
+               inflight=(0.0, FITTED["inflight"], 0.1))
     best = chosen(grid)
     assert {k: best[k] for k in FITTED} == FITTED
 
