@@ -215,3 +215,13 @@ def test_seed001_predicted():
     assert all(abs(r["model_hit"] - r["measured_hit"]) <= 6.7 for r in rows)
     big = [r for r in rows if r["shape"] == "4096x4096x4096"]
     assert all(abs(r["model_dram"] / r["measured_dram"] - 1) < 0.15 for r in big)  # 14.7%
+
+
+@pytest.mark.parametrize("bad,match", [({"ways": -1}, "ways must be at least 0"),
+                                       ({"ways": 65}, "ways must be at most 64"),
+                                       ({"ways": 2.0}, "ways must be an integer"),
+                                       ({"inflight": 1.5}, "inflight must be a number from 0 to 1"),
+                                       ({"inflight": True}, "inflight must be a number")])
+def test_ways_and_inflight_are_checked_at_the_door(bad, match):
+    with pytest.raises(SwizzleKitError, match=match):
+        simulate(1024, 1024, 1024, order("row", 8, 8), **bad)
