@@ -43,7 +43,7 @@ def hit_share(distance: np.ndarray, capacity: float, ways: int) -> np.ndarray:
     distance = np.asarray(distance, dtype=float)
     if ways == 0:
         return (distance <= capacity).astype(float)
-    top, table = _share_table(ways)
+    top, table, _, _ = _share_table(ways)
     steps = len(table) - 1
     pos = np.minimum(ways * distance / capacity, top) * (steps / top)
     i = np.minimum(pos.astype(np.int64), steps - 1)
@@ -51,10 +51,11 @@ def hit_share(distance: np.ndarray, capacity: float, ways: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=None)
-def _share_table(ways: int, steps: int = 2**16) -> tuple[float, np.ndarray]:
+def _share_table(ways: int, steps: int = 2**16) -> tuple[float, np.ndarray, float, float]:
     """``P(Poisson(lam) <= ways - 1)`` on an even grid of ``lam`` from 0 to a top past which
     it is below 1e-20: the chance that fewer than ``ways`` other lines of a read's set came in
-    between, when ``lam`` of them are expected there."""
+    between, when ``lam`` of them are expected there. With the top, the table, and the
+    ``lam`` up to which the share reads exactly 1 and from which it reads exactly 0."""
     top = ways + 12 * ways ** 0.5 + 40
     lam = np.linspace(0.0, top, steps + 1)
     share = np.zeros_like(lam)
@@ -63,7 +64,9 @@ def _share_table(ways: int, steps: int = 2**16) -> tuple[float, np.ndarray]:
         share += term
         term = term * lam / (j + 1)
     share[share < 1e-18] = 0.0          # exact zeros, so that whole rows can be skipped
-    return top, share
+    full = lam[np.argmin(share == 1.0) - 1] if share[0] == 1.0 else -1.0
+    none = lam[np.argmax(share == 0.0)] if share[-1] == 0.0 else np.inf
+    return top, share, full, none
 
 
 def summed_share(start: np.ndarray, slope: np.ndarray, steps: int, capacity: float,
@@ -76,10 +79,7 @@ def summed_share(start: np.ndarray, slope: np.ndarray, steps: int, capacity: flo
     if ways == 0:
         sure, never = hi <= capacity, lo > capacity
     else:
-        top, table = _share_table(ways)
-        lam = np.linspace(0.0, top, len(table))
-        full = lam[np.argmin(table == 1.0) - 1] if table[0] == 1.0 else -1.0
-        none = lam[np.argmax(table == 0.0)] if table[-1] == 0.0 else np.inf
+        _, _, full, none = _share_table(ways)
         sure, never = ways * hi / capacity <= full, ways * lo / capacity >= none
     out = np.where(sure, float(steps), 0.0)
     rest = ~(sure | never)
