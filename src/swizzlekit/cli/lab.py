@@ -28,6 +28,10 @@ def add(top) -> None:
             p.add_argument("--set", default="sweep", metavar="sweep|fresh", dest="which",
                            help="the fit and held-out halves (default), or the fresh shapes "
                                 "judged once")
+        if name == "tiles":
+            p.add_argument("--precision", action="append", metavar="P",
+                           help="bf16, fp16, tf32 or fp8 (repeat for several; default bf16, "
+                                "tf32 and fp8)")
         if name in SWEEPS:
             p.add_argument("--cluster", default="none", metavar="none|local|tcp://HOST:PORT",
                            help=CLUSTER_HELP)
@@ -46,6 +50,13 @@ def run(args: argparse.Namespace) -> int:
 
         shard(plan(args.which), args.shard)         # a bad --shard or --set: exit 2
         options["shard_spec"], options["which"] = args.shard, args.which
+    if args.cmd == "tiles" and args.precision:
+        from swizzlekit.errors import check_choice
+        from swizzlekit.lab.experiments.tiles import PRECISIONS
+
+        for p in args.precision:
+            check_choice("precision", p, PRECISIONS)      # exit 2 before any GPU work
+        options["precisions"] = tuple(dict.fromkeys(args.precision))
     out_dir(args.out)
     cluster = check_cluster(getattr(args, "cluster", "none"))
     if cluster == "none":

@@ -30,7 +30,7 @@ from typing import IO, TypeVar
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "TuneRow", "Table", "write_csv", "read_csv",
+__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "TuneRow", "TileRow", "Table", "write_csv", "read_csv",
            "to_dicts", "write_json"]
 
 R = TypeVar("R")
@@ -182,6 +182,28 @@ class TuneRow:
 
     def key(self) -> tuple:
         return (self.rung, self.variant, self.size)
+
+
+@dataclass(frozen=True)
+class TileRow(_GemmRun):
+    """One tile config of the Triton GEMM timed by its autotuner at one shape and precision:
+    ``swizzlekit lab tiles``' tiles.csv (the config model's table)."""
+    split: str                   # "fit", "heldout" or "fresh"
+    M: int
+    N: int
+    K: int
+    precision: str
+    kernel: str                  # the autotuned kernel: pointer, tma, fp8_pointer, fp8_tma
+    config: str                  # BMxBNxBK/sS/wW[/swap]
+    ms: float                    # the autotuner's do_bench median, L2 flushed
+    chosen: bool                 # the autotuner's pick (the least ms of the call)
+    rel_err: float               # the call's error against float64 (its chosen config)
+    ok: bool
+    gpu: str = ""
+    gpu_uuid: str = ""
+
+    def key(self) -> tuple:
+        return (self.M, self.N, self.K, self.precision, self.kernel, self.config)
 
 
 def _convert(text: str, kind):

@@ -96,14 +96,18 @@ def _launch_slots(tiles_m, tiles_n, ORDER: tl.constexpr, P: tl.constexpr):
 def _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
                  stride_bk, stride_bn, PRECISION: tl.constexpr, BLOCK_M: tl.constexpr,
                  BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr,
-                 SWAP_AB: tl.constexpr):
+                 SWAP_AB: tl.constexpr, MASK_N: tl.constexpr):
     """The tile's fp32 accumulator, A·B over K steps ``[first, last)``, by pointer loads of
     any strides; the 16-bit GEMM and the fp8 one (:mod:`.scaled`) share it. A short last step
-    is masked unless ``EVEN_K``."""
+    is masked unless ``EVEN_K``; columns past N are masked when ``MASK_N``."""
     # rows and columns past the edge wrap around for the loads (always in bounds, no mask);
     # the caller's store is masked, so they are never written
     offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    if MASK_N:      # B's rows run along N, and N is no multiple of 16: "% N" would hide from
+        # Triton that the columns are contiguous, and it would load B element by element
+        offs_bn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    else:
+        offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
     offs_k = tl.arange(0, BLOCK_K)
     a_ptrs = (a_ptr + offs_am[:, None] * stride_am
               + (first * BLOCK_K + offs_k[None, :]).to(tl.int64) * stride_ak)
@@ -116,11 +120,17 @@ def _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, st
     for k in range(first, last):
         if EVEN_K:
             a = tl.load(a_ptrs)
-            b = tl.load(b_ptrs)
+            if MASK_N:
+                b = tl.load(b_ptrs, mask=offs_bn[None, :] < N, other=0.0)
+            else:
+                b = tl.load(b_ptrs)
         else:
             k_left = K - k * BLOCK_K
             a = tl.load(a_ptrs, mask=offs_k[None, :] < k_left, other=0.0)
-            b = tl.load(b_ptrs, mask=offs_k[:, None] < k_left, other=0.0)
+            b_mask = offs_k[:, None] < k_left
+            if MASK_N:
+                b_mask = b_mask & (offs_bn[None, :] < N)
+            b = tl.load(b_ptrs, mask=b_mask, other=0.0)
         if SWAP_AB:
             acc_t = tl.dot(b.T, a.T, acc_t, input_precision=PRECISION)
         else:
@@ -132,15 +142,27 @@ def _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, st
     return acc
 
 
+#: Whether the pointer kernel masks B's columns instead of wrapping them (:func:`_mask_n`);
+#: a switch for measuring the two against each other (docs/benchmarks.md), on by default.
+MASK_UNALIGNED_N = True
+
+
+def _mask_n(N: int, stride_bn: int) -> bool:
+    """Mask B's columns past N where B's rows run along N and N is no multiple of 16 (Triton
+    specializes integers on divisibility by 16, so it then cannot see past ``% N``)."""
+    return MASK_UNALIGNED_N and stride_bn == 1 and N % 16 != 0
+
+
 @triton.jit
 def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
                   stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr):
+                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr,
+                  MASK_N: tl.constexpr):
     first, last = _k_range(K, BLOCK_K, SPLIT_K)
     acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
                        stride_bk, stride_bn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K,
-                       SWAP_AB)
+                       SWAP_AB, MASK_N)
     if SPLIT_K > 1:
         _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
     else:
@@ -154,13 +176,15 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
 @_autotune(configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
                                             "PRECISION", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
-@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
+@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
+                    "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"])})
 @triton.jit
 def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, stride_bk,
                    stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
                    SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr):
+                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr,
+                   MASK_N: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
@@ -172,13 +196,13 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, s
             if (pid_m < tiles_m) & (pid_n < tiles_n):
                 _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                               stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB)
+                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
     else:
         pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
             _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                           stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                          BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB)
+                          BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
 
 
 def _block_shapes(meta: dict, b_kmajor: bool) -> tuple[list, list, list]:

@@ -86,7 +86,7 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, M, N, K, stride_am, stri
         # operands ignore
         acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, 0, tl.cdiv(K, BLOCK_K),
                            stride_am, stride_ak, stride_bk, stride_bn, "tf32", BLOCK_M,
-                           BLOCK_N, BLOCK_K, EVEN_K, False)
+                           BLOCK_N, BLOCK_K, EVEN_K, False, False)
         offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
         offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
         acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)

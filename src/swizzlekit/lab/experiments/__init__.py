@@ -5,7 +5,7 @@ Each entry of :data:`EXPERIMENTS` is ``name -> (module, what it measures)``; the
 --out DIR`` runs one (``swizzlekit lab list`` lists them).
 
 >>> sorted(EXPERIMENTS)
-['banks', 'ceilings', 'dispatch', 'l2', 'l2-sweep', 'overhead', 'peak', 'sanitize', 'tf32-layout', 'tune']
+['banks', 'ceilings', 'dispatch', 'l2', 'l2-sweep', 'overhead', 'peak', 'sanitize', 'tf32-layout', 'tiles', 'tune']
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
     "ceilings": ("ceilings", "cuBLAS per precision and device copy bandwidth"),
     "peak": ("peak", "FFMA and mma.sync issue rates"),
     "tune": ("tune", "template parameters of the CUDA rungs, checked and timed"),
+    "tiles": ("tiles", "every tile config the GEMM's autotuner tries, timed per shape and "
+                       "precision (the config model's table)"),
     "tf32-layout": ("tf32_layout", "TF32 GEMM with B row-major (pointer loads, swapped, copied) and K-major"),
     "sanitize": ("sanitize", "every CUDA rung under compute-sanitizer memcheck and racecheck"),
 }
@@ -37,7 +39,7 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
 
 #: The experiments made of many independent runs, which ``--cluster`` spreads over GPUs
 #: (:mod:`swizzlekit.lab.cluster`); their ``run`` takes ``client=``.
-SWEEPS = ("l2-sweep", "banks", "tune")
+SWEEPS = ("l2-sweep", "banks", "tune", "tiles")
 
 
 def run(name: str, out: Path, **options) -> Path:
