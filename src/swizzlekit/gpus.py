@@ -67,9 +67,9 @@ _H200_DISPATCH = (124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 
 GPUS: dict[str, GPU] = {
     # H200 SXM: SMs and L2 as torch.cuda.get_device_properties reports them on our machine
     # (132, 62914560 B); copy bandwidth and cuBLAS rates measured (ceilings_h200.json);
-    # dense datasheet peaks: bf16/fp16 989, TF32 494, fp32 67 TFLOP/s; HBM3e 4.8 TB/s.
+    # dense datasheet peaks: bf16/fp16 989, TF32 494, fp32 67, fp8 1979 TFLOP/s; HBM3e 4.8 TB/s.
     "h200": GPU("NVIDIA H200 SXM", 132, 60 * MiB, 2, 4295.0,
-                {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0,
+                {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0, "fp8": 1979.0,
                  "cublas_bf16_measured": 776.4, "cublas_tf32_measured": 354.6,
                  "cublas_fp32_measured": 51.0},
                 l2_side_of_sm=("000000111111001100000011111100110000001111110011000000111111001100"
@@ -79,7 +79,7 @@ GPUS: dict[str, GPU] = {
                         "L2 sides and dispatch order: measured 2026-11-22 (docs/cta.md)"),
     # H100 SXM5: 132 SMs, 50 MB L2 in two partitions, HBM3 3.35 TB/s (datasheet).
     "h100-sxm": GPU("NVIDIA H100 SXM", 132, 50 * MiB, 2, 3350.0,
-                    {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0},
+                    {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0, "fp8": 1979.0},
                     sources="datasheet / Hopper whitepaper"),
     # H100 PCIe: 114 SMs, 50 MB L2, HBM2e 2.0 TB/s (datasheet).
     "h100-pcie": GPU("NVIDIA H100 PCIe", 114, 50 * MiB, 2, 2000.0,

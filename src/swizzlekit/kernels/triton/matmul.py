@@ -173,7 +173,7 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
                  mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
-@_autotune(configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+@_autotune("pointer", configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
                                             "PRECISION", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
@@ -218,7 +218,7 @@ def _set_blocks(nargs):
         nargs[name].block_shape = block
 
 
-@_autotune(configs=_configs(_set_blocks, swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+@_autotune("tma", configs=_configs(_set_blocks, swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
                                                "PRECISION", "B_KMAJOR", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]

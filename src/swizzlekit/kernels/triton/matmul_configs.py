@@ -13,8 +13,8 @@ True
 from __future__ import annotations
 
 from swizzlekit.kernels.triton.call import _INTERPRET
-from swizzlekit.kernels.triton.tuning import (_AUTOTUNE, INTERPRETER_TILE, _config_list,
-                                              _element_size, _fitting)
+from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, _config_list, _element_size,
+                                              _fitting)
 
 __all__ = ["SWAP_16BIT_MAX_M"]
 
@@ -48,8 +48,6 @@ def _configs(pre_hook=None, swap: bool = False):
     swapped += [(16, 128, 128, 4, 4), (32, 128, 128, 4, 4), (16, 64, 256, 4, 4),
                 (32, 64, 128, 5, 4), (64, 64, 128, 4, 4), (64, 128, 64, 5, 4),
                 (16, 128, 64, 6, 4), (32, 128, 64, 6, 4), (16, 256, 64, 4, 8), (64, 256, 64, 4, 8)]
-    if not _AUTOTUNE:            # SWIZZLEKIT_AUTOTUNE=0: the first config that fits, untuned
-        shapes, swapped = [(128, 128, 64, 4, 8), (128, 128, 32, 3, 8)], swapped[1:3]
     if not swap:
         return _config_list(shapes, pre_hook)
     return (_config_list(shapes, pre_hook, SWAP_AB=False)

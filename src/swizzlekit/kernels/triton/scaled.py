@@ -70,7 +70,7 @@ def _scaled(acc, sa_ptr, sb_ptr, offs_m, offs_n, M, N, ROWWISE: tl.constexpr):
     return acc * (tl.load(sa_ptr) * tl.load(sb_ptr))
 
 
-@_autotune(configs=_configs(), key=["M", "N", "K", "ORDER", "P", "ROWWISE"],
+@_autotune("fp8_pointer", configs=_configs(), key=["M", "N", "K", "ORDER", "P", "ROWWISE"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
 @triton.jit
@@ -101,7 +101,7 @@ def _set_blocks(nargs):
         nargs[name].block_shape = block
 
 
-@_autotune(configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
+@_autotune("fp8_tma", configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
                                                "ROWWISE", "OUT_BYTES"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit

@@ -3,7 +3,9 @@
 :mod:`~swizzlekit.kernels.triton.matmul` (16-bit, TF32, fp32) and
 :mod:`~swizzlekit.kernels.triton.scaled` (fp8) list their own tile shapes and share the rest:
 the tuple form of a config, the interpreter's one tile, the shared-memory check, the
-small-M rule, and ``SWIZZLEKIT_AUTOTUNE=0`` (the first config that fits, untuned).
+small-M rule, and how many configs the autotuner times (``SWIZZLEKIT_AUTOTUNE``,
+:data:`AUTOTUNE_MODES`): by default the best few by the config model
+(:mod:`~swizzlekit.kernels.triton.choose`), ``full`` all of them, ``0`` the model's first.
 
 >>> [c.kwargs["BLOCK_M"] for c in _config_list([(64, 128, 64, 4, 4)])]
 [64]
@@ -17,9 +19,34 @@ import triton
 
 from swizzlekit.gpus import gpu
 
-__all__ = ["SMALL_M", "INTERPRETER_TILE", "ONE_TILE_AREA"]
+__all__ = ["SMALL_M", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode"]
 
-_AUTOTUNE = os.environ.get("SWIZZLEKIT_AUTOTUNE", "1") != "0"
+#: ``SWIZZLEKIT_AUTOTUNE``: ``model`` (the default) times the config model's best ``top_k``
+#: configs of those that fit; ``full`` times every one (``1``, the old default, means it too);
+#: ``0`` takes the model's first pick (Triton 3.6 still times that one config once).
+AUTOTUNE_MODES = ("model", "full", "0")
+
+
+def autotune_mode(value: str | None) -> str:
+    """The mode ``SWIZZLEKIT_AUTOTUNE=value`` asks for (unset: ``model``).
+
+    >>> autotune_mode(None), autotune_mode("1"), autotune_mode("0")
+    ('model', 'full', '0')
+    >>> autotune_mode("fast")
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: SWIZZLEKIT_AUTOTUNE='fast' is not valid; choose one of: model, full, 0 (1 means full)
+    """
+    from swizzlekit.errors import SwizzleKitError
+
+    mode = {None: "model", "": "model", "1": "full"}.get(value, value)
+    if mode not in AUTOTUNE_MODES:
+        raise SwizzleKitError(f"SWIZZLEKIT_AUTOTUNE={value!r} is not valid; choose one of: "
+                              f"{', '.join(AUTOTUNE_MODES)} (1 means full)")
+    return mode
+
+
+_MODE = autotune_mode(os.environ.get("SWIZZLEKIT_AUTOTUNE"))
 #: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
 SMALL_M = 256
 
@@ -63,19 +90,26 @@ def _smem(c, in_bytes: int, out_bytes: int, single: bool = False) -> int:
 
 def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = False) -> list:
     """The configs whose shared memory (:func:`_smem`) fits the H200's limit per block;
-    tiles narrower than 64x128 only for M <= SMALL_M. Without autotuning, the first."""
+    tiles narrower than 64x128 only for M <= SMALL_M."""
     keep = [c for c in configs
             if _smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
-    keep = keep or configs[-1:]
-    return keep if _AUTOTUNE else keep[:1]
+    return keep or configs[-1:]
 
 
-def _autotune(**kwargs):
-    """triton.autotune, caching the chosen config per shape on disk where Triton can."""
+def _autotune(model: str, **kwargs):
+    """triton.autotune, caching the chosen config per shape on disk where Triton can, and
+    timing only the config model's best few (:data:`AUTOTUNE_MODES`) of those the prune keeps.
+    ``model``: the kernel's name in the model (pointer, tma, fp8_pointer, fp8_tma)."""
     import inspect
+
+    from swizzlekit.kernels.triton import choose
 
     if "cache_results" in inspect.signature(triton.autotune).parameters:
         kwargs["cache_results"] = True
+    if _MODE != "full":
+        kwargs["prune_configs_by"] = {**kwargs.get("prune_configs_by", {}),
+                                      "perf_model": choose.perf_model(model),
+                                      "top_k": choose.top_k() if _MODE == "model" else 1}
     return triton.autotune(**kwargs)

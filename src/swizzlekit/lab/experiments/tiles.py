@@ -6,7 +6,8 @@ and shape, one call of ``swizzlekit.kernels.matmul`` (``scaled_matmul`` for fp8)
 autotuning, on fresh operands and a poisoned output checked against float64, and writes every
 config the autotuner timed (Triton's own ``do_bench``, L2 flushed before each repetition, the
 median) to ``tiles.csv``: one :class:`~swizzlekit.lab.records.TileRow` per config, the winner
-marked. The autotuner's disk cache is bypassed, so every config is timed afresh.
+marked. The autotuner's disk cache and the config model's pruning are bypassed, so every
+config that fits is timed afresh.
 
 The shapes carry their split (:data:`SHAPES`): issue 13's ``full`` suite and six small shapes
 with rows that are not 16-byte multiples (:data:`RAGGED_SMALL`) alternate between ``fit`` and
@@ -92,8 +93,9 @@ def measure(M: int, N: int, K: int, precision: str, split: str) -> list[dict]:
     _, mm_precision, bound = BENCH_PRECISIONS[precision]
     tuners = _autotuners()
     for t in tuners.values():             # time every config now, not the disk's old choice
-        t.cache.clear()
+        t.cache.clear()                   # nor only the config model's best few
         t.cache_results = False
+        t.perf_model = None
         t._do_bench = functools.partial(triton.testing.do_bench, warmup=10, rep=50)
         t.configs_timings = None
     mm.PLANS.clear()

@@ -1,0 +1,164 @@
+"""Choosing the GEMM's tile config without timing them all: a cost model of each config,
+fitted on one half of the H200 table and judged on the other.
+
+On the first call of a shape, Triton's autotuner compiles and times every config the prune
+keeps (10 to 25). With this model it times only the :func:`top_k` that the model ranks
+fastest (Triton's ``prune_configs_by={"perf_model", "top_k"}``); ``SWIZZLEKIT_AUTOTUNE=full``
+times them all, and ``SWIZZLEKIT_AUTOTUNE=0`` takes the model's first pick
+(:mod:`~swizzlekit.kernels.triton.tuning`).
+
+The model, per config (tile ``BM x BN x BK``, ``S`` stages, ``W`` warps) on an M x N x K
+problem with ``e``-byte operands::
+
+    tiles T = ceil(M/BM) ceil(N/BN)      steps = ceil(K/BK)      r = CTAs per SM
+    waves = ceil(T / (SMs r))            n = CTAs that share one SM at once (<= r)
+    step  = max( n * 2 BM BN BK / (peak_per_SM * efficiency[config])   tensor cores
+                 latency / (S - 1)                                     the pipeline's depth
+                 CTAs at once * (BM + BN) BK e / l2_bandwidth           operands through L2
+                 n * narrow elements / narrow_rate )                    rows loaded one by one
+    time  = max(waves * steps * step, (M K + K N) e / DRAM bandwidth) + launch
+
+``narrow elements`` are the tile's elements of an operand whose rows are not a multiple of 16
+elements (pointer loads only): Triton specializes integers on divisibility by 16 and loads
+such rows one element at a time. ``r`` follows :func:`swizzlekit.gpus.residency` from the
+config's shared memory and warps, with the registers estimated as the fp32 accumulator's
+share per thread plus 32. SMs, peaks and DRAM bandwidth come from :mod:`swizzlekit.gpus`.
+Fitted (``data/tiles_model.json``, by :mod:`swizzlekit.lab.tile_fit`): ``latency``,
+``l2_bandwidth``, ``narrow_rate`` and ``launch`` over a grid, and one ``efficiency`` per
+config and kernel, on the fit half of ``data/tiles_h200.csv`` (``swizzlekit lab tiles``).
+
+>>> p = predict(4096, 4096, 4096, "16bit", "tma", "128x256x64/s3/w8")
+>>> 0.15e-3 < p < 0.3e-3         # seconds; the H200 measured 0.19 ms
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from types import SimpleNamespace
+
+from swizzlekit.data import FOLDER
+from swizzlekit.gpus import gpu, residency
+
+__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "top_k", "predict", "terms",
+           "seconds", "perf_model", "family", "fitted"]
+
+#: The measurements (``swizzlekit lab tiles``) and the fitted parameters.
+TABLE = FOLDER / "tiles_h200.csv"
+FITTED_PATH = FOLDER / "tiles_model.json"
+#: The grids the fit searches (:mod:`swizzlekit.lab.tile_fit`).
+GRID = {"latency": (0.5e-6, 1e-6, 1.5e-6, 2e-6), "l2_bandwidth": (8e12, 12e12, 20e12),
+        "narrow_rate": (0.3e9, 1e9, 3e9, 10e9), "launch": (2e-6, 4e-6, 6e-6)}
+EFFICIENCIES = tuple(round(0.05 + 0.025 * i, 3) for i in range(39))       # 0.05 .. 1.0
+_PEAK = {"16bit": "bf16", "tf32": "tf32", "ieee": "fp32", "fp8": "fp8"}
+_ELEM = {"16bit": 2, "tf32": 4, "ieee": 4, "fp8": 1}
+
+
+def family(elem_bytes: int, precision: str) -> str:
+    """The model's name for a call's operand type: ``16bit``, ``tf32``, ``ieee`` or ``fp8``."""
+    if elem_bytes == 4:
+        return "ieee" if precision == "ieee" else "tf32"
+    return {2: "16bit", 1: "fp8"}[elem_bytes]
+
+
+def _parse(config: str) -> tuple[int, int, int, int, int, bool]:
+    tile, stages, warps, *swap = config.split("/")
+    bm, bn, bk = map(int, tile.split("x"))
+    return bm, bn, bk, int(stages[1:]), int(warps[1:]), bool(swap)
+
+
+@functools.lru_cache(maxsize=4096)
+def _residency(bm: int, bn: int, bk: int, stages: int, warps: int, elem: int, out: int,
+               gpu_name: str) -> int:
+    from swizzlekit.kernels.triton.tuning import _smem
+
+    cfg = SimpleNamespace(kwargs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=stages)
+    regs = min(255, bm * bn // (32 * warps) + 32)
+    return max(1, residency(gpu_name, 32 * warps, regs, min(_smem(cfg, elem, out),
+                                                            gpu(gpu_name).smem_per_block)))
+
+
+def terms(M: int, N: int, K: int, fam: str, config: str, *, narrow_a=False, narrow_b=False,
+          gpu_name: str = "h200") -> tuple[float, ...]:
+    """The parts of :func:`predict` that need no fitted number: ``(rounds, compute, pipeline,
+    l2, narrow, dram)``: waves x steps; a step's tensor-core seconds at efficiency 1; the
+    divisor S - 1 of the latency; bytes through L2 per step; elements loaded one by one per
+    step and SM; seconds to read A and B once from DRAM."""
+    g = gpu(gpu_name)
+    bm, bn, bk, stages, warps, _ = _parse(config)
+    e = _ELEM[fam]
+    tiles, steps = math.ceil(M / bm) * math.ceil(N / bn), math.ceil(K / bk)
+    r = _residency(bm, bn, bk, stages, warps, e, 4 if fam in ("tf32", "ieee") else 2, gpu_name)
+    slots = g.sms * r
+    active = min(tiles, slots)
+    share = min(r, math.ceil(active / g.sms))
+    peak = g.peak_tflops[_PEAK[fam]] * 1e12 / g.sms
+    narrow = (bm * bk if narrow_a else 0) + (bn * bk if narrow_b else 0)
+    return (math.ceil(tiles / slots) * steps, share * 2 * bm * bn * bk / peak,
+            max(1, stages - 1), active * (bm + bn) * bk * e, share * narrow,
+            (M * K + K * N) * e / (g.dram_gbps * 1e9))
+
+
+def seconds(t: tuple, efficiency: float, p: dict) -> float:
+    """:func:`predict` from its :func:`terms`, one config's efficiency and the globals."""
+    rounds, compute, pipeline, l2, narrow, dram = t
+    step = max(compute / efficiency, p["latency"] / pipeline, l2 / p["l2_bandwidth"],
+               narrow / p["narrow_rate"])
+    return max(rounds * step, dram) + p["launch"]
+
+
+def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narrow_a=False,
+            narrow_b=False, params: dict | None = None, gpu_name: str = "h200") -> float:
+    """Predicted seconds of one launch of ``config`` (``BMxBNxBK/sS/wW[/swap]``) of ``kernel``
+    (pointer, tma, fp8_pointer, fp8_tma) on M x N x K operands of ``fam`` (:func:`family`).
+    ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements."""
+    p = params or fitted()
+    eff = p["efficiency"].get(f"{fam}/{kernel}/{config}", p["default_efficiency"])
+    return seconds(terms(M, N, K, fam, config, narrow_a=narrow_a, narrow_b=narrow_b,
+                         gpu_name=gpu_name), eff, p)
+
+
+@functools.cache
+def fitted() -> dict:
+    """The fitted parameters (``data/tiles_model.json``, :func:`swizzlekit.lab.tile_fit.fit`)."""
+    return json.loads(FITTED_PATH.read_text())
+
+
+def top_k() -> int:
+    """How many of the model's best configs the autotuner times: the least k whose picks ran
+    within 1% of the fastest config on 95% of the fit half's problems
+    (:func:`swizzlekit.lab.tile_fit.fit`)."""
+    return int(fitted()["top_k"])
+
+
+# ------------------------------------------------------------------ the autotuner's hook
+def _narrow(stride_major: int, stride_minor: int) -> bool:
+    """An operand read along its unit stride, whose other stride Triton cannot see divisible by
+    16 elements (or read with no unit stride at all)."""
+    if stride_minor == 1:
+        return stride_major % 16 != 0
+    if stride_major == 1:
+        return stride_minor % 16 != 0
+    return True
+
+
+def perf_model(kernel: str):
+    """Triton's ``perf_model`` for ``kernel``: the named arguments and one config's constexprs
+    in, :func:`predict`'s seconds out (the autotuner keeps the ``top_k`` lowest)."""
+    from swizzlekit.kernels.triton.tuning import _element_size
+
+    def estimate(**kw) -> float:
+        a = kw.get("a_ptr", kw.get("a_desc"))
+        fam = family(_element_size(a), kw.get("PRECISION", "tf32"))
+        if fam == "fp8" or kernel.startswith("fp8"):
+            fam = "fp8"
+        pointer = "a_ptr" in kw
+        config = (f"{kw['BLOCK_M']}x{kw['BLOCK_N']}x{kw['BLOCK_K']}/s{kw['num_stages']}"
+                  f"/w{kw['num_warps']}" + ("/swap" if kw.get("SWAP_AB") else ""))
+        return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,
+                       narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"]),
+                       narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]))
+
+    return estimate
