@@ -32,7 +32,9 @@ def _problems(path=TABLE) -> dict:
         fam = {"bf16": "16bit", "fp16": "16bit"}.get(r.precision, r.precision)
         M, N, K = r.M, r.N, r.K
         b_rows = K if fam == "fp8" else N                  # fp8's B is K-major
-        if r.kernel.endswith("tma") or (M * N * K >= PAD_MIN_MNK and (K % 16 or b_rows % 16)):
+        e = choose._ELEM[fam]             # copies where a row is not 16 bytes (call._aligned)
+        if r.kernel.endswith("tma") or (M * N * K >= PAD_MIN_MNK
+                                        and (K * e % 16 or b_rows * e % 16)):
             K, N = -(-K // 16) * 16, -(-N // 16) * 16      # aligned (copies, or TMA's rule)
             na = nb = False
         else:

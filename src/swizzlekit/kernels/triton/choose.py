@@ -43,7 +43,7 @@ from swizzlekit.data import FOLDER
 from swizzlekit.gpus import gpu, residency
 
 __all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "top_k", "predict", "terms",
-           "seconds", "perf_model", "family", "fitted"]
+           "seconds", "perf_model", "family", "fitted", "config_label"]
 
 #: The measurements (``swizzlekit lab tiles``) and the fitted parameters.
 TABLE = FOLDER / "tiles_h200.csv"
@@ -61,6 +61,17 @@ def family(elem_bytes: int, precision: str) -> str:
     if elem_bytes == 4:
         return "ieee" if precision == "ieee" else "tf32"
     return {2: "16bit", 1: "fp8"}[elem_bytes]
+
+
+def config_label(kwargs: dict, stages: int, warps: int) -> str:
+    """A config's name in the table and the model: ``BMxBNxBK/sS/wW``, with ``/swap`` for
+    Cᵀ = Bᵀ Aᵀ (``kwargs``: its constexprs).
+
+    >>> config_label({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "SWAP_AB": False}, 3, 8)
+    '128x256x64/s3/w8'
+    """
+    swap = "/swap" if kwargs.get("SWAP_AB") else ""
+    return f"{kwargs['BLOCK_M']}x{kwargs['BLOCK_N']}x{kwargs['BLOCK_K']}/s{stages}/w{warps}{swap}"
 
 
 def _parse(config: str) -> tuple[int, int, int, int, int, bool]:
@@ -152,11 +163,8 @@ def perf_model(kernel: str):
     def estimate(**kw) -> float:
         a = kw.get("a_ptr", kw.get("a_desc"))
         fam = family(_element_size(a), kw.get("PRECISION", "tf32"))
-        if fam == "fp8" or kernel.startswith("fp8"):
-            fam = "fp8"
         pointer = "a_ptr" in kw
-        config = (f"{kw['BLOCK_M']}x{kw['BLOCK_N']}x{kw['BLOCK_K']}/s{kw['num_stages']}"
-                  f"/w{kw['num_warps']}" + ("/swap" if kw.get("SWAP_AB") else ""))
+        config = config_label(kw, kw["num_stages"], kw["num_warps"])
         return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,
                        narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"]),
                        narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]))

@@ -58,17 +58,16 @@ PRECISIONS = ("bf16", "fp16", "tf32", "fp8")
 
 
 def label(config) -> str:
-    """A config's name in the table: ``BMxBNxBK/sS/wW``, with ``/swap`` for Cᵀ = Bᵀ Aᵀ.
+    """A triton.Config's name in the table (:func:`~swizzlekit.kernels.triton.choose.config_label`).
 
     >>> import triton
-    >>> label(triton.Config({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "SWAP_AB": False},
+    >>> label(triton.Config({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "SWAP_AB": True},
     ...                     num_stages=3, num_warps=8))
-    '128x256x64/s3/w8'
+    '128x256x64/s3/w8/swap'
     """
-    kw = config.kwargs
-    swap = "/swap" if kw.get("SWAP_AB") else ""
-    return (f"{kw['BLOCK_M']}x{kw['BLOCK_N']}x{kw['BLOCK_K']}/s{config.num_stages}"
-            f"/w{config.num_warps}{swap}")
+    from swizzlekit.kernels.triton.choose import config_label
+
+    return config_label(config.kwargs, config.num_stages, config.num_warps)
 
 
 def _autotuners() -> dict:
