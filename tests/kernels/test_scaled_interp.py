@@ -103,7 +103,7 @@ def _ab(m=4, n=3, k=16):
      "multiple of 16"),
     (lambda f: f(*_ab(k=20), torch.ones(()), torch.ones(()), persistent=True),
      "persistent=True needs TMA"),
-    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), "diagonal"), "valid orders: row"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), "diagonal"), "valid orders: auto, row"),
 ])
 def test_bad_input(call, message):
     from swizzlekit.kernels.triton.scaled import scaled_matmul

@@ -23,7 +23,8 @@ def add(top) -> None:
                    "torch._scaled_mm)")
     p.add_argument("--kernel", action="append", default=None, help="a name from KERNELS")
     p.add_argument("--order", action="append", default=None, metavar="NAME[:K=V,...]",
-                   help="orders for the kernels that take one (default grouped:group=8)")
+                   help="orders for the kernels that take one (default auto: the L2 model's "
+                   "pick for each shape; grouped:group=8 is the order of Triton's tutorial)")
     p.add_argument("--out", type=Path, default=Path("bench-out"))
     p.add_argument("--warm", action="store_true", help="do not flush L2 between repetitions")
     p.add_argument("--ncu", action="store_true",
@@ -43,7 +44,7 @@ def run_bench(args: argparse.Namespace) -> int:
     from swizzlekit.lab.bench import bench, chart, profile_runs, runs
     from swizzlekit.lab.records import to_dicts
 
-    orders = [parse_order(text) for text in args.order or ["grouped:group=8"]]
+    orders = [parse_order(text) for text in args.order or ["auto"]]
     run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
                     args.kernel or ["triton"], orders)
     out_dir(args.out)

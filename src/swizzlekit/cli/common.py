@@ -97,11 +97,17 @@ def order_params(pairs: list[str]) -> dict:
 
 
 def parse_order(text: str) -> tuple[str, dict]:
-    """``NAME[:K=V,...]``, checked against the order registry (name and parameters)."""
+    """``NAME[:K=V,...]``, checked against the order registry (name and parameters), or
+    ``auto``: the GEMMs' default, the L2 model's pick for each shape."""
     from swizzlekit.cta import order
 
     name, _, rest = text.partition(":")
     params = order_params([p for p in rest.split(",") if p])
+    if name == "auto":
+        if params:
+            raise SwizzleKitError("--order auto takes no parameters; name an order to give it "
+                                  "some (e.g. grouped:group=8)")
+        return name, params
     order(name, 2, 2, **params)            # raises, listing the valid names or parameters
     return name, params
 

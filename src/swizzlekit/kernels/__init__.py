@@ -20,8 +20,9 @@ from swizzlekit.errors import SwizzleKitError
 __all__ = ["KernelSpec", "KERNELS", "kernel", "matmul"]
 
 
-def matmul(a, b, order: str = "grouped", **kwargs):
-    """``a @ b`` by the Triton GEMM under ``order`` (see kernels/triton/matmul.py)."""
+def matmul(a, b, order: str = "auto", **kwargs):
+    """``a @ b`` by the Triton GEMM under ``order`` (default: the L2 model's pick; see
+    kernels/triton/matmul.py)."""
     from swizzlekit.kernels.triton.matmul import matmul as _matmul
 
     return _matmul(a, b, order, **kwargs)
@@ -50,7 +51,7 @@ def _cublas(a, b, out=None, precision="tf32", scale_a=None, scale_b=None, **_):
     return torch.matmul(a, b, out=out)
 
 
-def _triton(a, b, out=None, precision="tf32", order="grouped", scale_a=None, scale_b=None,
+def _triton(a, b, out=None, precision="tf32", order="auto", scale_a=None, scale_b=None,
             **params):
     if scale_a is not None:
         from swizzlekit.kernels.triton.scaled import scaled_matmul
@@ -59,11 +60,11 @@ def _triton(a, b, out=None, precision="tf32", order="grouped", scale_a=None, sca
     return matmul(a, b, order, out=out, precision=precision, **params)
 
 
-def _triton_persistent(a, b, out=None, precision="tf32", order="grouped", **params):
+def _triton_persistent(a, b, out=None, precision="tf32", order="auto", **params):
     return _triton(a, b, out=out, precision=precision, order=order, persistent=True, **params)
 
 
-def _triton_pointer(a, b, out=None, precision="tf32", order="grouped", **params):
+def _triton_pointer(a, b, out=None, precision="tf32", order="auto", **params):
     return _triton(a, b, out=out, precision=precision, order=order, tma=False, **params)
 
 
@@ -73,12 +74,20 @@ def _baseline(a, b, out=None, scale_a=None, scale_b=None, **_):
     return matmul_baseline(a, b, out=out, scale_a=scale_a, scale_b=scale_b)
 
 
-def _table(a, b, out=None, precision="tf32", order="grouped", **params):
+def _table(a, b, out=None, precision="tf32", order="auto", **params):
     from swizzlekit.cta import order as make_order
     from swizzlekit.kernels.triton.table_gemm import CONFIG, table_gemm
 
-    tm = -(-a.shape[0] // CONFIG["BLOCK_M"])
-    tn = -(-b.shape[1] // CONFIG["BLOCK_N"])
+    M, K = a.shape
+    N = b.shape[1]
+    tm, tn = -(-M // CONFIG["BLOCK_M"]), -(-N // CONFIG["BLOCK_N"])
+    if order == "auto" and not params:       # the L2 model's pick for this kernel's one tile
+        from swizzlekit.kernels.triton.auto_order import pick
+
+        label = (f"{CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}"
+                 f"/s{CONFIG['num_stages']}/w{CONFIG['num_warps']}")
+        chosen = pick(M, N, K, "16bit", "pointer", (label,), 2, 2)
+        order, params = chosen.order, chosen.params
     return table_gemm(a, b, make_order(order, tm, tn, **params), out=out)
 
 

@@ -85,7 +85,7 @@ class Run:
 
 
 def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str],
-         orders: Iterable[tuple[str, dict]] = (("grouped", {"group": 8}),)) -> list[Run]:
+         orders: Iterable[tuple[str, dict]] = (("auto", {}),)) -> list[Run]:
     """Every run, cuBLAS first for each shape and precision (the ratios need it)."""
     from swizzlekit.kernels import KERNELS
 

@@ -40,11 +40,25 @@ def _order_args(order: str, params: dict) -> tuple[str, int]:
         return _order_args_cached.__wrapped__(order, tuple(sorted(params.items())))
 
 
+def _requested_order(order: str, params: dict) -> tuple[str, int]:
+    """:func:`_order_args`, or ``("auto", 0)`` for the L2 model's pick, which the launcher
+    resolves on a shape's first call (:mod:`swizzlekit.kernels.triton.auto_order`)."""
+    from swizzlekit.kernels.triton.auto_order import AUTO
+
+    if isinstance(order, str) and order == AUTO:
+        if params:
+            raise SwizzleKitError(f"order='auto' takes no parameters (got {sorted(params)}); "
+                                  f"name an order to give it parameters: " + ", ".join(ORDERS))
+        return AUTO, 0
+    return _order_args(order, params)
+
+
 @functools.lru_cache(maxsize=256)
 def _order_args_cached(order: str, items: tuple) -> tuple[str, int]:
     params = dict(items)
     if not isinstance(order, str) or order not in ORDERS:
-        raise SwizzleKitError(f"unknown order {order!r}; valid orders: " + ", ".join(ORDERS))
+        raise SwizzleKitError(f"unknown order {order!r}; valid orders: auto, "
+                              + ", ".join(ORDERS))
     make_order(order, 1, 1, **params)                      # validates the parameters
     name = "grouped_n" if order == "grouped" and params.get("along") == "n" else order
     key = _PARAM.get(order)

@@ -42,7 +42,7 @@ from types import SimpleNamespace
 from swizzlekit.data import FOLDER
 from swizzlekit.gpus import gpu, residency
 
-__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "top_k", "predict", "terms",
+__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "predict", "terms",
            "seconds", "perf_model", "family", "fitted", "config_label"]
 
 #: The measurements (``swizzlekit lab tiles``) and the fitted parameters.
@@ -52,6 +52,9 @@ FITTED_PATH = FOLDER / "tiles_model.json"
 GRID = {"latency": (0.5e-6, 1e-6, 1.5e-6, 2e-6), "l2_bandwidth": (8e12, 12e12, 20e12),
         "narrow_rate": (0.3e9, 1e9, 3e9, 10e9), "launch": (2e-6, 4e-6, 6e-6)}
 EFFICIENCIES = tuple(round(0.05 + 0.025 * i, 3) for i in range(39))       # 0.05 .. 1.0
+#: A flattened config (``/flat``) is not in the fitted table: the model ranks it just ahead of
+#: its one-tile-per-program twin, so the autotuner times both (docs/benchmarks.md).
+FLAT_AHEAD = 0.999
 _PEAK = {"16bit": "bf16", "tf32": "tf32", "ieee": "fp32", "fp8": "fp8"}
 _ELEM = {"16bit": 2, "tf32": 4, "ieee": 4, "fp8": 1}
 
@@ -65,19 +68,22 @@ def family(elem_bytes: int, precision: str) -> str:
 
 def config_label(kwargs: dict, stages: int, warps: int) -> str:
     """A config's name in the table and the model: ``BMxBNxBK/sS/wW``, with ``/swap`` for
-    Cᵀ = Bᵀ Aᵀ (``kwargs``: its constexprs).
+    Cᵀ = Bᵀ Aᵀ and ``/flat`` for one program per SM walking the tiles in one flattened loop
+    (``kwargs``: its constexprs).
 
     >>> config_label({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "SWAP_AB": False}, 3, 8)
     '128x256x64/s3/w8'
     """
     swap = "/swap" if kwargs.get("SWAP_AB") else ""
-    return f"{kwargs['BLOCK_M']}x{kwargs['BLOCK_N']}x{kwargs['BLOCK_K']}/s{stages}/w{warps}{swap}"
+    flat = "/flat" if kwargs.get("FLAT") else ""
+    return (f"{kwargs['BLOCK_M']}x{kwargs['BLOCK_N']}x{kwargs['BLOCK_K']}/s{stages}/w{warps}"
+            f"{swap}{flat}")
 
 
 def _parse(config: str) -> tuple[int, int, int, int, int, bool]:
-    tile, stages, warps, *swap = config.split("/")
+    tile, stages, warps, *rest = config.split("/")
     bm, bn, bk = map(int, tile.split("x"))
-    return bm, bn, bk, int(stages[1:]), int(warps[1:]), bool(swap)
+    return bm, bn, bk, int(stages[1:]), int(warps[1:]), "swap" in rest
 
 
 @functools.lru_cache(maxsize=4096)
@@ -126,9 +132,11 @@ def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narro
     (pointer, tma, fp8_pointer, fp8_tma) on M x N x K operands of ``fam`` (:func:`family`).
     ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements."""
     p = params or fitted()
-    eff = p["efficiency"].get(f"{fam}/{kernel}/{config}", p["default_efficiency"])
-    return seconds(terms(M, N, K, fam, config, narrow_a=narrow_a, narrow_b=narrow_b,
-                         gpu_name=gpu_name), eff, p)
+    base = config.removesuffix("/flat")
+    eff = p["efficiency"].get(f"{fam}/{kernel}/{base}", p["default_efficiency"])
+    t = seconds(terms(M, N, K, fam, base, narrow_a=narrow_a, narrow_b=narrow_b,
+                      gpu_name=gpu_name), eff, p)
+    return t * FLAT_AHEAD if base != config else t
 
 
 @functools.cache

@@ -18,13 +18,14 @@ import triton.language as tl
 
 from swizzlekit.cta import triton as tri
 from swizzlekit.errors import SwizzleKitError
+from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
-                                            _order_args, _pad_first, _padded_call, _signature,
-                                            _slots, _tma_ok)
+                                            _order_args, _pad_first, _padded_call,
+                                            _requested_order, _signature, _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
                                                split_k_for)
-from swizzlekit.kernels.triton.matmul_configs import _configs, _prune
+from swizzlekit.kernels.triton.matmul_configs import FLAT_TILES, _auto_order, _configs, _prune
 from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
@@ -218,8 +219,8 @@ def _set_blocks(nargs):
         nargs[name].block_shape = block
 
 
-@_autotune("tma", configs=_configs(_set_blocks, swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                               "PRECISION", "B_KMAJOR", "SPLIT_K"],
+@_autotune("tma", flat=len(FLAT_TILES), configs=_configs(_set_blocks, swap=True, flat=True),
+           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
                     and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
@@ -228,20 +229,34 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr):
+                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr, FLAT: tl.constexpr):
     """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
     engine fetches whole tiles and zero-fills past the edges, and clips the stores.
     ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
     transposed on load. ``SWAP_AB`` (TF32, B row-major): wgmma takes TF32 from shared memory
     only K-major, so the tile computes Cᵀ = Bᵀ Aᵀ, Bᵀ's tile from registers (wgmma's A) and
-    A's tile, K-major, as wgmma's B."""
+    A's tile, K-major, as wgmma's B. ``FLAT``: one program per SM walks the tiles in a loop
+    that Triton flattens with the K loop, so its pipeline runs on across tiles."""
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
-    # ONE_TILE (a swapped tile of ONE_TILE_AREA or more, not persistent): no loop over tiles.
-    # There C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in
-    # 3 stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
-    # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/benchmarks.md).
-    if ONE_TILE:
+    if FLAT:        # plain tiles, an order whose slots are the tiles (matmul_configs.flat_ok)
+        slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
+        for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
+            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k in range(0, tl.cdiv(K, BLOCK_K)):
+                a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+                if B_KMAJOR:
+                    b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+                else:
+                    b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+                acc = tl.dot(a, b, acc, input_precision=PRECISION)
+            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+    elif ONE_TILE:
+        # a swapped tile of ONE_TILE_AREA or more, not persistent: no loop over tiles. There
+        # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
+        # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
+        # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/benchmarks.md).
         _tma_tile(a_desc, b_desc, c_desc, ws_ptr, tl.program_id(0), tiles_m, tiles_n, M, N, K,
                   ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
     else:
@@ -303,13 +318,14 @@ TF32_COPY_MIN_M = 8192
 PLANS = PlanCache()
 
 
-def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
+def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
            persistent: bool = False, tma: bool | None = None, split_k: int | None = None,
            **order_params):
     """``a @ b`` on torch tensors (2-D, same device and dtype: fp16, bf16 or fp32).
 
     ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
-    ``width=...``); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
+    ``width=...``), or ``"auto"`` (the default): the L2 model's pick for the shape among the
+    grouped orders (:func:`~swizzlekit.kernels.triton.auto_order.pick`); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
     strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
     tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU,
     except 16-bit problems of M*N*K <= :data:`TMA_MIN_MNK`, whose calls its host time bounds).
@@ -337,7 +353,7 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
         return c
     if K == 0:
         return c.zero_()
-    kernel_order, p = _order_args(order, order_params)
+    kernel_order, p = _requested_order(order, order_params)
     on_gpu = a.device.type == "cuda"
     if (on_gpu or _INTERPRET) and _pad_first(a, b, M, N, K, tma):
         a2, b2, c2 = _padded_call(a, b, c, precision)   # rows not 16-byte aligned: copies
@@ -379,11 +395,18 @@ def matmul(a, b, order: str = "grouped", *, out=None, precision: str = "tf32",
             total(ws, c)
         return c
 
+    if kernel_order == AUTO:        # the model's pick, on a shape's first call only
+        kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
+                                                   persistent))
     programs = _sms(a.device) * 2 if persistent and on_gpu else 8
+
+    flat_programs = _sms(a.device) if on_gpu else 4
 
     def grid(meta):
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
+        if meta.get("FLAT"):
+            return (min(slots, flat_programs), split_k)
         return (min(slots, programs) if persistent else slots, split_k)
 
     options = dict(ORDER=kernel_order, P=p, PERSISTENT=persistent, NUM_PROGRAMS=programs,

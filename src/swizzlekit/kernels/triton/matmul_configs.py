@@ -12,16 +12,25 @@ True
 
 from __future__ import annotations
 
+import functools
+
 from swizzlekit.kernels.triton.call import _INTERPRET
-from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, _config_list, _element_size,
-                                              _fitting)
+from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _config_list,
+                                              _element_size, _fitting)
 
-__all__ = ["SWAP_16BIT_MAX_M"]
+__all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels"]
 
 
-def _configs(pre_hook=None, swap: bool = False):
+def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
     """The tile configs; ``swap``: with the swapped ones (``SWAP_AB=True``) beside the plain
-    ones (``SWAP_AB=False``)."""
+    ones (``SWAP_AB=False``); ``flat`` (the TMA kernel): every config says ``FLAT``, and the
+    :data:`FLAT_TILES` come twice, the second time flattened (``FLAT=True``)."""
+    if flat:
+        configs = _configs(pre_hook, swap)
+        for c in configs:
+            c.kwargs["FLAT"] = False
+        return configs + ([] if _INTERPRET else
+                          _config_list(FLAT_TILES, pre_hook, SWAP_AB=False, FLAT=True))
     if _INTERPRET:
         if not swap:
             return _config_list([INTERPRETER_TILE], pre_hook)
@@ -54,6 +63,16 @@ def _configs(pre_hook=None, swap: bool = False):
             + _config_list(swapped, pre_hook, SWAP_AB=True))
 
 
+#: The TMA kernel's flattened configs: one program per SM walks its tiles in one loop over
+#: tiles and K steps, which Triton pipelines across tiles (``tl.range(..., flatten=True)``).
+#: On the H200 (2026-11-23, docs/benchmarks.md) that ran 8192x8192x512 in bf16 at 563
+#: against 506 TFLOP/s for the same tile one per program; at K >= 2048, within 1%.
+FLAT_TILES = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8)]
+#: The orders whose launch slots are exactly the tiles, the only ones a flattened loop takes
+#: (the others' slots outside the grid would need a branch around the K loop).
+FLAT_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "strip",
+               "strip_snake", "snake")
+
 #: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
 #: ran the swapped probe above the library's tiles at every M up to 128, and below them at
 #: 256x8192x8192 and at M = 512 (docs/benchmarks.md).
@@ -68,12 +87,21 @@ def _prune(configs, named_args, **kwargs):
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
+        configs = [c for c in configs if not c.kwargs.get("FLAT") or flat_ok(kwargs)]
     else:                                           # pointer loads: 16-bit only, B by strides
         b_kmajor = named_args["stride_bk"] == 1 and named_args["stride_bn"] != 1
         swap = elem == 2 and _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
         single = False
     configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
     return _fitting(configs, M, elem, elem, single)
+
+
+def flat_ok(kwargs: dict) -> bool:
+    """Whether a TMA launch with these constexprs may take a flattened config: one program
+    per tile otherwise (not ``persistent=True``, which has its own loop), no split K, and an
+    order of :data:`FLAT_ORDERS`."""
+    return (not kwargs["PERSISTENT"] and kwargs.get("SPLIT_K", 1) == 1
+            and kwargs["ORDER"] in FLAT_ORDERS)
 
 
 def _swap_ab(elem: int, precision: str, b_kmajor: bool, M: int) -> bool:
@@ -84,3 +112,38 @@ def _swap_ab(elem: int, precision: str, b_kmajor: bool, M: int) -> bool:
     if b_kmajor:
         return False
     return (elem == 4 and precision == "tf32") or (elem == 2 and M <= SWAP_16BIT_MAX_M)
+
+
+def config_labels(elem: int, M: int, swap: bool, single: bool) -> tuple[str, ...]:
+    """The labels (:func:`~swizzlekit.kernels.triton.choose.config_label`) of the configs the
+    prune keeps for a call: ``elem``-byte operands and C, ``M`` rows, swapped or not, one tile
+    per program (``single``) or a persistent grid.
+
+    >>> all(label.count("/") == 2 for label in config_labels(2, 4096, False, True))
+    True
+    """
+    return _labels(elem, min(M, SMALL_M + 1), swap, single)
+
+
+@functools.lru_cache(maxsize=64)
+def _labels(elem: int, M: int, swap: bool, single: bool) -> tuple[str, ...]:
+    from swizzlekit.kernels.triton.choose import config_label
+
+    keep = [c for c in _configs(swap=True) if c.kwargs["SWAP_AB"] == swap]
+    return tuple(config_label(c.kwargs, c.num_stages, c.num_warps)
+                 for c in _fitting(keep, M, elem, elem, single))
+
+
+def _auto_order(a, M: int, N: int, K: int, precision: str, use_tma: bool, b_kmajor: bool,
+                persistent: bool) -> tuple[str, dict]:
+    """``order="auto"`` in :func:`swizzlekit.kernels.matmul`: the L2 model's pick
+    (:func:`.auto_order.pick`) for the configs this call's autotuner keeps (swapped or not, by
+    the same rule as :func:`_prune`)."""
+    from swizzlekit.kernels.triton.auto_order import pick
+    from swizzlekit.kernels.triton.choose import family
+
+    elem = a.element_size()
+    swap = _swap_ab(elem, precision, b_kmajor, M) and (use_tma or elem == 2)
+    chosen = pick(M, N, K, family(elem, precision), "tma" if use_tma else "pointer",
+                  config_labels(elem, M, swap, not persistent), elem, elem, persistent)
+    return chosen.order, chosen.params

@@ -19,16 +19,21 @@ validation. The tile order and the launch slots are the 16-bit GEMM's
 
 from __future__ import annotations
 
+import functools
+
 import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.kernels.triton.call import _INTERPRET, PAD_MIN_MNK, _order_args, _slots, _tma_ok
+from swizzlekit.kernels.triton.auto_order import AUTO
+from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, _order_args,
+                                            _requested_order, _slots, _tma_ok)
 from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _launch_slots,
                                               _pointer_acc, _sms, _tile)
+from swizzlekit.kernels.triton.matmul_configs import flat_ok
 from swizzlekit.kernels.triton.plans import PlanCache, capture
-from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, _autotune, _config_list,
-                                              _element_size, _fitting)
+from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotune,
+                                              _config_list, _element_size, _fitting)
 
 __all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK"]
 
@@ -37,7 +42,14 @@ OUT_DTYPES = ("bfloat16", "float16", "float32")
 
 
 # ----------------------------------------------------------------------------------- configs
-def _configs(pre_hook=None):
+def _configs(pre_hook=None, flat: bool = False):
+    """The tile configs; ``flat`` (the TMA kernel): every config says ``FLAT``, and the
+    :data:`FLAT_TILES` come twice, the second time flattened (as in ``matmul``)."""
+    if flat:
+        configs = _configs(pre_hook)
+        for c in configs:
+            c.kwargs["FLAT"] = False
+        return configs + ([] if _INTERPRET else _config_list(FLAT_TILES, pre_hook, FLAT=True))
     if _INTERPRET:
         return _config_list([INTERPRETER_TILE], pre_hook)
     # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps); fp8 tiles go 128 deep in K. They include
@@ -52,11 +64,38 @@ def _configs(pre_hook=None):
                         pre_hook)
 
 
+#: The TMA kernel's flattened configs (``matmul_configs.FLAT_TILES``, 128 deep in K). On the
+#: H200 (2026-11-23, docs/benchmarks.md) 8192x8192x512 ran 917 against 756 TFLOP/s, and
+#: 16384x16384x2048 1196 against 1101, for the same 128x256 tile one per program.
+FLAT_TILES = [(128, 256, 128, 3, 8), (128, 128, 128, 4, 8)]
+
+
 def _prune(configs, named_args, **kwargs):
     """:func:`~swizzlekit.kernels.triton.tuning._fitting`: one-byte operands, C staged in
-    its own dtype."""
+    its own dtype; flattened configs only where ``flat_ok``."""
     out_bytes = _element_size(named_args.get("c_ptr", named_args.get("c_desc")))
+    if "PERSISTENT" in kwargs:                     # the TMA kernel
+        configs = [c for c in configs if not c.kwargs["FLAT"] or flat_ok(kwargs)]
     return _fitting(configs, named_args.get("M", 0), 1, out_bytes)
+
+
+def _auto_order(M: int, N: int, K: int, out_bytes: int, use_tma: bool,
+                persistent: bool) -> tuple[str, dict]:
+    """``order="auto"``: the L2 model's pick (:func:`.auto_order.pick`) for the configs
+    :func:`_prune` keeps."""
+    from swizzlekit.kernels.triton.auto_order import pick
+
+    chosen = pick(M, N, K, "fp8", "fp8_tma" if use_tma else "fp8_pointer",
+                  _labels(min(M, SMALL_M + 1), out_bytes), 1, out_bytes, persistent)
+    return chosen.order, chosen.params
+
+
+@functools.lru_cache(maxsize=16)
+def _labels(M: int, out_bytes: int) -> tuple[str, ...]:
+    from swizzlekit.kernels.triton.choose import config_label
+
+    return tuple(config_label(c.kwargs, c.num_stages, c.num_warps)
+                 for c in _fitting(_configs(), M, 1, out_bytes))
 
 
 # ------------------------------------------------------------------------------------ kernel
@@ -101,34 +140,54 @@ def _set_blocks(nargs):
         nargs[name].block_shape = block
 
 
-@_autotune("fp8_tma", configs=_configs(_set_blocks), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                               "ROWWISE", "OUT_BYTES"],
+@_autotune("fp8_tma", flat=len(FLAT_TILES), configs=_configs(_set_blocks, flat=True),
+           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, M, N, K, ORDER: tl.constexpr,
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        ROWWISE: tl.constexpr, OUT_BYTES: tl.constexpr, BLOCK_M: tl.constexpr,
-                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, FLAT: tl.constexpr):
     """Tiles moved by TMA (zero-filled past the edges, stores clipped); ``b_desc`` describes
     Bᵀ (N x K), and its tiles are transposed on load. ``PERSISTENT``: ``NUM_PROGRAMS``
-    programs walk the launch slots with a stride. ``OUT_BYTES`` (C's element size) only keys
-    the autotuner: descriptors carry no dtype it would key on, and the staged C tile's size
-    decides which configs fit."""
+    programs walk the launch slots with a stride. ``FLAT``: one program per SM walks the
+    tiles in a loop Triton flattens with the K loop (an order whose slots are the tiles).
+    ``OUT_BYTES`` (C's element size) only keys the autotuner: descriptors carry no dtype it
+    would key on, and the staged C tile's size decides which configs fit."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
-    step = NUM_PROGRAMS if PERSISTENT else slots
-    for slot in range(tl.program_id(0), slots, step):
-        pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-        if (pid_m < tiles_m) & (pid_n < tiles_n):
+    if FLAT:
+        for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
+            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             for k in range(0, tl.cdiv(K, BLOCK_K)):
                 a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
                 b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
                 acc = tl.dot(a, b, acc)
-            offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-            offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-            acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+            _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, ROWWISE, BLOCK_M,
+                          BLOCK_N)
+    else:
+        step = NUM_PROGRAMS if PERSISTENT else slots
+        for slot in range(tl.program_id(0), slots, step):
+            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+            if (pid_m < tiles_m) & (pid_n < tiles_n):
+                acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+                for k in range(0, tl.cdiv(K, BLOCK_K)):
+                    a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+                    b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+                    acc = tl.dot(a, b, acc)
+                _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, ROWWISE,
+                              BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, ROWWISE: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The scaled tile, stored by TMA."""
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -141,14 +200,15 @@ PLANS = PlanCache()
 FP8_TMA_MIN_MNK = 2**35
 
 
-def scaled_matmul(a, b, scale_a, scale_b, order: str = "grouped", *, out=None,
+def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
                   out_dtype=None, persistent: bool = False, tma: bool | None = None,
                   **order_params):
     """``(scale_a * a) @ (scale_b * b)`` for float8_e4m3fn ``a`` (M x K) and K-major ``b``
     (K x N; ``bt.T``), with fp32 scales per tensor (one value each) or per row and column
     (M x 1 and 1 x N), written in ``out_dtype`` (default bf16; or ``out``'s dtype).
 
-    ``order`` and its parameters as :func:`swizzlekit.kernels.matmul`. ``tma``: move tiles
+    ``order`` and its parameters as :func:`swizzlekit.kernels.matmul` (default ``"auto"``, the
+    L2 model's pick for the shape). ``tma``: move tiles
     with the tensor memory accelerator (default: when A, Bᵀ and C have 16-byte aligned rows,
     on a GPU, except problems of M*N*K <= :data:`FP8_TMA_MIN_MNK`, where pointer loads ran
     as fast and building the descriptors each call made the calls wait on the host).
@@ -165,7 +225,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "grouped", *, out=None,
         return c
     if K == 0:
         return c.zero_()
-    kernel_order, p = _order_args(order, order_params)
+    kernel_order, p = _requested_order(order, order_params)
     bt = b.T                                     # N x K, K contiguous
     ok = _tma_ok(a, bt, c)
     on_gpu = a.device.type == "cuda" and not _INTERPRET
@@ -193,11 +253,18 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "grouped", *, out=None,
         else:
             plan(a, b, c, sa, sb)
         return c
+    if kernel_order == AUTO:        # the model's pick, on a shape's first call only
+        kernel_order, p = _order_args(*_auto_order(M, N, K, c.element_size(), use_tma,
+                                                   persistent))
     programs = _sms(a.device) * 2 if persistent and on_gpu else 8
+
+    flat_programs = _sms(a.device) if on_gpu else 4
 
     def grid(meta):
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
+        if meta.get("FLAT"):
+            return (min(slots, flat_programs),)
         return (min(slots, programs) if persistent else slots,)
 
     options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise)

@@ -98,10 +98,12 @@ def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = Fals
     return keep or configs[-1:]
 
 
-def _autotune(model: str, **kwargs):
+def _autotune(model: str, flat: int = 0, **kwargs):
     """triton.autotune, caching the chosen config per shape on disk where Triton can, and
     timing only the config model's best few (:data:`AUTOTUNE_MODES`) of those the prune keeps.
-    ``model``: the kernel's name in the model (pointer, tma, fp8_pointer, fp8_tma)."""
+    ``model``: the kernel's name in the model (pointer, tma, fp8_pointer, fp8_tma). ``flat``:
+    how many flattened twins the configs have; the model times that many more, since it ranks
+    each just ahead of its twin (:data:`~swizzlekit.kernels.triton.choose.FLAT_AHEAD`)."""
     import inspect
 
     from swizzlekit.kernels.triton import choose
@@ -111,5 +113,6 @@ def _autotune(model: str, **kwargs):
     if _MODE != "full":
         kwargs["prune_configs_by"] = {**kwargs.get("prune_configs_by", {}),
                                       "perf_model": choose.perf_model(model),
-                                      "top_k": choose.top_k() if _MODE == "model" else 1}
+                                      "top_k": choose.top_k() + flat if _MODE == "model"
+                                      else 1}
     return triton.autotune(**kwargs)

@@ -1,0 +1,98 @@
+"""The GEMMs' default CTA order (``order="auto"``): the L2 model's pick for the shape.
+
+For a call of M x N x K, :func:`pick` takes the tile config the config model ranks first
+(:mod:`~swizzlekit.kernels.triton.choose`) with that config's residency, asks the L2 model
+(:func:`swizzlekit.cta.l2.simulate`) for the DRAM bytes of every order in :data:`CANDIDATES`,
+and keeps grouped(8), the order of Triton's tutorial and of swizzlekit's earlier default,
+unless another candidate reads less from DRAM by more than the model's own held-out DRAM
+error (:data:`swizzlekit.cta.l2.HELDOUT`, the median in %). It also keeps grouped(8),
+without asking the model, where A, B and C together fit in half the L2 (no order re-reads
+anything there), and where the grid is too large to rank within :data:`MAX_TILE_STEPS`.
+
+The candidates are the grouped orders, along M and along N, in groups of 4, 8 and 16: on
+the H200's order-table measurements (docs/cta.md) they were never more than a few percent
+apart in time, where row, column and snake orders ran up to 26% slower. Picks are cached
+per problem, so only a shape's first call runs the model (tens of ms at 16384³).
+
+>>> pick(1024, 1024, 1024, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2).reason
+'A, B and C fit in half the L2: the order re-reads nothing from DRAM'
+>>> p = pick(16384, 16384, 2048, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2)
+>>> p.order, p.params
+('grouped', {'group': 16, 'along': 'n'})
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["AUTO", "CANDIDATES", "DEFAULT", "MAX_TILE_STEPS", "Pick", "pick"]
+
+#: The ``order`` value that asks for the model's pick (the GEMMs' default).
+AUTO = "auto"
+#: The order kept unless the model sees a clear gain.
+DEFAULT = ("grouped", {"group": 8})
+#: The orders the pick chooses among.
+CANDIDATES = tuple(("grouped", {"group": g, "along": a}) for g in (4, 8, 16) for a in "mn")
+#: Tiles x K steps beyond which the pick keeps :data:`DEFAULT` without simulating (each
+#: candidate costs about 1 us per tile-step: 2^22 is 16384³ in 128x128x64 tiles).
+MAX_TILE_STEPS = 2**22
+
+
+class Pick(NamedTuple):
+    """The order a call runs (``order``, ``params``), the config the model sized it for, the
+    predicted DRAM bytes of the pick and of grouped(8) (0 when not simulated), and why."""
+    order: str
+    params: dict
+    config: str
+    dram_bytes: int
+    default_dram_bytes: int
+    reason: str
+
+
+@functools.lru_cache(maxsize=1024)
+def pick(M: int, N: int, K: int, fam: str, kernel: str, configs: tuple[str, ...],
+         elem_bytes: int, out_bytes: int, persistent: bool = False,
+         gpu_name: str = "h200") -> Pick:
+    """The order for an M x N x K call of ``kernel`` (pointer, tma, fp8_pointer, fp8_tma) on
+    operands of family ``fam`` (:func:`~swizzlekit.kernels.triton.choose.family`), whose
+    autotuner keeps ``configs`` (labels ``BMxBNxBK/sS/wW[/swap]``, at least one)."""
+    from swizzlekit.cta.l2 import HELDOUT, simulate
+    from swizzlekit.cta.orders import order
+    from swizzlekit.gpus import gpu
+    from swizzlekit.kernels.triton import choose
+
+    if min(M, N, K) < 1 or not configs:
+        raise SwizzleKitError(f"pick needs M, N, K >= 1 and at least one config; got "
+                              f"{M}x{N}x{K} and {len(configs)} configs")
+    g = gpu(gpu_name)
+    config = min(configs, key=lambda c: choose.predict(M, N, K, fam, kernel, c,
+                                                       gpu_name=gpu_name))
+    footprint = (M * K + K * N) * elem_bytes + M * N * out_bytes
+    if 2 * footprint <= g.l2_bytes:
+        return Pick(*DEFAULT, config, 0, 0,
+                    "A, B and C fit in half the L2: the order re-reads nothing from DRAM")
+    bm, bn, bk, stages, warps, _ = choose._parse(config)
+    tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
+    if tm * tn * tk > MAX_TILE_STEPS:
+        return Pick(*DEFAULT, config, 0, 0,
+                    f"{tm * tn * tk} tile-steps: more than the {MAX_TILE_STEPS} the pick "
+                    f"simulates on a call")
+    ctas = choose._residency(bm, bn, bk, stages, warps, elem_bytes, out_bytes, gpu_name)
+    dram = {}
+    for name, params in CANDIDATES:
+        p = simulate(M, N, K, order(name, tm, tn, **params), tile=(bm, bn, bk),
+                     elem_bytes=elem_bytes, out_bytes=out_bytes, gpu=gpu_name,
+                     ctas_per_sm=ctas, persistent=persistent)
+        dram[(params["group"], params["along"])] = p.dram_read_bytes
+    base = dram[(8, "m")]
+    (group, along), best = min(dram.items(), key=lambda kv: (kv[1], kv[0] != (8, "m")))
+    if best >= base * (1 - HELDOUT["dram_median_pct"] / 100):
+        return Pick(*DEFAULT, config, base, base,
+                    f"no candidate reads less than grouped(8) by more than the model's "
+                    f"held-out error ({HELDOUT['dram_median_pct']}%)")
+    return Pick("grouped", {"group": group, "along": along}, config, best, base,
+                f"the L2 model predicts {100 * (1 - best / base):.0f}% fewer DRAM bytes than "
+                f"grouped(8)")

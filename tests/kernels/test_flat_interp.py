@@ -1,0 +1,76 @@
+"""The flattened configs (one program per SM walking the tiles in one pipelined loop;
+matmul_configs.FLAT_TILES) in Triton's interpreter, forced alone: ragged shapes, the orders
+they take, B row-major and K-major, 16-bit and fp32, and fp8 with both scalings, against
+float64 with NaN-poisoned outputs. The prune keeps them only where they apply."""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+triton = pytest.importorskip("triton")
+
+pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
+                                reason="interpreter tier: runs where there is no GPU")
+
+from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS, flat_ok  # noqa: E402
+from swizzlekit.kernels.triton.tuning import INTERPRETER_TILE, _config_list  # noqa: E402
+
+
+def _forced(kernel, pre_hook, **kwargs):
+    """The kernel's configs replaced by the interpreter's tile, flattened."""
+    saved = kernel.configs
+    kernel.configs = _config_list([INTERPRETER_TILE], pre_hook, FLAT=True, **kwargs)
+    return saved
+
+
+@pytest.mark.parametrize("order,params", [("grouped", {"group": 2}), ("row", {}),
+                                          ("grouped", {"group": 3, "along": "n"}),
+                                          ("strip_snake", {"width": 2})], ids=str)
+@pytest.mark.parametrize("dtype,precision,bound,b_kmajor", [
+    (torch.float16, "tf32", "float16", False), (torch.float16, "tf32", "float16", True),
+    (torch.float32, "ieee", "ieee", True)])
+def test_matmul_flat(order, params, dtype, precision, bound, b_kmajor):
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    kernel = mm._matmul_tma_kernel
+    saved = _forced(kernel, mm._set_blocks, SWAP_AB=False)
+    try:
+        for m, n, k in [(200, 136, 72), (37, 264, 40)]:        # 4 programs, 7x5 and 2x9 tiles
+            a, b = random_operands(m, n, k, dtype, "cpu")
+            if b_kmajor:
+                b = b.T.contiguous().T
+            c = poisoned(m, n, dtype, "cpu")
+            mm.matmul(a, b, order, out=c, precision=precision, tma=True, **params)
+            err = relative_error(c, a, b)
+            assert err == err and err < mm.TOLERANCE[bound], (m, n, k, err)
+    finally:
+        kernel.configs = saved
+
+
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_scaled_flat(rowwise):
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    kernel = scaled._scaled_tma_kernel
+    saved = _forced(kernel, scaled._set_blocks)
+    try:
+        m, n, k = 200, 136, 80
+        a, b, sa, sb, ref = scaled_operands(m, n, k, "cpu", rowwise=rowwise)
+        c = poisoned(m, n, torch.bfloat16, "cpu")
+        scaled.scaled_matmul(a, b, sa, sb, "grouped", out=c, tma=True, group=2)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < scaled.TOLERANCE["bfloat16"]
+    finally:
+        kernel.configs = saved
+
+
+def test_flat_only_where_it_applies():
+    base = {"PERSISTENT": False, "SPLIT_K": 1}
+    assert all(flat_ok({**base, "ORDER": o}) for o in FLAT_ORDERS)
+    for order in ("morton", "hilbert", "cutlass", "zlayer"):      # slots outside the grid
+        assert not flat_ok({**base, "ORDER": order})
+    assert not flat_ok({**base, "ORDER": "grouped", "PERSISTENT": True})
+    assert not flat_ok({**base, "ORDER": "grouped", "SPLIT_K": 2})
