@@ -35,7 +35,8 @@ from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotune,
                                               _config_list, _element_size, _fitting)
 
-__all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK"]
+__all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M",
+           "FP8_TMA_MIN_MNK_WIDE"]
 
 #: The output dtypes ``scaled_matmul`` writes.
 OUT_DTYPES = ("bfloat16", "float16", "float32")
@@ -198,6 +199,11 @@ PLANS = PlanCache()
 #: host time per call was 44-55 us against 25-28 (descriptors built each call), which made
 #: the benchmark's calls wait on the host (2026-11-22, docs/benchmarks.md).
 FP8_TMA_MIN_MNK = 2**35
+#: ... and from M*N*K = 2^34 where M >= 1024, since the flattened configs: on the H200
+#: (2026-11-23, docs/data/bench/flat_order/fp8_tma_threshold.jsonl) TMA ran 1024x4096x4096,
+#: 2048x4096x4096, 4096x4096x2048, 4096x8192x1024 and 8192x8192x512 3-31% faster than pointer
+#: loads, and 512x8192x8192 as fast; 256x8192x8192 45% slower.
+FP8_TMA_MIN_M, FP8_TMA_MIN_MNK_WIDE = 1024, 2**34
 
 
 def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
@@ -211,7 +217,8 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     L2 model's pick for the shape). ``tma``: move tiles
     with the tensor memory accelerator (default: when A, Bᵀ and C have 16-byte aligned rows,
     on a GPU, except problems of M*N*K <= :data:`FP8_TMA_MIN_MNK`, where pointer loads ran
-    as fast and building the descriptors each call made the calls wait on the host).
+    as fast and building the descriptors each call made the calls wait on the host; but from
+    :data:`FP8_TMA_MIN_MNK_WIDE` where M >= :data:`FP8_TMA_MIN_M`).
     ``persistent`` (TMA only): two programs per SM walk the order with a stride. From
     ``PAD_MIN_MNK`` on, a call whose rows TMA cannot take (K not a multiple of 16, or an A
     that is not row-major) runs on zero-padded aligned copies, unless ``tma=False``: one-byte
@@ -234,7 +241,8 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         scaled_matmul(a2, b2, scale_a, scale_b, order, out=c2, persistent=persistent,
                       tma=None if _tma_ok(c2) else False, **order_params)
         return c if c2 is c else c.copy_(c2)
-    small = on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not persistent
+    wide = M >= FP8_TMA_MIN_M and M * N * K >= FP8_TMA_MIN_MNK_WIDE
+    small = on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
     use_tma = (ok and not small) if tma is None else tma
     if use_tma and not ok:
         raise SwizzleKitError("tma=True needs row-major A, Bᵀ and C with 16-byte aligned rows "
