@@ -2,7 +2,7 @@
 (tl.range(..., warp_specialize=True)), a flattened loop, or epilogue subtiling? bf16 and fp8,
 large shapes, each variant against cuBLAS (and _scaled_mm) and swizzlekit's default, with a
 float64 check. Writes JSON lines to argv[1]."""
-import json, sys, time, traceback
+import json, sys, time
 import torch, triton, triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 from triton.testing import do_bench
