@@ -69,3 +69,17 @@ def test_autotune_mode_at_the_door():
     assert autotune_mode(None) == "model" and autotune_mode("full") == "full"
     with pytest.raises(SwizzleKitError, match="model, full, 0"):
         autotune_mode("yes")
+
+
+def test_a_flattened_config_ranks_just_ahead_of_its_twin_until_fitted():
+    """A ``/flat`` config the table lacks is its twin's time times FLAT_AHEAD; once the fit
+    has an efficiency of its own, that one counts."""
+    twin = "128x256x64/s3/w8"
+    for shape in [(4096, 4096, 4096), (8192, 8192, 512), (77, 1000, 776)]:
+        t = choose.predict(*shape, "16bit", "tma", twin)
+        assert choose.predict(*shape, "16bit", "tma", twin + "/flat") == t * choose.FLAT_AHEAD
+    p = dict(choose.fitted())
+    p["efficiency"] = {**p["efficiency"], f"16bit/tma/{twin}/flat": 0.05}
+    slow = choose.predict(8192, 8192, 8192, "16bit", "tma", twin + "/flat", params=p)
+    assert slow > choose.predict(8192, 8192, 8192, "16bit", "tma", twin, params=p)
+    assert choose._parse(twin + "/flat") == (128, 256, 64, 3, 8, False)

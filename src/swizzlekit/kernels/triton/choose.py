@@ -42,8 +42,8 @@ from types import SimpleNamespace
 from swizzlekit.data import FOLDER
 from swizzlekit.gpus import gpu, residency
 
-__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "predict", "terms",
-           "seconds", "perf_model", "family", "fitted", "config_label"]
+__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "predict",
+           "terms", "seconds", "perf_model", "family", "fitted", "config_label"]
 
 #: The measurements (``swizzlekit lab tiles``) and the fitted parameters.
 TABLE = FOLDER / "tiles_h200.csv"
@@ -52,8 +52,8 @@ FITTED_PATH = FOLDER / "tiles_model.json"
 GRID = {"latency": (0.5e-6, 1e-6, 1.5e-6, 2e-6), "l2_bandwidth": (8e12, 12e12, 20e12),
         "narrow_rate": (0.3e9, 1e9, 3e9, 10e9), "launch": (2e-6, 4e-6, 6e-6)}
 EFFICIENCIES = tuple(round(0.05 + 0.025 * i, 3) for i in range(39))       # 0.05 .. 1.0
-#: A flattened config (``/flat``) is not in the fitted table: the model ranks it just ahead of
-#: its one-tile-per-program twin, so the autotuner times both (docs/benchmarks.md).
+#: A flattened config (``/flat``) that the fitted table lacks is ranked just ahead of its
+#: one-tile-per-program twin, so the autotuner times both (docs/benchmarks.md).
 FLAT_AHEAD = 0.999
 _PEAK = {"16bit": "bf16", "tf32": "tf32", "ieee": "fp32", "fp8": "fp8"}
 _ELEM = {"16bit": 2, "tf32": 4, "ieee": 4, "fp8": 1}
@@ -133,10 +133,13 @@ def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narro
     ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements."""
     p = params or fitted()
     base = config.removesuffix("/flat")
+    t = terms(M, N, K, fam, base, narrow_a=narrow_a, narrow_b=narrow_b, gpu_name=gpu_name)
+    fitted_eff = p["efficiency"].get(f"{fam}/{kernel}/{config}")
+    if fitted_eff is not None or base == config:
+        return seconds(t, fitted_eff or p["default_efficiency"], p)
+    # a flattened config the fit has not seen: just ahead of its twin
     eff = p["efficiency"].get(f"{fam}/{kernel}/{base}", p["default_efficiency"])
-    t = seconds(terms(M, N, K, fam, base, narrow_a=narrow_a, narrow_b=narrow_b,
-                      gpu_name=gpu_name), eff, p)
-    return t * FLAT_AHEAD if base != config else t
+    return seconds(t, eff, p) * FLAT_AHEAD
 
 
 @functools.cache

@@ -325,9 +325,10 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
 
     ``order`` is any name in :data:`swizzlekit.cta.ORDERS` with its parameters (``group=8``,
     ``width=...``), or ``"auto"`` (the default): the L2 model's pick for the shape among the
-    grouped orders (:func:`~swizzlekit.kernels.triton.auto_order.pick`); ``precision`` ("tf32" or "ieee") applies to fp32 inputs. Any shape and
-    strides; ``out`` may be given (it must be M x N, same dtype and device). ``tma``: move
-    tiles with the tensor memory accelerator (default: when the tensors allow it, on a GPU,
+    grouped orders (:func:`~swizzlekit.kernels.triton.auto_order.pick`). ``precision``
+    ("tf32" or "ieee") applies to fp32 inputs. Any shape and strides; ``out`` may be given
+    (it must be M x N, same dtype and device). ``tma``: move tiles with the tensor memory
+    accelerator (default: when the tensors allow it, on a GPU,
     except 16-bit problems of M*N*K <= :data:`TMA_MIN_MNK`, whose calls its host time bounds).
     ``split_k``: split K S ways into fp32 partials that a second pass adds (default 1;
     :func:`~swizzlekit.kernels.triton.split_k.split_k_for` suggests S by shape; not with
@@ -399,8 +400,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
                                                    persistent))
     programs = _sms(a.device) * 2 if persistent and on_gpu else 8
-
-    flat_programs = _sms(a.device) if on_gpu else 4
+    flat_programs = _sms(a.device) if on_gpu else 4       # flattened configs: one per SM
 
     def grid(meta):
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),

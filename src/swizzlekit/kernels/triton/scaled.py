@@ -35,8 +35,8 @@ from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotune,
                                               _config_list, _element_size, _fitting)
 
-__all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M",
-           "FP8_TMA_MIN_MNK_WIDE"]
+__all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
+           "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE"]
 
 #: The output dtypes ``scaled_matmul`` writes.
 OUT_DTYPES = ("bfloat16", "float16", "float32")
