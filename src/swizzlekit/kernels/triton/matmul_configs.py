@@ -16,7 +16,7 @@ import functools
 
 from swizzlekit.kernels.triton.call import _INTERPRET
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _config_list,
-                                              _element_size, _fitting)
+                                              _element_size, _fitting, _with_flat)
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels"]
 
@@ -26,11 +26,8 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
     ones (``SWAP_AB=False``); ``flat`` (the TMA kernel): every config says ``FLAT``, and the
     :data:`FLAT_TILES` come twice, the second time flattened (``FLAT=True``)."""
     if flat:
-        configs = _configs(pre_hook, swap)
-        for c in configs:
-            c.kwargs["FLAT"] = False
-        return configs + ([] if _INTERPRET else
-                          _config_list(FLAT_TILES, pre_hook, SWAP_AB=False, FLAT=True))
+        return _with_flat(_configs(pre_hook, swap), [] if _INTERPRET else FLAT_TILES, pre_hook,
+                          SWAP_AB=False)
     if _INTERPRET:
         if not swap:
             return _config_list([INTERPRETER_TILE], pre_hook)

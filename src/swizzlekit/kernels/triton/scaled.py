@@ -33,7 +33,8 @@ from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _laun
 from swizzlekit.kernels.triton.matmul_configs import flat_ok
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotune,
-                                              _config_list, _element_size, _fitting)
+                                              _config_list, _element_size, _fitting,
+                                              _with_flat)
 
 __all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
            "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE"]
@@ -47,10 +48,7 @@ def _configs(pre_hook=None, flat: bool = False):
     """The tile configs; ``flat`` (the TMA kernel): every config says ``FLAT``, and the
     :data:`FLAT_TILES` come twice, the second time flattened (as in ``matmul``)."""
     if flat:
-        configs = _configs(pre_hook)
-        for c in configs:
-            c.kwargs["FLAT"] = False
-        return configs + ([] if _INTERPRET else _config_list(FLAT_TILES, pre_hook, FLAT=True))
+        return _with_flat(_configs(pre_hook), [] if _INTERPRET else FLAT_TILES, pre_hook)
     if _INTERPRET:
         return _config_list([INTERPRETER_TILE], pre_hook)
     # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps); fp8 tiles go 128 deep in K. They include
@@ -160,31 +158,27 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, M, N, K, ORDER: t
     if FLAT:
         for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            for k in range(0, tl.cdiv(K, BLOCK_K)):
-                a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-                acc = tl.dot(a, b, acc)
-            _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, ROWWISE, BLOCK_M,
-                          BLOCK_N)
+            _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, K,
+                         ROWWISE, BLOCK_M, BLOCK_N, BLOCK_K)
     else:
         step = NUM_PROGRAMS if PERSISTENT else slots
         for slot in range(tl.program_id(0), slots, step):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
-                acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-                for k in range(0, tl.cdiv(K, BLOCK_K)):
-                    a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-                    b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-                    acc = tl.dot(a, b, acc)
-                _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, ROWWISE,
-                              BLOCK_M, BLOCK_N)
+                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, K,
+                             ROWWISE, BLOCK_M, BLOCK_N, BLOCK_K)
 
 
 @triton.jit
-def _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, ROWWISE: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """The scaled tile, stored by TMA."""
+def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, K,
+                 ROWWISE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 BLOCK_K: tl.constexpr):
+    """One tile by TMA: the K loop, the scales, and the store."""
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+        acc = tl.dot(a, b, acc)
     offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)

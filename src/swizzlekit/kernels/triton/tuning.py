@@ -66,6 +66,14 @@ def _config_list(shapes, pre_hook=None, **extra) -> list:
                           num_warps=w, pre_hook=pre_hook) for bm, bn, bk, s, w in shapes]
 
 
+def _with_flat(configs, tiles, pre_hook=None, **extra) -> list:
+    """``configs``, each marked ``FLAT=False``, then ``tiles`` as flattened configs
+    (``FLAT=True``): one program per SM walking its tiles in one loop (the TMA kernels)."""
+    for c in configs:
+        c.kwargs["FLAT"] = False
+    return configs + _config_list(tiles, pre_hook, FLAT=True, **extra)
+
+
 def _element_size(arg) -> int:
     """The element size of a tensor argument or of a TMA descriptor's tensor."""
     return arg.element_size() if hasattr(arg, "element_size") else arg.base.element_size()
