@@ -104,7 +104,7 @@ def test_a_plan_is_per_signature():
                                          (200, 1000, 777, 3)])
 def test_split_k(tma, m, n, k, split):
     """Split-K, as split_k_for suggests (None) or given, on fresh inputs each call: the first
-    call compiles, the second goes through the plans of both passes."""
+    call compiles, the second goes through the plan; the last split of each tile adds."""
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton.matmul import TOLERANCE, split_k_for
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
@@ -118,6 +118,31 @@ def test_split_k(tma, m, n, k, split):
         err = relative_error(c, a, b)
         assert err == err and err < TOLERANCE["bfloat16"]
 
+
+
+@pytest.mark.parametrize("tma", [False, True])
+def test_split_k_on_a_full_gpu_is_deterministic(tma):
+    """Split 8 ways over 4096 x 4096 (a thousand tiles and more, several waves, splits of a
+    tile on different SMs in any order): 20 calls give the same bits (the last split adds
+    the planes in plane order, whichever it is), within the float64 bound, and leave every
+    counter at zero."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import split_k
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    a, b = random_operands(4096, 4096, 2048, torch.bfloat16, "cuda")
+    first = None
+    for _ in range(20):
+        c = poisoned(4096, 4096, torch.bfloat16, "cuda")
+        matmul(a, b, out=c, tma=tma, split_k=8)
+        if first is None:
+            first = c.clone()
+            err = relative_error(c, a, b)
+            assert err == err and err < TOLERANCE["bfloat16"]
+        assert torch.equal(c, first)
+    torch.cuda.synchronize()
+    assert all(int(t.abs().sum()) == 0 for t in split_k._COUNTERS.values())
 
 @pytest.mark.parametrize("tma", [False, True])
 @pytest.mark.parametrize("dtype,precision,bound", PRECISIONS, ids=lambda x: str(x))

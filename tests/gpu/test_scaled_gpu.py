@@ -77,6 +77,26 @@ def test_every_tile_config_alone(tma):
 
 
 @pytest.mark.parametrize("tma", [False, True])
+@pytest.mark.parametrize("m,n,k,split", [(256, 4096, 4096, 2), (129, 4000, 3008, 4),
+                                         (4096, 4096, 2048, 8)])
+def test_split_k(m, n, k, split, tma):
+    """K split in one launch (the last split of each tile adds, then scales): within the
+    float64 bound, twice (the second call through the plan), the same bits both times."""
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda", rowwise=True)
+    results = []
+    for _ in range(2):
+        c = poisoned(m, n, torch.bfloat16, "cuda")
+        scaled_matmul(a, b, sa, sb, out=c, tma=tma, split_k=split)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < _bound(torch.bfloat16), err
+        results.append(c)
+    assert torch.equal(*results)
+
+
+@pytest.mark.parametrize("tma", [False, True])
 def test_repeat_calls_go_through_a_plan(tma):
     from swizzlekit.kernels.triton import scaled
     from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands

@@ -98,15 +98,17 @@ def _residency(bm: int, bn: int, bk: int, stages: int, warps: int, elem: int, ou
 
 
 def terms(M: int, N: int, K: int, fam: str, config: str, *, narrow_a=False, narrow_b=False,
-          gpu_name: str = "h200") -> tuple[float, ...]:
+          split: int = 1, gpu_name: str = "h200") -> tuple[float, ...]:
     """The parts of :func:`predict` that need no fitted number: ``(rounds, compute, pipeline,
     l2, narrow, dram)``: waves x steps; a step's tensor-core seconds at efficiency 1; the
     divisor S - 1 of the latency; bytes through L2 per step; elements loaded one by one per
-    step and SM; seconds to read A and B once from DRAM."""
+    step and SM; seconds to read A and B once from DRAM. ``split``: K split that many ways,
+    each tile's CTAs that many times over with a share of the steps each."""
     g = gpu(gpu_name)
     bm, bn, bk, stages, warps, _ = _parse(config)
     e = _ELEM[fam]
-    tiles, steps = math.ceil(M / bm) * math.ceil(N / bn), math.ceil(K / bk)
+    tiles = math.ceil(M / bm) * math.ceil(N / bn) * split
+    steps = math.ceil(math.ceil(K / bk) / split)
     r = _residency(bm, bn, bk, stages, warps, e, 4 if fam in ("tf32", "ieee") else 2, gpu_name)
     slots = g.sms * r
     active = min(tiles, slots)
@@ -127,13 +129,17 @@ def seconds(t: tuple, efficiency: float, p: dict) -> float:
 
 
 def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narrow_a=False,
-            narrow_b=False, params: dict | None = None, gpu_name: str = "h200") -> float:
+            narrow_b=False, split: int = 1, params: dict | None = None,
+            gpu_name: str = "h200") -> float:
     """Predicted seconds of one launch of ``config`` (``BMxBNxBK/sS/wW[/swap]``) of ``kernel``
     (pointer, tma, fp8_pointer, fp8_tma) on M x N x K operands of ``fam`` (:func:`family`).
-    ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements."""
+    ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements.
+    ``split``: K split that many ways in one launch (:mod:`.split_k`); the partials' extra
+    traffic is not modelled (they stay in L2)."""
     p = params or fitted()
     base = config.removesuffix("/flat")
-    t = terms(M, N, K, fam, base, narrow_a=narrow_a, narrow_b=narrow_b, gpu_name=gpu_name)
+    t = terms(M, N, K, fam, base, narrow_a=narrow_a, narrow_b=narrow_b, split=split,
+              gpu_name=gpu_name)
     fitted_eff = p["efficiency"].get(f"{fam}/{kernel}/{config}")
     if fitted_eff is not None or base == config:
         return seconds(t, fitted_eff or p["default_efficiency"], p)
@@ -178,6 +184,7 @@ def perf_model(kernel: str):
         config = config_label(kw, kw["num_stages"], kw["num_warps"])
         return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,
                        narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"]),
-                       narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]))
+                       narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]),
+                       split=kw.get("SPLIT_K", 1))
 
     return estimate

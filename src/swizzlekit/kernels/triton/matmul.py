@@ -23,8 +23,8 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS,
                                             _order_args, _pad_first, _padded_call,
                                             _requested_order, _signature, _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
-from swizzlekit.kernels.triton.split_k import (_k_range, _store_partial, _sum_splits, check_split,
-                                               split_k_for)
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, auto_split, check_split,
+                                               counters, pick_split, split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import FLAT_TILES, _auto_order, _configs, _prune
 from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
 
@@ -155,7 +155,8 @@ def _mask_n(N: int, stride_bn: int) -> bool:
 
 
 @triton.jit
-def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak,
+def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, K,
+                  stride_am, stride_ak,
                   stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr,
@@ -164,14 +165,17 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
     acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
                        stride_bk, stride_bn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K,
                        SWAP_AB, MASK_N)
-    if SPLIT_K > 1:
-        _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
+    inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    if SPLIT_K > 1:         # the last split of the tile writes the sum of all S
+        acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M,
+                               BLOCK_N, SPLIT_K)
+        if last:
+            tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
     else:
-        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-        c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
-        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
-                 mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
 
 
 @_autotune("pointer", configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
@@ -180,7 +184,7 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
                     "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"])})
 @triton.jit
-def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, stride_ak, stride_bk,
                    stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
                    SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
@@ -195,13 +199,15 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, M, N, K, stride_am, stride_ak, s
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
-                _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
+                _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
+                              N, K, stride_am,
                               stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
                               BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
     else:
         pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
-            _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, pid_m, pid_n, M, N, K, stride_am,
+            _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                          K, stride_am,
                           stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
                           BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
 
@@ -225,7 +231,7 @@ def _set_blocks(nargs):
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
                     and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
 @triton.jit
-def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.constexpr,
+def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDER: tl.constexpr,
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
@@ -257,17 +263,19 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, M, N, K, ORDER: tl.conste
         # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
         # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
         # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/benchmarks.md).
-        _tma_tile(a_desc, b_desc, c_desc, ws_ptr, tl.program_id(0), tiles_m, tiles_n, M, N, K,
+        _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
+                  tiles_n, M, N, K,
                   ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
     else:
         slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS if PERSISTENT else slots):
-            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, slot, tiles_m, tiles_n, M, N, K, ORDER,
+            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N,
+                      K, ORDER,
                       P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
 
 
 @triton.jit
-def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, slot, tiles_m, tiles_n, M, N, K,
+def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N, K,
               ORDER: tl.constexpr, P: tl.constexpr, PRECISION: tl.constexpr,
               B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr,
               BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr):
@@ -295,8 +303,11 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, slot, tiles_m, tiles_n, M, N, K,
                 acc = tl.dot(a, b, acc, input_precision=PRECISION)
         if SWAP_AB:
             acc = acc_t.T
-        if SPLIT_K > 1:
-            _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M, BLOCK_N)
+        if SPLIT_K > 1:     # the last split of the tile writes the sum of all S
+            acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                                   BLOCK_M, BLOCK_N, SPLIT_K)
+            if last:
+                c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
         else:
             c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
@@ -316,6 +327,8 @@ TF32_COPY_MIN_M = 8192
 
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
 PLANS = PlanCache()
+#: ``split_k=None``: the split each signature's first call timed fastest (:func:`.pick_split`).
+SPLITS = PlanCache()
 
 
 def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
@@ -330,11 +343,10 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     (it must be M x N, same dtype and device). ``tma``: move tiles with the tensor memory
     accelerator (default: when the tensors allow it, on a GPU,
     except 16-bit problems of M*N*K <= :data:`TMA_MIN_MNK`, whose calls its host time bounds).
-    ``split_k``: split K S ways into fp32 partials that a second pass adds (default 1;
-    :func:`~swizzlekit.kernels.triton.split_k.split_k_for` suggests S by shape; not with
-    persistent grids). On the H200 it cut
-    the GPU time of 128x4096x4096 from 29 to 23 us but added 17 us of host time, which made
-    the benchmark's calls host-bound (docs/benchmarks.md), so it is not the default.
+    ``split_k``: split K S ways in one launch, the last split of each tile adding the fp32
+    partials (:mod:`~swizzlekit.kernels.triton.split_k`; not with persistent grids). The
+    default (None) times S = 1 and 2 on the first call of a signature where M <= 512 on a
+    GPU, and keeps the faster (``split_k.auto_split``); elsewhere it means 1.
     TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
     memory only K-major), or from M = :data:`TF32_COPY_MIN_M` on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
@@ -379,21 +391,28 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     if use_tma and not ok:
         raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
+    sig = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
+           if on_gpu and not _INTERPRET else None)
+    if split_k is None and sig is not None and auto_split(M, N, K, persistent):
+        split_k = SPLITS.get(sig)
+        if split_k is None:         # the first call of the signature times S = 1 and 2
+            split_k = pick_split(lambda s: matmul(a, b, order, out=c, precision=precision,
+                                                  tma=tma, split_k=s, **order_params))
+            SPLITS.put(sig, split_k)
     split_k = split_k or 1
-    ws = (torch.empty((split_k, M, N), device=a.device, dtype=torch.float32)
-          if split_k > 1 else c)
+    if split_k > 1:     # fp32 planes, and a counter per tile of the smallest config
+        ws = torch.empty((split_k, M, N), device=a.device, dtype=torch.float32)
+        counts = counters(a.device, triton.cdiv(M, 16) * triton.cdiv(N, 16))
+    else:
+        ws = counts = c
 
-    key = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor,
-                      split_k) if on_gpu and not _INTERPRET else None)
-    plans = PLANS.get(key) if key is not None else None
-    if plans is not None:
-        main, total = plans
+    key = (*sig, split_k) if sig is not None else None
+    plan = PLANS.get(key) if key is not None else None
+    if plan is not None:
         if use_tma:
-            main(*_descriptors((a, b_arg, c), b_kmajor, main.config), ws)
+            plan(*_descriptors((a, b_arg, c), b_kmajor, plan.config), ws, counts)
         else:
-            main(a, b_arg, c, ws)
-        if total is not None:
-            total(ws, c)
+            plan(a, b_arg, c, ws, counts)
         return c
 
     if kernel_order == AUTO:        # the model's pick, on a shape's first call only
@@ -414,30 +433,21 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     if use_tma:
         descs = _descriptors((a, b_op, c), b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
                                                       "BLOCK_K": 16})
-        compiled = _matmul_tma_kernel[grid](*descs, ws, M, N, K, B_KMAJOR=b_kmajor, **options)
-        named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "M", "N", "K"),
-                         (*descs, ws, M, N, K)), B_KMAJOR=b_kmajor, **options)
+        compiled = _matmul_tma_kernel[grid](*descs, ws, counts, M, N, K, B_KMAJOR=b_kmajor,
+                                            **options)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "counts_ptr", "M", "N", "K"),
+                         (*descs, ws, counts, M, N, K)), B_KMAJOR=b_kmajor, **options)
         kernel = _matmul_tma_kernel
     else:
-        args = (a, b, c, ws, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        args = (a, b, c, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                 c.stride(0), c.stride(1))
         compiled = _matmul_kernel[grid](*args, **options)
-        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "ws_ptr", "M", "N", "K", "stride_am",
-                          "stride_ak", "stride_bk", "stride_bn", "stride_cm", "stride_cn"),
-                         args), **options)
+        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "ws_ptr", "counts_ptr", "M", "N", "K",
+                          "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm",
+                          "stride_cn"), args), **options)
         kernel = _matmul_kernel
-    total = None
-    if split_k > 1:
-        total_grid = lambda meta: (triton.cdiv(M * N, meta["BLOCK"]),)  # noqa: E731
-        total_args = (ws, c, M, N, c.stride(0), c.stride(1))
-        compiled_total = _sum_splits[total_grid](*total_args, SPLIT_K=split_k)
-        total = capture(_sum_splits, compiled_total, dict(
-            zip(("ws_ptr", "c_ptr", "M", "N", "stride_cm", "stride_cn"), total_args),
-            SPLIT_K=split_k), total_grid, n_tensors=2)
     if key is not None:
-        main = capture(kernel, compiled, named, grid, n_tensors=4)
-        if main is not None and (split_k == 1 or total is not None):
-            PLANS.put(key, (main, total))
+        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=5))
     return c
 
 

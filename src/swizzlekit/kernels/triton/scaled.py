@@ -32,6 +32,8 @@ from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _laun
                                               _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.matmul_configs import flat_ok
 from swizzlekit.kernels.triton.plans import PlanCache, capture
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, auto_split, check_split,
+                                               counters, pick_split)
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotune,
                                               _config_list, _element_size, _fitting,
                                               _with_flat)
@@ -108,29 +110,40 @@ def _scaled(acc, sa_ptr, sb_ptr, offs_m, offs_n, M, N, ROWWISE: tl.constexpr):
     return acc * (tl.load(sa_ptr) * tl.load(sb_ptr))
 
 
-@_autotune("fp8_pointer", configs=_configs(), key=["M", "N", "K", "ORDER", "P", "ROWWISE"],
+@_autotune("fp8_pointer", configs=_configs(),
+           key=["M", "N", "K", "ORDER", "P", "ROWWISE", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
 @triton.jit
-def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, M, N, K, stride_am, stride_ak,
-                   stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr,
-                   P: tl.constexpr, ROWWISE: tl.constexpr, BLOCK_M: tl.constexpr,
-                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
-    """Pointer loads: any strides of A and B (the K loop masks a short last step)."""
+def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K, stride_am,
+                   stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr,
+                   P: tl.constexpr, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                   EVEN_K: tl.constexpr):
+    """Pointer loads: any strides of A and B (the K loop masks a short last step).
+    ``SPLIT_K``: the K loop split over program id 1, the last split adding (:mod:`.split_k`)."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
     if (pid_m < tiles_m) & (pid_n < tiles_n):
         # the 16-bit GEMM's K loop; "tf32" is Triton's default input precision, which fp8
         # operands ignore
-        acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, 0, tl.cdiv(K, BLOCK_K),
-                           stride_am, stride_ak, stride_bk, stride_bn, "tf32", BLOCK_M,
-                           BLOCK_N, BLOCK_K, EVEN_K, False, False)
+        first, last = _k_range(K, BLOCK_K, SPLIT_K)
+        acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am,
+                           stride_ak, stride_bk, stride_bn, "tf32", BLOCK_M, BLOCK_N, BLOCK_K,
+                           EVEN_K, False, False)
         offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
         offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-        acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-        tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn,
-                 acc.to(c_ptr.dtype.element_ty),
-                 mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+        c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
+        inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+        if SPLIT_K > 1:     # the last split of the tile scales and writes the sum of all S
+            acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                                         BLOCK_M, BLOCK_N, SPLIT_K)
+            if last_split:
+                acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+                tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
+        else:
+            acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+            tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
 
 
 def _set_blocks(nargs):
@@ -140,54 +153,67 @@ def _set_blocks(nargs):
 
 
 @_autotune("fp8_tma", flat=len(FLAT_TILES), configs=_configs(_set_blocks, flat=True),
-           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES"],
+           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
-def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, M, N, K, ORDER: tl.constexpr,
-                       P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
-                       ROWWISE: tl.constexpr, OUT_BYTES: tl.constexpr, BLOCK_M: tl.constexpr,
-                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, FLAT: tl.constexpr):
+def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K,
+                       ORDER: tl.constexpr, P: tl.constexpr, PERSISTENT: tl.constexpr,
+                       NUM_PROGRAMS, ROWWISE: tl.constexpr, OUT_BYTES: tl.constexpr,
+                       SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       BLOCK_K: tl.constexpr, FLAT: tl.constexpr):
     """Tiles moved by TMA (zero-filled past the edges, stores clipped); ``b_desc`` describes
     Bᵀ (N x K), and its tiles are transposed on load. ``PERSISTENT``: ``NUM_PROGRAMS``
     programs walk the launch slots with a stride. ``FLAT``: one program per SM walks the
     tiles in a loop Triton flattens with the K loop (an order whose slots are the tiles).
     ``OUT_BYTES`` (C's element size) only keys the autotuner: descriptors carry no dtype it
-    would key on, and the staged C tile's size decides which configs fit."""
+    would key on, and the staged C tile's size decides which configs fit. ``SPLIT_K``: as
+    the pointer kernel (not with ``FLAT`` or ``PERSISTENT``)."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     if FLAT:
         for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-            _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, K,
-                         ROWWISE, BLOCK_M, BLOCK_N, BLOCK_K)
+            _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
+                         pid_n, tiles_n, M, N, K, ROWWISE, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K)
     else:
         step = NUM_PROGRAMS if PERSISTENT else slots
         for slot in range(tl.program_id(0), slots, step):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
-                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, K,
-                             ROWWISE, BLOCK_M, BLOCK_N, BLOCK_K)
+                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
+                             pid_n, tiles_n, M, N, K, ROWWISE, SPLIT_K, BLOCK_M, BLOCK_N,
+                             BLOCK_K)
 
 
 @triton.jit
-def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, K,
-                 ROWWISE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 BLOCK_K: tl.constexpr):
-    """One tile by TMA: the K loop, the scales, and the store."""
+def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m, pid_n,
+                 tiles_n, M, N, K, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """One tile by TMA: the K loop (this split's share of it), the scales, and the store."""
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
+    first, last = _k_range(K, BLOCK_K, SPLIT_K)
+    for k in range(first, last):
         a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
         b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
         acc = tl.dot(a, b, acc)
     offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+    if SPLIT_K > 1:         # the last split of the tile scales and writes the sum of all S
+        acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                                     BLOCK_M, BLOCK_N, SPLIT_K)
+        if last_split:
+            acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+    else:
+        acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
 
 # ---------------------------------------------------------------------------------- launcher
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
 PLANS = PlanCache()
+#: ``split_k=None``: the split each signature's first call timed fastest (:func:`.pick_split`).
+SPLITS = PlanCache()
 #: Up to this M*N*K (2048x4096x4096) fp8 calls take pointer loads by default. On the H200 the
 #: two ran within 2% on the GPU at 2048x4096x4096, 256x8192x8192 and 512x4096x4096, and TMA's
 #: host time per call was 44-55 us against 25-28 (descriptors built each call), which made
@@ -202,7 +228,7 @@ FP8_TMA_MIN_M, FP8_TMA_MIN_MNK_WIDE = 1024, 2**34
 
 def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
                   out_dtype=None, persistent: bool = False, tma: bool | None = None,
-                  **order_params):
+                  split_k: int | None = None, **order_params):
     """``(scale_a * a) @ (scale_b * b)`` for float8_e4m3fn ``a`` (M x K) and K-major ``b``
     (K x N; ``bt.T``), with fp32 scales per tensor (one value each) or per row and column
     (M x 1 and 1 x N), written in ``out_dtype`` (default bf16; or ``out``'s dtype).
@@ -217,10 +243,15 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     ``PAD_MIN_MNK`` on, a call whose rows TMA cannot take (K not a multiple of 16, or an A
     that is not row-major) runs on zero-padded aligned copies, unless ``tma=False``: one-byte
     rows of any other length leave the pointer-load kernel one-byte loads.
+    ``split_k``: K split S ways in one launch, the last split of each tile adding the fp32
+    partials (:mod:`.split_k`; not with ``persistent``). As in ``matmul``, the default (None)
+    times S = 1 and 2 on a signature's first call where M <= 512 on a GPU, and keeps the
+    faster; elsewhere it means 1.
     """
     import torch
 
     M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
+    check_split(split_k, persistent, M, N)
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
     if M == 0 or N == 0:
         return c
@@ -233,7 +264,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     if not ok and tma is None and (on_gpu or _INTERPRET) and M * N * K >= PAD_MIN_MNK:
         a2, b2, c2 = _aligned_copies(a, b, c, persistent)
         scaled_matmul(a2, b2, scale_a, scale_b, order, out=c2, persistent=persistent,
-                      tma=None if _tma_ok(c2) else False, **order_params)
+                      tma=None if _tma_ok(c2) else False, split_k=split_k, **order_params)
         return c if c2 is c else c.copy_(c2)
     wide = M >= FP8_TMA_MIN_M and M * N * K >= FP8_TMA_MIN_MNK_WIDE
     small = on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
@@ -244,16 +275,29 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     if persistent and not use_tma:
         raise SwizzleKitError("persistent=True needs TMA: A, Bᵀ and C with 16-byte aligned rows")
     sa, sb = scale_a.reshape(-1).contiguous(), scale_b.reshape(-1).contiguous()
-    key = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
+    sig = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
             sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent)
            if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
+    if split_k is None and sig is not None and auto_split(M, N, K, persistent):
+        split_k = SPLITS.get(sig)
+        if split_k is None:         # the first call of the signature times S = 1 and 2
+            split_k = pick_split(lambda s: scaled_matmul(a, b, scale_a, scale_b, order, out=c,
+                                                         tma=tma, split_k=s, **order_params))
+            SPLITS.put(sig, split_k)
+    split_k = split_k or 1
+    if split_k > 1:     # fp32 planes, and a counter per tile of the smallest config
+        ws = torch.empty((split_k, M, N), device=a.device, dtype=torch.float32)
+        counts = counters(a.device, triton.cdiv(M, 16) * triton.cdiv(N, 16))
+    else:
+        ws = counts = sa
+    key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
         if use_tma:
-            plan(*_descriptors((a, bt, c), True, plan.config), sa, sb)
+            plan(*_descriptors((a, bt, c), True, plan.config), sa, sb, ws, counts)
         else:
-            plan(a, b, c, sa, sb)
+            plan(a, b, c, sa, sb, ws, counts)
         return c
     if kernel_order == AUTO:        # the model's pick, on a shape's first call only
         kernel_order, p = _order_args(*_auto_order(M, N, K, c.element_size(), use_tma,
@@ -266,29 +310,30 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
         if meta.get("FLAT"):
-            return (min(slots, flat_programs),)
-        return (min(slots, programs) if persistent else slots,)
+            return (min(slots, flat_programs), split_k)
+        return (min(slots, programs) if persistent else slots, split_k)
 
-    options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise)
+    options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise, SPLIT_K=split_k)
     if use_tma:
         descs = _descriptors((a, bt, c), True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
-        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, M, N, K, PERSISTENT=persistent,
-                                            NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(),
-                                            **options)
-        named = dict(zip(("a_desc", "b_desc", "c_desc", "sa_ptr", "sb_ptr", "M", "N", "K"),
-                         (*descs, sa, sb, M, N, K)), PERSISTENT=persistent,
-                     NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(), **options)
+        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K,
+                                            PERSISTENT=persistent, NUM_PROGRAMS=programs,
+                                            OUT_BYTES=c.element_size(), **options)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "sa_ptr", "sb_ptr", "ws_ptr",
+                          "counts_ptr", "M", "N", "K"), (*descs, sa, sb, ws, counts, M, N, K)),
+                     PERSISTENT=persistent, NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(),
+                     **options)
         kernel = _scaled_tma_kernel
     else:
-        args = (a, b, c, sa, sb, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                c.stride(0), c.stride(1))
+        args = (a, b, c, sa, sb, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                b.stride(1), c.stride(0), c.stride(1))
         compiled = _scaled_kernel[grid](*args, **options)
-        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "sa_ptr", "sb_ptr", "M", "N", "K",
-                          "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm",
-                          "stride_cn"), args), **options)
+        named = dict(zip(("a_ptr", "b_ptr", "c_ptr", "sa_ptr", "sb_ptr", "ws_ptr", "counts_ptr",
+                          "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn",
+                          "stride_cm", "stride_cn"), args), **options)
         kernel = _scaled_kernel
     if key is not None:
-        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=5))
+        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=7))
     return c
 
 

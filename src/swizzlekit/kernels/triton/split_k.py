@@ -1,15 +1,25 @@
-"""Split-K: the K loop split S ways into fp32 planes, and the pass that adds them.
+"""Split-K in one launch: the K loop split S ways, and the last split of a tile adds them.
 
 ``matmul(..., split_k=S)`` launches its tiles S times over (program id 1). Split s of S takes
-an even share of the K steps (:func:`_k_range`; the last shares may be short or empty) and
-stores its fp32 partial tile into plane s of an S x M x N workspace (:func:`_store_partial`).
-A second kernel, :func:`_sum_splits`, adds the planes into C in C's dtype and strides::
+an even share of the K steps (:func:`_k_range`; the last shares may be short or empty),
+stores its fp32 partial tile into plane s of an S x M x N workspace, and counts itself in
+the tile's counter. The split that counts last adds the S planes, in plane order, and the
+kernel's epilogue writes C (:func:`_split_sum`)::
 
     K steps   0 1 2 3 | 4 5 6 7 | 8 9 . .        S = 3, 10 steps: shares of 4, 4, 2
-    planes    ws[0]     ws[1]     ws[2]    ->  C = ws[0] + ws[1] + ws[2]
+    planes    ws[0]     ws[1]     ws[2]          each split: store, then count
+    last to count:  C = ws[0] + ws[1] + ws[2]    and sets the counter back to 0
 
-:func:`split_k_for` suggests S by shape. It is not the default (docs/benchmarks.md: on the
-H200 it cut GPU time but its extra host work made small calls host-bound).
+No split waits for another, so any grid size and any dispatch order finish. The sum's order
+is fixed, so the result is the same bits whichever split comes last. The counters
+(:func:`counters`) are zero before and after every launch, kept one set per device and
+stream, so that launches on two streams never share one.
+
+:func:`split_k_for` suggests S by shape. ``split_k=None`` (the default) lets the first call
+of a signature time S = 1 and 2 where M <= :data:`AUTO_SPLIT_MAX_M` and keep the faster
+(:func:`auto_split`, :func:`pick_split`): on the H200 a split of 2 ran 3-11% faster on 4 of
+13 decode-like shapes and slower on the rest (docs/benchmarks.md), which no shape rule told
+apart.
 """
 
 from __future__ import annotations
@@ -18,9 +28,9 @@ import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError, check_int
-from swizzlekit.kernels.triton.call import _INTERPRET
 
-__all__ = ["split_k_for", "check_split", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE"]
+__all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "MAX_SPLIT_K",
+           "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M"]
 
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
@@ -30,7 +40,9 @@ MAX_SPLIT_K, MIN_STEPS_PER_SPLIT = 8, 4
 def split_k_for(M: int, N: int, K: int, sms: int) -> int:
     """How many ways to split K when the output is too small to fill the GPU: for M up to
     512 (decode-like calls), doubling while the 128x128 tiles times the splits still fit in
-    one wave of ``sms`` and each split keeps at least 4 steps of 64.
+    one wave of ``sms`` and each split keeps at least 4 steps of 64. A suggestion by shape
+    only: the H200 ran most such splits slower than none, since the library's narrow tiles
+    already fill the SMs (docs/benchmarks.md); ``split_k=None`` times instead.
 
     >>> split_k_for(64, 4096, 4096, 132), split_k_for(16, 14336, 4096, 132)
     (4, 1)
@@ -46,6 +58,42 @@ def split_k_for(M: int, N: int, K: int, sms: int) -> int:
            and steps // (2 * s) >= MIN_STEPS_PER_SPLIT):
         s *= 2
     return s
+
+
+#: ``split_k=None``: up to this M, on a GPU, the first call of a signature times these splits
+#: and keeps the faster (:func:`pick_split`); K must give each split 4 steps of 64.
+AUTO_SPLITS, AUTO_SPLIT_MAX_M = (1, 2), 512
+
+
+def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
+    """Whether ``split_k=None`` times :data:`AUTO_SPLITS` for a GPU call (else it means 1):
+    not persistent, M <= :data:`AUTO_SPLIT_MAX_M`, K of at least 2 x 4 steps of 64, a
+    workspace within :data:`MAX_WORKSPACE`, and not under ``SWIZZLEKIT_AUTOTUNE=0`` (no
+    timing at all).
+
+    >>> auto_split(64, 4096, 4096, False), auto_split(4096, 4096, 4096, False)
+    (True, False)
+    >>> auto_split(64, 4096, 256, False), auto_split(64, 4096, 4096, True)
+    (False, False)
+    """
+    from swizzlekit.kernels.triton.tuning import _MODE
+
+    top = max(AUTO_SPLITS)
+    return (not persistent and M <= AUTO_SPLIT_MAX_M and _MODE != "0"
+            and triton.cdiv(K, 64) >= top * MIN_STEPS_PER_SPLIT
+            and top * M * N <= MAX_WORKSPACE)
+
+
+def pick_split(run, splits=AUTO_SPLITS) -> int:
+    """The split of ``splits`` whose ``run(split)`` is fastest: each run once first (it
+    compiles and autotunes), then timed by ``triton.testing.do_bench`` (median; the first
+    wins ties)."""
+    from triton.testing import do_bench
+
+    for s in splits:
+        run(s)
+    times = [do_bench(lambda: run(s), warmup=5, rep=25, return_mode="median") for s in splits]
+    return splits[times.index(min(times))]
 
 
 #: The workspace is indexed in 32-bit arithmetic by the adding pass: S x M x N elements.
@@ -78,28 +126,42 @@ def _k_range(K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
 
 
 @triton.jit
-def _store_partial(ws_ptr, acc, pid_m, pid_n, M, N, BLOCK_M: tl.constexpr,
-                   BLOCK_N: tl.constexpr):
-    """Split-K: this split's fp32 partial tile into plane ``program_id(1)`` of the workspace
-    (S x M x N, row-major); :func:`_sum_splits` adds the planes."""
+def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl.constexpr,
+               BLOCK_N: tl.constexpr, SPLIT_K: tl.constexpr):
+    """This split's fp32 partial tile into plane ``program_id(1)`` of the workspace (S x M x N,
+    row-major), then the tile's count. Returns ``(total, last)``: ``last`` for the split that
+    counted last, whose ``total`` is the sum of the S planes in plane order (the others'
+    ``total`` is their own partial, not to be stored)."""
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    plane = ws_ptr + tl.program_id(1).to(tl.int64) * M * N
-    tl.store(plane + offs_m[:, None].to(tl.int64) * N + offs_n[None, :], acc,
-             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+    inside = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    at = offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
+    # S x M x N < 2**31 (check_split), so plane offsets fit 32 bits
+    tl.store(ws_ptr + tl.program_id(1) * M * N + at, acc, mask=inside)
+    tl.debug_barrier()          # every thread's part of the partial is written before the count
+    count = counts_ptr + pid_m * tiles_n + pid_n
+    last = tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == SPLIT_K - 1
+    if last:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for s in tl.static_range(SPLIT_K):      # L2 only (.cg): written by other SMs
+            acc += tl.load(ws_ptr + s * M * N + at, mask=inside, other=0.0, cache_modifier=".cg")
+        tl.atomic_xchg(count, 0)                # zero again for the next launch
+    return acc, last
 
 
-@triton.autotune(configs=[triton.Config({"BLOCK": 32 if _INTERPRET else 1024}, num_warps=4)],
-                 key=[])                 # one config: nothing to tune, but a plan can take it
-@triton.jit
-def _sum_splits(ws_ptr, c_ptr, M, N, stride_cm, stride_cn, SPLIT_K: tl.constexpr,
-                BLOCK: tl.constexpr):
-    """Split-K's second pass: C = the sum of the S fp32 planes, in C's dtype and strides."""
-    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
-    inside = offs < M * N
-    acc = tl.zeros((BLOCK,), dtype=tl.float32)
-    for s in tl.static_range(SPLIT_K):
-        acc += tl.load(ws_ptr + s * M * N + offs, mask=inside, other=0.0)
-    m, n = offs // N, offs % N
-    tl.store(c_ptr + m * stride_cm + n * stride_cn, acc.to(c_ptr.dtype.element_ty), mask=inside)
+def counters(device, tiles: int):
+    """The per-tile counters of :func:`_split_sum` for launches on ``device``'s current stream:
+    at least ``tiles`` int32 zeros, which every launch leaves zero. One set per device and
+    stream, grown (a fresh zeroed tensor) when a launch needs more."""
+    import torch
 
+    stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
+    key = (device.type, device.index, stream)
+    have = _COUNTERS.get(key)
+    if have is None or have.numel() < tiles:
+        have = torch.zeros(max(tiles, 1024), device=device, dtype=torch.int32)
+        _COUNTERS[key] = have
+    return have
+
+
+_COUNTERS: dict = {}

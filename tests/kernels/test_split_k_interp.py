@@ -1,0 +1,93 @@
+"""Split-K in one launch (swizzlekit.kernels.triton.split_k) in Triton's interpreter (CI tier
+2): the last split of each tile adds the planes and writes C, and leaves its counter at zero.
+Checked against float64 on ragged shapes with poisoned outputs, for the 16-bit/fp32 GEMM
+(pointer loads and TMA) and the fp8 one, and for bad split counts at the door."""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("triton")
+
+pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
+                                reason="interpreter tier: runs where there is no GPU")
+
+from swizzlekit.errors import SwizzleKitError  # noqa: E402
+
+
+def _counters_zero() -> bool:
+    from swizzlekit.kernels.triton import split_k
+
+    return all(int(t.abs().sum()) == 0 for t in split_k._COUNTERS.values())
+
+
+@pytest.mark.parametrize("split", [2, 3, 5])
+@pytest.mark.parametrize("tma", [False, True])
+def test_matmul_split_against_float64(split, tma):
+    """70 x 72 x 200 in fp32 (IEEE): 7 steps of 32 split 2, 3 or 5 ways (5: shares of 2, 2,
+    2, 1 and an empty one), ragged at every edge; twice, the counters zero after each."""
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul
+
+    for _ in range(2):
+        err = check_matmul(70, 72, 200, torch.float32, "grouped", device="cpu",
+                           precision="ieee", tma=tma, split_k=split)
+        assert err == err and err < TOLERANCE["ieee"]
+        assert _counters_zero()
+
+
+def test_split_runs_are_bitwise_the_same_and_near_the_unsplit_sum():
+    """S = 1 against S = 4 on the same operands: the planes are added in plane order, so the
+    split result differs from the unsplit one only by fp32 rounding (a bound, not equality),
+    and two split runs are bitwise the same."""
+    from swizzlekit.kernels.triton.matmul import matmul
+    from swizzlekit.lab.verify import random_operands
+
+    a, b = random_operands(40, 48, 256, torch.float32, "cpu")
+    one = matmul(a, b, "row", precision="ieee")
+    four = matmul(a, b, "row", precision="ieee", split_k=4)
+    again = matmul(a, b, "row", precision="ieee", split_k=4)
+    assert torch.equal(four, again)
+    assert torch.allclose(one, four, rtol=1e-5, atol=1e-5 * float(one.abs().max()))
+
+
+@pytest.mark.parametrize("tma", [False, True])
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_scaled_split_against_float64(tma, rowwise):
+    """fp8 with K split 3 ways, scales applied once, after the sum: ragged M and N, K of 7
+    steps of 32 (TMA: K = 208, rows of 16 bytes)."""
+    from swizzlekit.kernels.triton.scaled import TOLERANCE
+    from swizzlekit.lab.verify import check_scaled_matmul
+
+    k = 208 if tma else 200
+    err = check_scaled_matmul(100, 72, k, device="cpu", out_dtype=torch.bfloat16, tma=tma,
+                              rowwise=rowwise, split_k=3)
+    assert err == err and err < TOLERANCE["bfloat16"], err
+    assert _counters_zero()
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"split_k": 0}, "split_k must be an integer from 1 to 16"),
+    ({"split_k": 17}, "split_k must be an integer from 1 to 16"),
+    ({"split_k": True}, "split_k must be an integer from 1 to 16"),
+    ({"split_k": 2, "persistent": True, "tma": True}, "does not combine with persistent"),
+])
+def test_scaled_refuses_bad_splits(kwargs, message):
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+
+    a = torch.randn(4, 16).to(torch.float8_e4m3fn)
+    b = torch.randn(3, 16).to(torch.float8_e4m3fn).T
+    with pytest.raises(SwizzleKitError, match=message):
+        scaled_matmul(a, b, torch.ones(()), torch.ones(()), **kwargs)
+
+
+def test_counters_grow_and_stay_per_device_and_stream():
+    from swizzlekit.kernels.triton.split_k import counters
+
+    small = counters(torch.device("cpu"), 10)
+    assert small.numel() >= 10 and int(small.sum()) == 0
+    assert counters(torch.device("cpu"), 10) is small        # the same set, reused
+    big = counters(torch.device("cpu"), 5000)
+    assert big.numel() >= 5000 and int(big.sum()) == 0
+    assert counters(torch.device("cpu"), 10) is big
