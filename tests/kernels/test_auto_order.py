@@ -1,12 +1,14 @@
 """order="auto" (swizzlekit.kernels.triton.auto_order): the pick is the least-DRAM candidate by
-the L2 model, as cta.rank computes it independently, grouped(8) unless the gain beats the
-model's held-out error, and the GEMMs take it as their default."""
+the L2 model, as simulating cta.rank's sweep computes it independently, grouped(8) unless the
+gain beats the model's held-out error, and the GEMMs take it as their default."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from swizzlekit.cta.l2 import HELDOUT
-from swizzlekit.cta.rank import rank
+from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.orders import order
+from swizzlekit.cta.rank import SWEEP
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton import auto_order, choose
 from swizzlekit.kernels.triton.auto_order import CANDIDATES, DEFAULT, pick
@@ -15,12 +17,15 @@ LABELS = ("128x256x64/s3/w8", "128x128x64/s4/w8", "64x128x64/s4/w4")
 
 
 def _oracle(M, N, K, config, elem, out):
-    """The candidates' DRAM bytes from cta.rank (every order and parameter set, simulated)."""
+    """The candidates' DRAM bytes, simulated one by one over cta.rank's sweep of the grouped
+    order (rank itself refuses grids past RANK_MAX_TILES, which a 64-wide config reaches
+    here, since it sweeps every order)."""
     bm, bn, bk, stages, warps, _ = choose._parse(config)
     ctas = choose._residency(bm, bn, bk, stages, warps, elem, out, "h200")
-    ranked = rank(M, N, K, tile=(bm, bn, bk), elem_bytes=elem, out_bytes=out, ctas_per_sm=ctas)
-    return {(r["params"]["group"], r["params"]["along"]): r["dram_read_bytes"]
-            for r in ranked if r["order"] == "grouped"}
+    tm, tn = -(-M // bm), -(-N // bn)
+    return {(p["group"], p["along"]): simulate(
+        M, N, K, order("grouped", tm, tn, **p), tile=(bm, bn, bk), elem_bytes=elem,
+        out_bytes=out, ctas_per_sm=ctas).dram_read_bytes for p in SWEEP["grouped"]}
 
 
 @settings(max_examples=25, deadline=None)
