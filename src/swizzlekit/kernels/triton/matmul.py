@@ -23,8 +23,8 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS,
                                             _order_args, _pad_first, _padded_call,
                                             _requested_order, _signature, _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
-from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, auto_split, check_split,
-                                               counters, pick_split, split_k_for)
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
+                                               resolve, split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import FLAT_TILES, _auto_order, _configs, _prune
 from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
 
@@ -393,19 +393,9 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
     sig = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
            if on_gpu and not _INTERPRET else None)
-    if split_k is None and sig is not None and auto_split(M, N, K, persistent):
-        split_k = SPLITS.get(sig)
-        if split_k is None:         # the first call of the signature times S = 1 and 2
-            split_k = pick_split(lambda s: matmul(a, b, order, out=c, precision=precision,
-                                                  tma=tma, split_k=s, **order_params))
-            SPLITS.put(sig, split_k)
-    split_k = split_k or 1
-    if split_k > 1:     # fp32 planes, and a counter per tile of the smallest config
-        ws = torch.empty((split_k, M, N), device=a.device, dtype=torch.float32)
-        counts = counters(a.device, triton.cdiv(M, 16) * triton.cdiv(N, 16))
-    else:
-        ws = counts = c
-
+    split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent, lambda s: matmul(
+        a, b, order, out=c, precision=precision, tma=tma, split_k=s, **order_params))
+    ws, counts = buffers(split_k, M, N, a.device, c)
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:

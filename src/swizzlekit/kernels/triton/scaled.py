@@ -32,8 +32,8 @@ from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _laun
                                               _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.matmul_configs import flat_ok
 from swizzlekit.kernels.triton.plans import PlanCache, capture
-from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, auto_split, check_split,
-                                               counters, pick_split)
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
+                                               resolve)
 from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotune,
                                               _config_list, _element_size, _fitting,
                                               _with_flat)
@@ -279,18 +279,9 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
             sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent)
            if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
-    if split_k is None and sig is not None and auto_split(M, N, K, persistent):
-        split_k = SPLITS.get(sig)
-        if split_k is None:         # the first call of the signature times S = 1 and 2
-            split_k = pick_split(lambda s: scaled_matmul(a, b, scale_a, scale_b, order, out=c,
-                                                         tma=tma, split_k=s, **order_params))
-            SPLITS.put(sig, split_k)
-    split_k = split_k or 1
-    if split_k > 1:     # fp32 planes, and a counter per tile of the smallest config
-        ws = torch.empty((split_k, M, N), device=a.device, dtype=torch.float32)
-        counts = counters(a.device, triton.cdiv(M, 16) * triton.cdiv(N, 16))
-    else:
-        ws = counts = sa
+    split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent, lambda s: scaled_matmul(
+        a, b, scale_a, scale_b, order, out=c, tma=tma, split_k=s, **order_params))
+    ws, counts = buffers(split_k, M, N, a.device, sa)
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:

@@ -29,7 +29,8 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError, check_int
 
-__all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "MAX_SPLIT_K",
+__all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
+           "buffers", "MAX_SPLIT_K",
            "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M"]
 
 
@@ -147,6 +148,29 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
             acc += tl.load(ws_ptr + s * M * N + at, mask=inside, other=0.0, cache_modifier=".cg")
         tl.atomic_xchg(count, 0)                # zero again for the next launch
     return acc, last
+
+
+def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run) -> int:
+    """The split a call runs: ``split_k`` as given, or for ``None`` the one ``picks`` (a
+    cache by call signature ``sig``; None off the GPU) holds, timed by :func:`pick_split`
+    over ``run(split)`` on the signature's first call where :func:`auto_split` allows, else 1."""
+    if split_k is None and sig is not None and auto_split(M, N, K, persistent):
+        split_k = picks.get(sig)
+        if split_k is None:         # the first call of the signature times S = 1 and 2
+            split_k = pick_split(run)
+            picks.put(sig, split_k)
+    return split_k or 1
+
+
+def buffers(split: int, M: int, N: int, device, unused):
+    """The workspace (``split`` fp32 planes of M x N) and the counters (one per tile of the
+    smallest config, 16 x 16) of a launch; ``unused`` for both when it does not split."""
+    import torch
+
+    if split == 1:
+        return unused, unused
+    return (torch.empty((split, M, N), device=device, dtype=torch.float32),
+            counters(device, triton.cdiv(M, 16) * triton.cdiv(N, 16)))
 
 
 def counters(device, tiles: int):
