@@ -30,8 +30,8 @@ import triton.language as tl
 from swizzlekit.errors import SwizzleKitError, check_int
 
 __all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
-           "buffers", "MAX_SPLIT_K",
-           "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M"]
+           "buffers", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS",
+           "AUTO_SPLIT_MAX_M"]
 
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
@@ -97,7 +97,7 @@ def pick_split(run, splits=AUTO_SPLITS) -> int:
     return splits[times.index(min(times))]
 
 
-#: The workspace is indexed in 32-bit arithmetic by the adding pass: S x M x N elements.
+#: The workspace's planes are offset in 32-bit arithmetic by :func:`_split_sum`: S x M x N elements.
 MAX_WORKSPACE = 2**31 - 1
 
 
