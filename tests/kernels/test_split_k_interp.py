@@ -82,7 +82,7 @@ def test_scaled_refuses_bad_splits(kwargs, message):
         scaled_matmul(a, b, torch.ones(()), torch.ones(()), **kwargs)
 
 
-def test_counters_grow_and_stay_per_device_and_stream():
+def test_counters_grow_and_are_reused():
     from swizzlekit.kernels.triton.split_k import counters
 
     small = counters(torch.device("cpu"), 10)

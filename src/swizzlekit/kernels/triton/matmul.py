@@ -156,8 +156,8 @@ def _mask_n(N: int, stride_bn: int) -> bool:
 
 @triton.jit
 def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, K,
-                  stride_am, stride_ak,
-                  stride_bk, stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
+                  stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr,
                   MASK_N: tl.constexpr):
@@ -184,8 +184,8 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
                     "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"])})
 @triton.jit
-def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, stride_ak, stride_bk,
-                   stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
+def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, stride_ak,
+                   stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
                    SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                    BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr,
@@ -200,16 +200,15 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, 
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
                 _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
-                              N, K, stride_am,
-                              stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                              BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
+                              N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K,
+                              SWAP_AB, MASK_N)
     else:
         pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
             _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
-                          K, stride_am,
-                          stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, PRECISION,
-                          BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
+                          K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                          PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
 
 
 def _block_shapes(meta: dict, b_kmajor: bool) -> tuple[list, list, list]:
@@ -264,14 +263,14 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDE
         # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
         # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/benchmarks.md).
         _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
-                  tiles_n, M, N, K,
-                  ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+                  tiles_n, M, N, K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N,
+                  BLOCK_K, SWAP_AB)
     else:
         slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS if PERSISTENT else slots):
             _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N,
-                      K, ORDER,
-                      P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+                      K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K,
+                      SWAP_AB)
 
 
 @triton.jit

@@ -28,6 +28,7 @@ import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.kernels.triton.tuning import _MODE
 
 __all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
            "buffers", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS",
@@ -77,8 +78,6 @@ def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
     >>> auto_split(64, 4096, 256, False), auto_split(64, 4096, 4096, True)
     (False, False)
     """
-    from swizzlekit.kernels.triton.tuning import _MODE
-
     top = max(AUTO_SPLITS)
     return (not persistent and M <= AUTO_SPLIT_MAX_M and _MODE != "0"
             and triton.cdiv(K, 64) >= top * MIN_STEPS_PER_SPLIT
