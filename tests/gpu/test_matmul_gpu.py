@@ -74,6 +74,33 @@ def test_repeat_calls_go_through_a_plan(tma, persistent, dtype, precision, bound
         assert err == err and err < TOLERANCE[bound], (call, err)
 
 
+def test_tma_plans_follow_the_tensors_they_are_given():
+    """A TMA plan keeps encoded descriptors per address set (plans.ENCODED_PER_PLAN): more
+    operand sets than it keeps, called round-robin twice, each product against float64 into a
+    poisoned C. On the Triton this was written for (3.6) the plan must take the direct launch."""
+    import triton
+
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton.matmul import PLANS, TOLERANCE
+    from swizzlekit.kernels.triton.plans import ENCODED_PER_PLAN
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    PLANS.clear()
+    m, n, k = 640, 768, 512
+    sets = [random_operands(m, n, k, torch.bfloat16, "cuda") for _ in range(ENCODED_PER_PLAN + 3)]
+    outs = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in sets]
+    for _ in range(2):
+        for (a, b), c in zip(sets, outs):
+            c.fill_(float("nan"))
+            matmul(a, b, "grouped", out=c, tma=True, split_k=1, group=8)
+            err = relative_error(c, a, b)
+            assert err == err and err < TOLERANCE["bfloat16"]
+    (plan,) = PLANS._plans.values()
+    assert len(plan._encoded) == ENCODED_PER_PLAN
+    if triton.__version__.startswith("3.6"):
+        assert plan._direct is not None
+
+
 def test_a_plan_is_per_signature():
     """A call whose alignment, strides or order differ gets a plan of its own, and every one
     is right: TMA and pointer loads, a misaligned view, a transposed B, another order."""

@@ -111,6 +111,25 @@ def test_repeat_calls_go_through_a_plan(tma):
     assert len(scaled.PLANS) == 1
 
 
+def test_tma_plans_follow_the_tensors_they_are_given():
+    """Three operand sets with their outputs, round-robin, through one TMA plan that encodes
+    each set's descriptors once; every product against float64 into a poisoned C."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    scaled.PLANS.clear()
+    sets = [scaled_operands(512, 1024, 768, "cuda", rowwise=True) for _ in range(3)]
+    outs = [torch.empty(512, 1024, device="cuda", dtype=torch.bfloat16) for _ in sets]
+    for _ in range(3):
+        for (a, b, sa, sb, ref), c in zip(sets, outs):
+            c.fill_(float("nan"))
+            scaled.scaled_matmul(a, b, sa, sb, out=c, tma=True, split_k=1)
+            err = relative_error(c, ref=ref)
+            assert err == err and err < _bound(torch.bfloat16)
+    (plan,) = scaled.PLANS._plans.values()
+    assert len(plan._encoded) == 3
+
+
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_agrees_with_torch_scaled_mm(rowwise):
     """The same result as cuBLAS's fp8 GEMM (torch._scaled_mm), to the output's rounding."""

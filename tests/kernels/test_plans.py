@@ -112,3 +112,133 @@ def test_the_cache_keeps_the_most_recently_used():
     assert len(cache) == 2
     cache.clear()
     assert len(cache) == 0
+
+
+# ------------------------------------------------- TMA calls: descriptors encoded once per address
+def _wrap_handle_tensordesc(launcher, tensordesc_indices, tensordesc_meta, make):
+    """The shape of Triton 3.6's wrapper: a closure named ``inner`` over these names."""
+    def inner(*args):
+        final_args = list(args[:13])
+        for i, arg in enumerate(args[13:]):
+            final_args.extend(make(arg, tensordesc_meta[i]) if i in tensordesc_indices
+                              else [arg])
+        return launcher(*final_args)
+    return inner
+
+
+class _Launcher:
+    """Triton 3.6's CudaLauncher as a plan sees it: ``launch`` wraps the C launcher."""
+
+    launch_cooperative_grid, launch_pdl, global_scratch_size, profile_scratch_size = (
+        False, True, 0, 0)
+
+    def __init__(self, make, n_desc=3):
+        self.calls = []
+        self.launch = _wrap_handle_tensordesc(lambda *a: self.calls.append(a),
+                                              set(range(n_desc)),
+                                              [{"block": i} for i in range(n_desc)], make)
+
+    def __call__(self, gx, gy, gz, stream, function, *args):
+        self.launch(gx, gy, gz, stream, function, self.launch_cooperative_grid,
+                    self.launch_pdl, None, None, *args)
+
+
+class _Desc:
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+
+class _Tensor:
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def data_ptr(self):
+        return self.ptr
+
+
+@pytest.fixture
+def tma_plan(monkeypatch):
+    """A plan over a 3.6-style launcher, the encoder counting its calls, and the hooks off."""
+    from triton import knobs
+    from triton.runtime.driver import driver
+
+    from swizzlekit.kernels.triton import plans
+
+    encoded = []
+
+    def make(desc, meta):
+        encoded.append(desc.ptr)
+        return [("map", desc.ptr, meta["block"]), 64, 32, 32, 1]
+
+    monkeypatch.setattr(plans, "_make_tensordesc_arg", lambda: make)
+    monkeypatch.setattr(driver, "_active", SimpleNamespace(
+        get_current_device=lambda: 0, get_current_stream=lambda device: 9))
+    monkeypatch.setattr(knobs.runtime, "launch_enter_hook", None)
+    monkeypatch.setattr(knobs.runtime, "launch_exit_hook", None)
+    kernel = SimpleNamespace(run=_Launcher(make), function="fn", packed_metadata="meta",
+                             name="k", launch_metadata=lambda grid, stream, *args: "launch")
+    return Plan(kernel, (4, 2, 1), (100, 200, "row", 128), {}), kernel.run, encoded
+
+
+def _call(plan, ptrs, built):
+    tensors = tuple(_Tensor(p) for p in ptrs)
+    plan.tma(tensors, lambda: built.append(ptrs) or [_Desc(p) for p in ptrs], "ws", "counts")
+
+
+def test_a_tma_plan_passes_what_triton_s_wrapper_would(tma_plan):
+    plan, launcher, encoded = tma_plan
+    plan(*[_Desc(p) for p in (16, 32, 48)], "ws", "counts")          # Triton's own path
+    _call(plan, (16, 32, 48), built := [])
+    assert len(launcher.calls) == 2 and launcher.calls[0] == launcher.calls[1]
+    assert launcher.calls[1][:13] == (4, 2, 1, 9, "fn", False, True, None, None, "meta",
+                                      None, None, None)
+    assert launcher.calls[1][13:] == (("map", 16, 0), 64, 32, 32, 1, ("map", 32, 1), 64, 32,
+                                      32, 1, ("map", 48, 2), 64, 32, 32, 1, "ws", "counts",
+                                      100, 200, "row", 128)
+
+
+def test_a_tma_plan_encodes_each_address_set_once(tma_plan):
+    from swizzlekit.kernels.triton.plans import ENCODED_PER_PLAN
+
+    plan, launcher, encoded = tma_plan
+    built = []
+    for ptrs in [(16, 32, 48), (16, 32, 48), (16, 32, 64), (16, 32, 48)]:
+        _call(plan, ptrs, built)
+    assert built == [(16, 32, 48), (16, 32, 64)] and encoded == [16, 32, 48, 16, 32, 64]
+    assert [c[13][1] for c in launcher.calls] == [16, 16, 16, 16]
+    assert [c[23][1] for c in launcher.calls] == [48, 48, 64, 48]    # C's map follows C
+    for i in range(ENCODED_PER_PLAN):                # (16, 32, 48) is now the least recent
+        _call(plan, (1000 + i, 32, 48), built)
+    built.clear()
+    _call(plan, (16, 32, 64), built)                 # used after it, so dropped before it
+    _call(plan, (16, 32, 48), built)
+    assert built == [(16, 32, 64), (16, 32, 48)]
+
+
+def test_a_tma_plan_takes_triton_s_path_under_hooks_or_another_wrapper(tma_plan, monkeypatch):
+    from triton import knobs
+
+    from swizzlekit.kernels.triton.plans import _direct_launcher
+
+    plan, launcher, encoded = tma_plan
+    chain = getattr(knobs, "HookChain", None)
+    if chain is not None:                            # empty hook chains: no hook is set
+        monkeypatch.setattr(knobs.runtime, "launch_enter_hook", chain())
+        monkeypatch.setattr(knobs.runtime, "launch_exit_hook", chain(reversed=True))
+        _call(plan, (16, 32, 48), built := [])
+        assert built == [(16, 32, 48)] and launcher.calls[-1][11:13] == (None, None)
+        launcher.calls.clear()
+        plan._encoded.clear()
+    monkeypatch.setattr(knobs.runtime, "launch_exit_hook", lambda meta: None)
+    _call(plan, (16, 32, 48), built := [])
+    _call(plan, (16, 32, 48), built)
+    assert built == [(16, 32, 48)] * 2               # built every call, for Triton to encode
+    assert len(launcher.calls) == 2
+    launcher.arg_annotations = ()                    # Triton 3.9's launcher: not this one
+    assert _direct_launcher(SimpleNamespace(run=launcher)) is None
+    del launcher.arg_annotations
+    launcher.global_scratch_size = 128
+    assert _direct_launcher(SimpleNamespace(run=launcher)) is None
+    launcher.global_scratch_size = 0
+    assert _direct_launcher(SimpleNamespace(run=launcher)) is not None
+    assert _direct_launcher(_Kernel(["a"])) is None  # a plain launcher: no descriptors

@@ -20,6 +20,7 @@ import triton
 
 from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
+from swizzlekit.kernels.triton.auto_order import AUTO
 
 __all__ = ["PRECISIONS"]
 
@@ -43,8 +44,6 @@ def _order_args(order: str, params: dict) -> tuple[str, int]:
 def _requested_order(order: str, params: dict) -> tuple[str, int]:
     """:func:`_order_args`, or ``("auto", 0)`` for the L2 model's pick, which the launcher
     resolves on a shape's first call (:mod:`swizzlekit.kernels.triton.auto_order`)."""
-    from swizzlekit.kernels.triton.auto_order import AUTO
-
     if isinstance(order, str) and order == AUTO:
         if params:
             raise SwizzleKitError(f"order='auto' takes no parameters (got {sorted(params)}); "

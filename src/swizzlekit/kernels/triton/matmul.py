@@ -398,8 +398,9 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        if use_tma:
-            plan(*_descriptors((a, b_arg, c), b_kmajor, plan.config), ws, counts)
+        if use_tma:                 # descriptors encoded once per address set (plans.Plan.tma)
+            tensors = (a, b_arg, c)
+            plan.tma(tensors, lambda: _descriptors(tensors, b_kmajor, plan.config), ws, counts)
         else:
             plan(a, b_arg, c, ws, counts)
         return c

@@ -285,8 +285,9 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        if use_tma:
-            plan(*_descriptors((a, bt, c), True, plan.config), sa, sb, ws, counts)
+        if use_tma:                 # descriptors encoded once per address set (plans.Plan.tma)
+            plan.tma((a, bt, c), lambda: _descriptors((a, bt, c), True, plan.config), sa, sb,
+                     ws, counts)
         else:
             plan(a, b, c, sa, sb, ws, counts)
         return c
