@@ -186,7 +186,7 @@ def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[d
     import torch
 
     from swizzlekit.kernels import KERNELS
-    from swizzlekit.lab.harness import median_ms
+    from swizzlekit.lab.harness import host_us, median_ms
     from swizzlekit.lab.verify import poisoned, relative_error
 
     m, n, k = runs[0].shape
@@ -207,13 +207,15 @@ def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[d
         torch.cuda.synchronize()
         err = relative_error(c[:m, :n], ref=ref)
         ms = median_ms(lambda: spec.run(x, y, out=c, **kw), flush=not warm)
+        host = host_us(lambda: spec.run(x, y, out=c, **kw))  # near ms*1e3: launch-bound
         tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
         if run.kernel == "cublas":
             base_tflops = tflops
         row = BenchRow(run.suite, m, n, k, run.precision, run.kernel, run.order,
                        run.key()[-1], round(ms, 5), round(tflops, 2),
                        round(tflops / base_tflops, 4) if base_tflops else 1.0,
-                       float(f"{err:.3e}"), bool(err == err and err < bound), not warm)
+                       float(f"{err:.3e}"), bool(err == err and err < bound), not warm,
+                       host_us=round(host, 1))
         rows.append({f.name: getattr(row, f.name) for f in dataclasses.fields(BenchRow)
                      if f.name not in ("gpu", "gpu_uuid")})
     del ref

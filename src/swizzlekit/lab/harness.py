@@ -3,6 +3,9 @@
 * :func:`median_ms`: the median time of a GPU callable. With ``flush=True`` (the default) it
   is ``triton.testing.do_bench``, which zeroes a 256 MB buffer before every repetition, so L2
   is cold each time; ``flush=False`` times back-to-back launches with CUDA events.
+* :func:`host_us`: the host time of one call, issued back to back without waiting for the
+  GPU. Where it nears :func:`median_ms`, the GPU waits for the host: the time is the
+  launch path's, not the kernel's.
 * :func:`environment`: GPU, driver, CUDA, torch and triton versions and the date, which tag
   every table the lab writes (the standard: no number without its provenance).
 
@@ -17,7 +20,9 @@ import os
 import subprocess
 from collections.abc import Callable
 
-__all__ = ["median_ms", "environment", "has_cuda_gpu", "this_gpu"]
+from swizzlekit.errors import SwizzleKitError
+
+__all__ = ["median_ms", "host_us", "environment", "has_cuda_gpu", "this_gpu"]
 
 
 def has_cuda_gpu() -> bool:
@@ -69,6 +74,24 @@ def median_ms(fn: Callable[[], object], *, flush: bool = True, warmup_ms: int = 
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return float(sorted(times)[len(times) // 2])
+
+
+def host_us(fn: Callable[[], object], *, calls: int = 50) -> float:
+    """Microseconds of host time per call of ``fn()``: ``calls`` calls issued back to back
+    (the GPU is not waited for between them; it is before and after)."""
+    import time
+
+    import torch
+
+    if not isinstance(calls, int) or calls < 1:
+        raise SwizzleKitError(f"calls must be a positive integer, got {calls!r}")
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    elapsed = time.perf_counter() - start
+    torch.cuda.synchronize()
+    return elapsed / calls * 1e6
 
 
 def environment() -> dict[str, str]:

@@ -78,6 +78,7 @@ class BenchRow(_BenchRun):
     flushed: bool
     gpu: str = ""                # where it ran (name, UUID): empty in tables older than that
     gpu_uuid: str = ""
+    host_us: float = 0.0         # host time per call, us (harness.host_us); 0: not measured
 
 
 @dataclass(frozen=True)
