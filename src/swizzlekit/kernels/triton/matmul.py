@@ -312,12 +312,15 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
 
 
 # ---------------------------------------------------------------------------------- launcher
-#: Up to this M*N*K (2048^3, 512x4096x4096) a 16-bit GEMM takes pointer loads by default: the
-#: H200 ran it 10-33 us on the GPU, pointer loads within 4% of TMA there, and the TMA path's
-#: host time per call (35-65 us, three descriptors built and encoded each call) made it
-#: launch-bound, where pointer loads take 19-30 us (``swizzlekit lab overhead``, 2026-11-22;
-#: docs/benchmarks.md).
-TMA_MIN_MNK = 2**33
+#: A 16-bit GEMM takes pointer loads by default where M < TMA_MIN_M or M*N*K <= TMA_MIN_MNK,
+#: and TMA elsewhere. Since plans keep encoded descriptors (plans.Plan.tma), a TMA call costs
+#: the host time of a pointer-load call (about 22-25 us on the H200), where it was the reason
+#: for pointer loads up to 2^33. Measured on the H200 (2026-11-23, docs/benchmarks.md, run 10):
+#: TMA 4-8% faster at 2048^3 in all four same-run comparisons; elsewhere below 2^33 either
+#: way within the +-10-30% that single medians of 10-40 us calls swing between passes. So the
+#: threshold moved down to below 2048^3, and the decode-like calls (M < 128, most of which run
+#: the swapped kernel) keep pointer loads as before, since nothing showed TMA ahead there.
+TMA_MIN_M, TMA_MIN_MNK = 128, 2**31
 
 #: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
 #: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
@@ -341,7 +344,8 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     ("tf32" or "ieee") applies to fp32 inputs. Any shape and strides; ``out`` may be given
     (it must be M x N, same dtype and device). ``tma``: move tiles with the tensor memory
     accelerator (default: when the tensors allow it, on a GPU,
-    except 16-bit problems of M*N*K <= :data:`TMA_MIN_MNK`, whose calls its host time bounds).
+    except 16-bit problems of M < :data:`TMA_MIN_M` or M*N*K <= :data:`TMA_MIN_MNK`, where
+    pointer loads ran faster).
     ``split_k``: split K S ways in one launch, the last split of each tile adding the fp32
     partials (:mod:`~swizzlekit.kernels.triton.split_k`; not with persistent grids). The
     default (None) times S = 1 and 2 on the first call of a signature where M <= 512 on a
@@ -383,7 +387,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         b_op, b_kmajor = b.T.contiguous(), True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls
-        small = on_gpu and a.element_size() == 2 and M * N * K <= TMA_MIN_MNK
+        small = on_gpu and a.element_size() == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK)
         use_tma = ok and (on_gpu or _INTERPRET) and not small
     else:
         use_tma = tma
