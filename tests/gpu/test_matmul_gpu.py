@@ -101,6 +101,43 @@ def test_tma_plans_follow_the_tensors_they_are_given():
         assert plan._direct is not None
 
 
+def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
+    """From a fingerprint's second call on, matmul goes fingerprint -> route -> plan without
+    the door (here, a door that would fail). Clearing the plans sends the next call the full
+    way again; a K-major copy of B (TF32 from TF32_COPY_MIN_M) is never routed. Every product
+    on fresh inputs into a poisoned C (or a fresh one), against float64."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    def run(m, n, k, dtype, bound, out=True, **kw):
+        a, b = random_operands(m, n, k, dtype, "cuda")
+        c = poisoned(m, n, dtype, "cuda") if out else None
+        c = matmul(a, b, "grouped", out=c, group=8, **kw)
+        err = relative_error(c, a, b)
+        assert err == err and err < mm.TOLERANCE[bound], (kw, err)
+
+    mm.PLANS.clear()
+    mm.ROUTES.clear()
+    door = mm._check
+    for tma in (True, False):
+        for out in (True, False):
+            run(300, 520, 264, torch.bfloat16, "bfloat16", out, tma=tma, split_k=1)   # plan
+            run(300, 520, 264, torch.bfloat16, "bfloat16", out, tma=tma, split_k=1)   # route
+            monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
+            run(300, 520, 264, torch.bfloat16, "bfloat16", out, tma=tma, split_k=1)
+            monkeypatch.setattr(mm, "_check", door)
+    assert len(mm.ROUTES) == 4
+    mm.PLANS.clear()                                    # routes name plans by key: full way
+    monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        run(300, 520, 264, torch.bfloat16, "bfloat16", tma=True, split_k=1)
+    monkeypatch.setattr(mm, "_check", door)
+    for _ in range(3):                                  # TF32 on a K-major copy of B
+        run(mm.TF32_COPY_MIN_M, 72, 40, torch.float32, "tf32", split_k=1)
+    assert len(mm.ROUTES) == 4
+
+
 def test_a_plan_is_per_signature():
     """A call whose alignment, strides or order differ gets a plan of its own, and every one
     is right: TMA and pointer loads, a misaligned view, a transposed B, another order."""

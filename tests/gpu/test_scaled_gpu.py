@@ -141,3 +141,34 @@ def test_agrees_with_torch_scaled_mm(rowwise):
     theirs = torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)
     assert relative_error(ours, ref=theirs.double()) < 1e-2
     assert relative_error(theirs, ref=ref) < _bound(torch.bfloat16)
+
+
+def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
+    """From a fingerprint's second call on, scaled_matmul skips the door (here, one that
+    would fail), by TMA and by pointer loads; scales that are not contiguous are never
+    routed. Every product against float64 into a poisoned C."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    def run(tma, strided_scales=False):
+        a, b, sa, sb, ref = scaled_operands(256, 512, 384, "cuda", rowwise=True)
+        if strided_scales:
+            sa = torch.cat([sa, sa], dim=1)[:, :1]
+        c = torch.full((256, 512), float("nan"), device="cuda", dtype=torch.bfloat16)
+        scaled.scaled_matmul(a, b, sa, sb, out=c, tma=tma, split_k=1)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < _bound(torch.bfloat16), (tma, err)
+
+    scaled.PLANS.clear()
+    scaled.ROUTES.clear()
+    door = scaled._check
+    for tma in (True, False):
+        run(tma)
+        run(tma)
+        monkeypatch.setattr(scaled, "_check", lambda *args: 1 / 0)
+        run(tma)
+        monkeypatch.setattr(scaled, "_check", door)
+    assert len(scaled.ROUTES) == 2
+    for _ in range(3):
+        run(False, strided_scales=True)
+    assert len(scaled.ROUTES) == 2

@@ -1,0 +1,71 @@
+"""Repeat calls skip the door: what a call's checks decided, kept under the call's fingerprint.
+
+A GEMM call's checks and routing (:mod:`.call`'s door, the load path, the split, the
+signature its plan is filed under) read only the tensors' types, shapes, strides, dtypes,
+devices and the 16-byte alignment of their base pointers, and the call's options. Two calls
+that agree on all of those (their *fingerprint*, :func:`fingerprint`) pass or fail the same
+checks and take the same route. On the H200 the door took 35-43% of a repeat call's host
+time (docs/benchmarks.md, "Run 11"), so a call whose fingerprint has a :class:`Route` goes
+straight to its plan::
+
+    a fingerprint's first planned call:  door -> signature -> split -> plan   (Route kept)
+    later calls:                         fingerprint -> Route -> plan
+
+A route names its plan by the plan's key, so a plan cache cleared or evicted sends the next
+call the full way again. Routes are kept only for calls whose operands reach the kernel as
+given or as a transposed view; a call that copies an operand first (ragged rows, TF32's
+K-major copy of B) goes the full way every time.
+
+>>> import torch
+>>> x = torch.zeros(4, 8)
+>>> o = ("grouped", 8)
+>>> fingerprint((x, None), o) == fingerprint((torch.ones(4, 8), None), o)
+True
+>>> fingerprint((x, None), o) == fingerprint((x.T.contiguous().T, None), o)   # column-major
+False
+>>> fingerprint((x[:, 1:],), ())[0][-1]               # the base 4 bytes past x's
+4
+>>> fingerprint(("not a tensor",), ()) is None, fingerprint((x,), ({"group": 8},)) is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from swizzlekit.kernels.triton.plans import PlanCache
+
+__all__ = ["Route", "RouteCache", "fingerprint"]
+
+
+class Route(NamedTuple):
+    """Where a repeat call goes: the plan under ``key``, with ``split`` K splits, by TMA or
+    pointer loads, B passed as ``b.T`` where ``b_transposed``."""
+    key: tuple
+    split: int
+    tma: bool
+    b_transposed: bool
+    b_kmajor: bool
+
+
+def _print(t) -> tuple | None:
+    """What the door reads of one tensor (None stays None)."""
+    if t is None:
+        return None
+    return (type(t), tuple(t.shape), t.stride(), t.dtype, t.device, t.data_ptr() % 16)
+
+
+def fingerprint(tensors: tuple, options: tuple) -> tuple | None:
+    """The call's fingerprint: each tensor's type, shape, strides, dtype, device and base
+    alignment (mod 16), then the options; None where a tensor lacks those (the door will say
+    what is wrong) or an option cannot be hashed."""
+    try:
+        key = (*map(_print, tensors), *options)
+        hash(key)
+    except (AttributeError, TypeError, RuntimeError):
+        return None
+    return key
+
+
+class RouteCache(PlanCache):
+    """Routes by fingerprint, the least recently used dropped past ``size`` entries."""
