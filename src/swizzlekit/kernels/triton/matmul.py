@@ -348,7 +348,8 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     (it must be M x N, same dtype and device). ``tma``: move tiles with the tensor memory
     accelerator (default: when the tensors allow it, on a GPU,
     except 16-bit problems of M < :data:`TMA_MIN_M` or M*N*K <= :data:`TMA_MIN_MNK`, where
-    pointer loads ran faster).
+    TMA measured no faster). A repeat call with the same layouts and options skips the
+    checks (:mod:`~swizzlekit.kernels.triton.routes`).
     ``split_k``: split K S ways in one launch, the last split of each tile adding the fp32
     partials (:mod:`~swizzlekit.kernels.triton.split_k`; not with persistent grids). The
     default (None) times S = 1 and 2 on the first call of a signature where M <= 512 on a

@@ -14,7 +14,7 @@ straight to its plan::
 A route names its plan by the plan's key, so a plan cache cleared or evicted sends the next
 call the full way again. Routes are kept only for calls whose operands reach the kernel as
 given or as a transposed view; a call that copies an operand first (ragged rows, TF32's
-K-major copy of B) goes the full way every time.
+K-major copy of B, fp8 scales that are not contiguous) goes the full way every time.
 
 >>> import torch
 >>> x = torch.zeros(4, 8)
