@@ -42,6 +42,24 @@ def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, part
             assert abs(x - y) <= 1 + 1e-9 * y
 
 
+def test_waves_in_step_find_their_misses_pending():
+    """``inflight``'s duplicates behind a miss count in every wave of a kernel of one CTA per
+    SM (its waves keep in step) and only in the first wave with 2 CTAs per SM (in_step)."""
+    from swizzlekit.cta.l2 import in_step
+
+    o = order("row", 8, 8)
+    kw = dict(l2_bytes=6 * 16384 * 2, concurrent=16, partitions=2, coalesce=0.0, ways=0)
+
+    def hits(ctas_per_sm, inflight):
+        return simulate(8 * 128, 8 * 128, 4 * 64, o, ctas_per_sm=ctas_per_sm,
+                        inflight=inflight, **kw).l2_hit_rate
+
+    drop_one, drop_two = hits(1, 0.0) - hits(1, 0.5), hits(2, 0.0) - hits(2, 0.5)
+    assert drop_one > drop_two > 0
+    assert in_step(np.arange(4), 1).all() and in_step(np.arange(4), 3).tolist() == [
+        True, False, False, False]
+
+
 def test_writes_of_c_take_l2_room_and_the_ways_soften_the_cliff():
     """C's tiles, written as CTAs end, push A and B out of L2: a wider C reads more from DRAM
     where the reuse is near the capacity, and nothing changes where it is far from it. With
@@ -128,12 +146,12 @@ def test_order_must_match_the_grid():
 
 def test_model_against_the_first_h200_table():
     """docs/cta.md: the 112 runs of 2026-11-21 (one kernel, 128x128x64 fp16), not used in the
-    fit either: mean 3.06 points, worst 18.1."""
+    fit either: mean 2.96 points, worst 17.0."""
     rows = compare()
     err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
     ratio = np.array([r["model_dram"] / r["measured_dram"] for r in rows])
     assert len(rows) == 112
-    assert err.mean() <= 3.06 and err.max() <= 18.1
+    assert err.mean() <= 2.961 and err.max() <= 17.03
     assert ((ratio > 0.75) & (ratio < 1.25)).sum() >= 101
 
 
@@ -145,7 +163,7 @@ def test_heldout_error_ratchet():
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 3.89 and e["hit_worst"] <= 25.3 and e["dram_median_pct"] <= 5.9
+    assert e["hit_mean"] <= 3.57 and e["hit_worst"] <= 23.8 and e["dram_median_pct"] <= 5.9
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
@@ -180,13 +198,13 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
 
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
-    its runners-up: coalesce 0 with inflight 0.1 errs 0.01 points more in hit rate there,
-    8 ways 0.01 more and 2.8% against 2.4% in DRAM bytes)."""
+    its runner-up: 8 ways errs as little in hit rate there, 3.40 points, and 2.8% against 2.4%
+    in DRAM bytes)."""
     from swizzlekit.compare import chosen, fit
     from swizzlekit.cta.l2 import FITTED
 
-    grid = fit(exponents=(0.0,), coalesce=(0.0, FITTED["coalesce"], 0.2), ways=(0, 16),
-               inflight=(0.0, FITTED["inflight"], 0.1))
+    grid = fit(exponents=(0.0,), coalesce=(FITTED["coalesce"], 0.1, 0.2), ways=(8, 16),
+               inflight=(0.0, 0.05, FITTED["inflight"]))
     best = chosen(grid)
     assert {k: best[k] for k in FITTED} == FITTED
 
@@ -205,14 +223,15 @@ def test_the_model_ranks_the_measured_order_effects():
 
 
 def test_seed001_predicted():
-    """docs/cta.md: the model beside seed 001's measured kernels, within 6.7 points each (5
-    before the 16 ways: seed 001's row order at 4096³ in 32x32 fp32 tiles re-reads B from
-    just past the capacity, where the ways give 15% of hits that the H200 does not)."""
+    """docs/cta.md: the model beside seed 001's measured kernels, within 8.9 points each (5
+    before the 16 ways, 6.7 before coalesce went to 0 and inflight to 0.1: seed 001's row
+    order at 4096³ in 32x32 fp32 tiles re-reads B from just past the capacity, where the
+    ways give 15% of hits that the H200 does not)."""
     from swizzlekit.compare import compare_seed001
 
     rows = compare_seed001()
     assert len(rows) == 8
-    assert all(abs(r["model_hit"] - r["measured_hit"]) <= 6.7 for r in rows)
+    assert all(abs(r["model_hit"] - r["measured_hit"]) <= 8.9 for r in rows)
     big = [r for r in rows if r["shape"] == "4096x4096x4096"]
     assert all(abs(r["model_dram"] / r["measured_dram"] - 1) < 0.15 for r in big)  # 14.7%
 
