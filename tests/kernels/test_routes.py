@@ -84,3 +84,19 @@ def test_options_are_part_of_the_fingerprint():
         ("grouped", "tf32", False, None, None, ("group", 4))]}
     assert len(prints) == 7
     assert fingerprint((x, [1, 2]), ()) is None            # not a tensor: the door answers
+
+
+def test_a_route_is_followed_only_while_its_plan_is_kept():
+    from swizzlekit.kernels.triton.plans import PlanCache
+    from swizzlekit.kernels.triton.routes import Route, RouteCache
+
+    routes, plans = RouteCache(8), PlanCache(1)
+    print_ = fingerprint((torch.zeros(4, 8),), ("grouped",))
+    assert routes.follow(print_, plans) is None and routes.follow(None, plans) is None
+    route = Route(("key",), 1, True, False)
+    routes.put(print_, route)
+    assert routes.follow(print_, plans) is None                 # no plan under its key yet
+    plans.put(("key",), "plan")
+    assert routes.follow(print_, plans) == (route, "plan")
+    plans.put(("other",), "plan 2")                             # evicts the route's plan
+    assert routes.follow(print_, plans) is None

@@ -366,14 +366,14 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
 
     print_ = fingerprint((a, b, out), (order, precision, persistent, tma, split_k,
                                       *sorted(order_params.items())))
-    route = ROUTES.get(print_) if print_ is not None else None
-    if route is not None:           # a repeat call: the door passed it before (.routes)
-        plan = PLANS.get(route.key)
-        if plan is not None:
-            M, N = a.shape[0], b.shape[1]
-            c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
-            ws, counts = buffers(route.split, M, N, a.device, c)
-            return _follow(route, plan, a, b.T if route.b_transposed else b, c, ws, counts)
+    repeat = ROUTES.follow(print_, PLANS)
+    if repeat is not None:          # a repeat call: the door passed it before (.routes)
+        route, plan = repeat
+        M, N = a.shape[0], b.shape[1]
+        c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
+        ws, counts = buffers(route.split, M, N, a.device, c)
+        b_arg = b.T if route.tma and route.b_kmajor else b
+        return _follow(route, plan, a, b_arg, c, ws, counts)
     _check(a, b, out, precision)
     M, K = a.shape
     N = b.shape[1]
@@ -417,7 +417,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        route = Route(key, split_k, use_tma, use_tma and b_kmajor, b_kmajor)
+        route = Route(key, split_k, use_tma, b_kmajor)
         if print_ is not None and not copied:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b_arg, c, ws, counts)

@@ -40,11 +40,10 @@ __all__ = ["Route", "RouteCache", "fingerprint"]
 
 class Route(NamedTuple):
     """Where a repeat call goes: the plan under ``key``, with ``split`` K splits, by TMA or
-    pointer loads, B passed as ``b.T`` where ``b_transposed``."""
+    pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``)."""
     key: tuple
     split: int
     tma: bool
-    b_transposed: bool
     b_kmajor: bool
 
 
@@ -69,3 +68,10 @@ def fingerprint(tensors: tuple, options: tuple) -> tuple | None:
 
 class RouteCache(PlanCache):
     """Routes by fingerprint, the least recently used dropped past ``size`` entries."""
+
+    def follow(self, print_: tuple | None, plans: PlanCache):
+        """``(route, plan)`` for a call of fingerprint ``print_`` (None: none to take): its
+        route, and the plan under the route's key while ``plans`` still holds it."""
+        route = self.get(print_) if print_ is not None else None
+        plan = plans.get(route.key) if route is not None else None
+        return (route, plan) if plan is not None else None

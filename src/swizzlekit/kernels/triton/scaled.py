@@ -255,15 +255,14 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
 
     print_ = fingerprint((a, b, scale_a, scale_b, out), (out_dtype, order, persistent, tma,
                                                          split_k, *sorted(order_params.items())))
-    route = ROUTES.get(print_) if print_ is not None else None
-    if route is not None:           # a repeat call: the door passed it before (.routes)
-        plan = PLANS.get(route.key)
-        if plan is not None:
-            M, N = a.shape[0], b.shape[1]
-            c = out if out is not None else torch.empty((M, N), device=a.device,
-                                                        dtype=out_dtype or torch.bfloat16)
-            ws, counts = buffers(route.split, M, N, a.device, scale_a)
-            return _follow(route, plan, a, b, c, scale_a, scale_b, ws, counts)
+    repeat = ROUTES.follow(print_, PLANS)
+    if repeat is not None:          # a repeat call: the door passed it before (.routes)
+        route, plan = repeat
+        M, N = a.shape[0], b.shape[1]
+        c = out if out is not None else torch.empty((M, N), device=a.device,
+                                                    dtype=out_dtype or torch.bfloat16)
+        ws, counts = buffers(route.split, M, N, a.device, scale_a)
+        return _follow(route, plan, a, b, c, scale_a, scale_b, ws, counts)
     M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
     check_split(split_k, persistent, M, N)
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
@@ -299,7 +298,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        route = Route(key, split_k, use_tma, use_tma, True)
+        route = Route(key, split_k, use_tma, True)
         if print_ is not None and scale_a.is_contiguous() and scale_b.is_contiguous():
             ROUTES.put(print_, route)       # contiguous scales are their flat views' memory
         return _follow(route, plan, a, b, c, sa, sb, ws, counts)
