@@ -271,3 +271,36 @@ def test_large_unaligned_rows_run_on_aligned_copies(dtype, precision, bound, tb)
         matmul(a, b, "hilbert", out=out, precision=precision)
         err = relative_error(out, a, b)
         assert err == err and err < TOLERANCE[bound]
+
+
+@pytest.mark.parametrize("dtype,bound,split_k", [(torch.bfloat16, "bfloat16", 1),
+                                                 (torch.bfloat16, "bfloat16", 2),
+                                                 (torch.float32, "tf32", None)])
+def test_ragged_repeat_calls_route_through_fresh_copies(monkeypatch, dtype, bound, split_k):
+    """Rows that are not 16-byte aligned (K = 1431, N = 1503) run on zero-padded copies, C
+    through an aligned buffer; from the second call on the call goes fingerprint -> route
+    (pad) -> fresh copies -> plan, past a door that would fail, with a split K's workspace
+    sized for the copies. Fresh operands every call into a poisoned C, against float64."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    m, n, k = 1001, 1503, 1431
+    assert m * n * k >= mm.PAD_MIN_MNK
+
+    def run():
+        a, b = random_operands(m, n, k, dtype, "cuda")
+        c = matmul(a, b, out=poisoned(m, n, dtype, "cuda"), split_k=split_k)
+        err = relative_error(c, a, b)
+        assert err == err and err < mm.TOLERANCE[bound], (dtype, split_k, err)
+
+    mm.PLANS.clear()
+    mm.ROUTES.clear()
+    door = mm._check
+    run()                                       # plans the copies' call
+    run()                                       # the copies' route, kept and adopted
+    assert [r.pad for r in mm.ROUTES._plans.values()] == [False, True]
+    monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
+    run()
+    run()
+    monkeypatch.setattr(mm, "_check", door)

@@ -17,7 +17,8 @@ def _bound(out_dtype):
 @pytest.mark.parametrize("rowwise", [False, True])
 @pytest.mark.parametrize("m,n,k,tma", [(1000, 1104, 304, True), (1000, 1104, 304, None),
                                        (4096, 4096, 1024, None), (129, 4097, 65, None),
-                                       (16, 8192, 8192, None), (16, 8192, 8192, True)])
+                                       (16, 8192, 8192, None), (16, 8192, 8192, True),
+                                       (1000, 1103, 304, True), (777, 4095, 1248, None)])
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
 def test_shapes_scales_and_outputs(m, n, k, tma, rowwise, out_dtype):
     from swizzlekit.lab.verify import check_scaled_matmul
@@ -78,7 +79,7 @@ def test_every_tile_config_alone(tma):
 
 @pytest.mark.parametrize("tma", [False, True])
 @pytest.mark.parametrize("m,n,k,split", [(256, 4096, 4096, 2), (129, 4000, 3008, 4),
-                                         (4096, 4096, 2048, 8)])
+                                         (4096, 4096, 2048, 8), (300, 1001, 1024, 2)])
 def test_split_k(m, n, k, split, tma):
     """K split in one launch (the last split of each tile adds, then scales): within the
     float64 bound, twice (the second call through the plan), the same bits both times."""
@@ -172,3 +173,34 @@ def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     for _ in range(3):
         run(False, strided_scales=True)
     assert len(scaled.ROUTES) == 2
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+def test_ragged_repeat_calls_route_through_fresh_copies(monkeypatch, persistent):
+    """A ragged K (rows of 1431 bytes, no TMA) runs on zero-padded copies; from the second
+    call on it goes fingerprint -> route (pad) -> fresh copies -> plan, past a door that would
+    fail. C's rows (2 x 1503 bytes) go out by masked stores. Fresh operands every call into a
+    poisoned C, against float64."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    m, n, k = 1001, 1503, 1431                  # M*N*K >= PAD_MIN_MNK
+    assert m * n * k >= scaled.PAD_MIN_MNK
+
+    def run():
+        a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda", rowwise=True)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        scaled.scaled_matmul(a, b, sa, sb, out=c, persistent=persistent)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < _bound(torch.bfloat16), (persistent, err)
+
+    scaled.PLANS.clear()
+    scaled.ROUTES.clear()
+    door = scaled._check
+    run()                                       # plans the copies' call
+    run()                                       # the copies' route, kept and adopted
+    assert [r.pad for r in scaled.ROUTES._plans.values()] == [False, True]
+    monkeypatch.setattr(scaled, "_check", lambda *args: 1 / 0)
+    run()
+    run()
+    monkeypatch.setattr(scaled, "_check", door)

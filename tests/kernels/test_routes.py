@@ -100,3 +100,25 @@ def test_a_route_is_followed_only_while_its_plan_is_kept():
     assert routes.follow(print_, plans) == (route, "plan")
     plans.put(("other",), "plan 2")                             # evicts the route's plan
     assert routes.follow(print_, plans) is None
+
+
+def test_a_padded_call_adopts_its_copies_route():
+    """A call run on aligned copies takes the copies' route, marked pad; nothing when the
+    copies' call kept none, or when the call itself has no fingerprint."""
+    from swizzlekit.kernels.triton.plans import PlanCache
+    from swizzlekit.kernels.triton.routes import Route, RouteCache
+
+    routes, plans = RouteCache(8), PlanCache(4)
+    ragged = fingerprint((torch.zeros(4, 7),), ("grouped",))
+    copies = fingerprint((torch.zeros(4, 16),), ("grouped",))
+    routes.adopt(ragged, copies)
+    assert len(routes) == 0                                     # the copies kept no route
+    route = Route(("key",), 2, True, True)
+    routes.put(copies, route)
+    routes.adopt(None, copies)
+    assert len(routes) == 1
+    routes.adopt(ragged, copies)
+    plans.put(("key",), "plan")
+    assert routes.follow(ragged, plans) == (route._replace(pad=True), "plan")
+    assert routes.follow(copies, plans) == (route, "plan")      # the copies' own is unchanged
+    assert not route.pad and routes.get(ragged).pad

@@ -1,4 +1,5 @@
-"""A ``matmul`` call, checked and keyed, before any kernel runs.
+"""A ``matmul`` call, checked and keyed, before any kernel runs (and ``scaled_matmul``'s
+door, :func:`_check_scaled`).
 
 The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
 arguments (:func:`_order_args`, cached), the launch slots of an order's grid
@@ -175,3 +176,59 @@ def _signature(a, b, c, *rest) -> tuple:
     each base pointer is 16-byte aligned (the JIT specializes on it), with the options."""
     return (a.dtype, a.device.index, *a.shape, *b.shape, *a.stride(), *b.stride(), *c.stride(),
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, *rest)
+
+
+#: The output dtypes ``scaled_matmul`` writes.
+OUT_DTYPES = ("bfloat16", "float16", "float32")
+
+
+def _check_scaled(a, b, scale_a, scale_b, out, out_dtype):
+    """``scaled_matmul``'s door: e4m3 operands that multiply, B K-major, scales of a valid
+    form, one device. Returns M, N, K, whether the scales are row-wise, and the output
+    dtype."""
+    import torch
+
+    for name, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
+        if not isinstance(t, torch.Tensor):
+            raise SwizzleKitError(f"{name} must be a torch tensor, got {type(t).__name__}")
+    if a.dim() != 2 or b.dim() != 2:
+        raise SwizzleKitError(f"scaled_matmul takes 2-D a and b, got {a.dim()}-D and {b.dim()}-D")
+    if a.shape[1] != b.shape[0]:
+        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply "
+                              f"(inner sizes {a.shape[1]} and {b.shape[0]})")
+    if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
+        raise SwizzleKitError(f"dtypes {a.dtype} and {b.dtype}: scaled_matmul takes "
+                              f"float8_e4m3fn (use swizzlekit.kernels.matmul for fp16, bf16, fp32)")
+    M, K = a.shape
+    N = b.shape[1]
+    if b.stride(0) != 1 and K > 1:
+        raise SwizzleKitError("fp8 B must be K-major, as Hopper's fp8 tensor cores and "
+                              "torch._scaled_mm take it: pass b = bt.T for an N x K bt")
+    devices = {t.device for t in (a, b, scale_a, scale_b)}
+    if len(devices) != 1:
+        raise SwizzleKitError("a, b, scale_a and scale_b must be on one device; got "
+                              + ", ".join(sorted(map(str, devices))))
+    for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if s.dtype != torch.float32:
+            raise SwizzleKitError(f"{name} must be float32, got {s.dtype}")
+    if scale_a.numel() == 1 and scale_b.numel() == 1:
+        rowwise = False
+    elif tuple(scale_a.shape) == (M, 1) and tuple(scale_b.shape) == (1, N):
+        rowwise = True
+    else:
+        raise SwizzleKitError(f"scales of shapes {tuple(scale_a.shape)} and "
+                              f"{tuple(scale_b.shape)}: give one value each (per tensor), or "
+                              f"({M}, 1) and (1, {N}) (per row of A and column of B)")
+    if out_dtype is None:
+        out_dtype = out.dtype if out is not None else torch.bfloat16
+    if not isinstance(out_dtype, torch.dtype) or str(out_dtype)[6:] not in OUT_DTYPES:
+        raise SwizzleKitError(f"out_dtype {out_dtype!r} is not valid; choose one of: torch."
+                              + ", torch.".join(OUT_DTYPES))
+    if out is not None and (tuple(out.shape) != (M, N) or out.dtype != out_dtype
+                            or out.device != a.device):
+        raise SwizzleKitError(f"out must be {M}x{N} {out_dtype} on {a.device}, got "
+                              f"{tuple(out.shape)} {out.dtype} on {out.device}")
+    if a.device.type != "cuda" and not _INTERPRET:
+        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
+                              f"Triton's interpreter")
+    return M, N, K, rowwise, out_dtype

@@ -12,9 +12,11 @@ straight to its plan::
     later calls:                         fingerprint -> Route -> plan
 
 A route names its plan by the plan's key, so a plan cache cleared or evicted sends the next
-call the full way again. Routes are kept only for calls whose operands reach the kernel as
-given or as a transposed view; a call that copies an operand first (ragged rows, TF32's
-K-major copy of B, fp8 scales that are not contiguous) goes the full way every time.
+call the full way again. A call whose rows are not 16-byte aligned runs on zero-padded
+aligned copies; its route is its copies' route, marked ``pad`` (:meth:`RouteCache.adopt`),
+so a repeat call makes the copies and goes straight to their plan. Calls that copy an
+operand any other way (TF32's K-major copy of B, fp8 scales that are not contiguous) go the
+full way every time.
 
 >>> import torch
 >>> x = torch.zeros(4, 8)
@@ -40,11 +42,13 @@ __all__ = ["Route", "RouteCache", "fingerprint"]
 
 class Route(NamedTuple):
     """Where a repeat call goes: the plan under ``key``, with ``split`` K splits, by TMA or
-    pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``)."""
+    pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``), on the
+    operands as given or (``pad``) on the zero-padded aligned copies its first call made."""
     key: tuple
     split: int
     tma: bool
     b_kmajor: bool
+    pad: bool = False
 
 
 def _print(t) -> tuple | None:
@@ -75,3 +79,11 @@ class RouteCache(PlanCache):
         route = self.get(print_) if print_ is not None else None
         plan = plans.get(route.key) if route is not None else None
         return (route, plan) if plan is not None else None
+
+    def adopt(self, print_: tuple | None, copies_print: tuple | None) -> None:
+        """Route a call of fingerprint ``print_`` that ran on aligned copies the way the
+        copies' own call (fingerprint ``copies_print``) went, marked ``pad``; nothing where
+        that call kept no route."""
+        route = self.get(copies_print) if copies_print is not None else None
+        if print_ is not None and route is not None:
+            self.put(print_, route._replace(pad=True))

@@ -26,11 +26,13 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
-from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, _order_args,
-                                            _requested_order, _slots, _tma_ok)
-from swizzlekit.kernels.triton.matmul import (_block_shapes, _descriptors, _launch_slots,
-                                              _pointer_acc, _sms, _tile)
+from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, PAD_MIN_MNK,
+                                            _order_args, _requested_order, _slots, _tma_ok)
+from swizzlekit.kernels.triton.call import _check_scaled as _check
+from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
+                                             _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.matmul_configs import flat_ok
+from swizzlekit.kernels.triton.pad import pad_k
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
@@ -41,10 +43,6 @@ from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotu
 
 __all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
            "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE"]
-
-#: The output dtypes ``scaled_matmul`` writes.
-OUT_DTYPES = ("bfloat16", "float16", "float32")
-
 
 # ----------------------------------------------------------------------------------- configs
 def _configs(pre_hook=None, flat: bool = False):
@@ -148,48 +146,55 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N
 
 
 def _set_blocks(nargs):
-    """Autotune pre-hook: the descriptors' block shapes follow the config being tried."""
+    """Autotune pre-hook: the descriptors' block shapes follow the config being tried (C's
+    only where it is one: ``C_PTR`` passes C as a pointer)."""
     for name, block in zip(("a_desc", "b_desc", "c_desc"), _block_shapes(nargs, True)):
-        nargs[name].block_shape = block
+        if hasattr(nargs[name], "block_shape"):
+            nargs[name].block_shape = block
 
 
 @_autotune("fp8_tma", flat=len(FLAT_TILES), configs=_configs(_set_blocks, flat=True),
-           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES", "SPLIT_K"],
+           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES", "SPLIT_K",
+                "C_PTR"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K,
-                       ORDER: tl.constexpr, P: tl.constexpr, PERSISTENT: tl.constexpr,
-                       NUM_PROGRAMS, ROWWISE: tl.constexpr, OUT_BYTES: tl.constexpr,
-                       SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                       BLOCK_K: tl.constexpr, FLAT: tl.constexpr):
+                       stride_cm, ORDER: tl.constexpr, P: tl.constexpr,
+                       PERSISTENT: tl.constexpr, NUM_PROGRAMS, ROWWISE: tl.constexpr,
+                       OUT_BYTES: tl.constexpr, SPLIT_K: tl.constexpr, C_PTR: tl.constexpr,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       FLAT: tl.constexpr):
     """Tiles moved by TMA (zero-filled past the edges, stores clipped); ``b_desc`` describes
     Bᵀ (N x K), and its tiles are transposed on load. ``PERSISTENT``: ``NUM_PROGRAMS``
     programs walk the launch slots with a stride. ``FLAT``: one program per SM walks the
     tiles in a loop Triton flattens with the K loop (an order whose slots are the tiles).
     ``OUT_BYTES`` (C's element size) only keys the autotuner: descriptors carry no dtype it
     would key on, and the staged C tile's size decides which configs fit. ``SPLIT_K``: as
-    the pointer kernel (not with ``FLAT`` or ``PERSISTENT``)."""
+    the pointer kernel (not with ``FLAT`` or ``PERSISTENT``). ``C_PTR``: ``c_desc`` is C's
+    pointer (rows ``stride_cm`` apart, not 16-byte aligned), written by masked stores."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     if FLAT:
         for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
-                         pid_n, tiles_n, M, N, K, ROWWISE, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K)
+                         pid_n, tiles_n, M, N, K, stride_cm, ROWWISE, SPLIT_K, C_PTR, BLOCK_M,
+                         BLOCK_N, BLOCK_K)
     else:
         step = NUM_PROGRAMS if PERSISTENT else slots
         for slot in range(tl.program_id(0), slots, step):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
                 _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
-                             pid_n, tiles_n, M, N, K, ROWWISE, SPLIT_K, BLOCK_M, BLOCK_N,
-                             BLOCK_K)
+                             pid_n, tiles_n, M, N, K, stride_cm, ROWWISE, SPLIT_K, C_PTR,
+                             BLOCK_M, BLOCK_N, BLOCK_K)
 
 
 @triton.jit
 def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m, pid_n,
-                 tiles_n, M, N, K, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                 tiles_n, M, N, K, stride_cm, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
+                 C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 BLOCK_K: tl.constexpr):
     """One tile by TMA: the K loop (this split's share of it), the scales, and the store."""
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     first, last = _k_range(K, BLOCK_K, SPLIT_K)
@@ -204,10 +209,24 @@ def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid
                                      BLOCK_M, BLOCK_N, SPLIT_K)
         if last_split:
             acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+            _store_c(c_desc, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR,
+                     BLOCK_M, BLOCK_N)
     else:
         acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+        _store_c(c_desc, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR, BLOCK_M,
+                 BLOCK_N)
+
+
+@triton.jit
+def _store_c(c, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The tile into C: by TMA (clipped at the edges), or (``C_PTR``) by masked stores."""
+    if C_PTR:
+        inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+        tl.store(c + offs_cm[:, None].to(tl.int64) * stride_cm + offs_cn[None, :],
+                 acc.to(c.dtype.element_ty), mask=inside)
+    else:
+        c.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c.dtype))
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -227,6 +246,12 @@ FP8_TMA_MIN_MNK = 2**35
 #: 2048x4096x4096, 4096x4096x2048, 4096x8192x1024 and 8192x8192x512 3-31% faster than pointer
 #: loads, and 512x8192x8192 as fast; 256x8192x8192 45% slower.
 FP8_TMA_MIN_M, FP8_TMA_MIN_MNK_WIDE = 1024, 2**34
+#: ... and only where K is a multiple of this, the fp8 tiles' depth: else every step of the
+#: pointer kernel's K loop is masked, where TMA zero-fills the last. On the H200 (2026-11-23,
+#: docs/data/bench/ragged_fp8/variants.jsonl) on copies with K rounded up to 16, TMA ran
+#: 777x4095x1248 in 14.6 us against 25.3, 5003x2999x1008 in 39.5 against 70.3, and
+#: 1999x4097x3008 in 48.2 against 67.2.
+POINTER_K = 128
 
 
 def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
@@ -237,15 +262,17 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     (M x 1 and 1 x N), written in ``out_dtype`` (default bf16; or ``out``'s dtype).
 
     ``order`` and its parameters as :func:`swizzlekit.kernels.matmul` (default ``"auto"``, the
-    L2 model's pick for the shape). ``tma``: move tiles
-    with the tensor memory accelerator (default: when A, Bᵀ and C have 16-byte aligned rows,
-    on a GPU, except problems of M*N*K <= :data:`FP8_TMA_MIN_MNK`, where pointer loads ran
-    as fast and building the descriptors each call made the calls wait on the host; but from
-    :data:`FP8_TMA_MIN_MNK_WIDE` where M >= :data:`FP8_TMA_MIN_M`).
-    ``persistent`` (TMA only): two programs per SM walk the order with a stride. From
-    ``PAD_MIN_MNK`` on, a call whose rows TMA cannot take (K not a multiple of 16, or an A
-    that is not row-major) runs on zero-padded aligned copies, unless ``tma=False``: one-byte
-    rows of any other length leave the pointer-load kernel one-byte loads.
+    L2 model's pick for the shape). ``tma``: move A's and Bᵀ's tiles with the tensor memory
+    accelerator (default: when their rows are 16-byte aligned, on a GPU, except problems of
+    M*N*K <= :data:`FP8_TMA_MIN_MNK` whose K is a multiple of :data:`POINTER_K`, where
+    pointer loads ran as fast; but from :data:`FP8_TMA_MIN_MNK_WIDE` where
+    M >= :data:`FP8_TMA_MIN_M`). C is stored by TMA where its rows are aligned, else by
+    masked stores. ``persistent`` (TMA only): two programs per SM walk the order with a
+    stride. From ``PAD_MIN_MNK`` on, a call whose rows TMA cannot take (K not a multiple of
+    16, or an A that is not row-major) runs on zero-padded aligned copies of A and Bᵀ
+    (:func:`.pad.pad_k`, one launch), unless ``tma=False``: one-byte rows of any other length
+    leave the pointer-load kernel one-byte loads. Repeat calls make the copies and go
+    straight to their plan (:mod:`.routes`).
     ``split_k``: K split S ways in one launch, the last split of each tile adding the fp32
     partials (:mod:`.split_k`; not with ``persistent``). As in ``matmul``, the default (None)
     times S = 1 and 2 on a signature's first call where M <= 512 on a GPU, and keeps the
@@ -253,16 +280,18 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     """
     import torch
 
-    print_ = fingerprint((a, b, scale_a, scale_b, out), (out_dtype, order, persistent, tma,
-                                                         split_k, *sorted(order_params.items())))
+    params = tuple(sorted(order_params.items()))
+    print_ = fingerprint((a, b, scale_a, scale_b, out),
+                         (out_dtype, order, persistent, tma, split_k, *params))
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
         route, plan = repeat
         M, N = a.shape[0], b.shape[1]
         c = out if out is not None else torch.empty((M, N), device=a.device,
                                                     dtype=out_dtype or torch.bfloat16)
+        a2, b2 = _aligned_copies(a, b) if route.pad else (a, b)
         ws, counts = buffers(route.split, M, N, a.device, scale_a)
-        return _follow(route, plan, a, b, c, scale_a, scale_b, ws, counts)
+        return _follow(route, plan, a2, b2, c, scale_a, scale_b, ws, counts)
     M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
     check_split(split_k, persistent, M, N)
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
@@ -272,25 +301,29 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         return c.zero_()
     kernel_order, p = _requested_order(order, order_params)
     bt = b.T                                     # N x K, K contiguous
-    ok = _tma_ok(a, bt, c)
+    ok = _tma_ok(a, bt)
     on_gpu = a.device.type == "cuda" and not _INTERPRET
     if not ok and tma is None and (on_gpu or _INTERPRET) and M * N * K >= PAD_MIN_MNK:
-        a2, b2, c2 = _aligned_copies(a, b, c, persistent)
-        scaled_matmul(a2, b2, scale_a, scale_b, order, out=c2, persistent=persistent,
-                      tma=None if _tma_ok(c2) else False, split_k=split_k, **order_params)
-        return c if c2 is c else c.copy_(c2)
+        a2, b2 = _aligned_copies(a, b)
+        scaled_matmul(a2, b2, scale_a, scale_b, order, out=c, persistent=persistent,
+                      split_k=split_k, **order_params)
+        ROUTES.adopt(print_, fingerprint((a2, b2, scale_a, scale_b, c),
+                                         (None, order, persistent, None, split_k, *params)))
+        return c
     wide = M >= FP8_TMA_MIN_M and M * N * K >= FP8_TMA_MIN_MNK_WIDE
-    small = on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
+    small = (on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
+             and K % POINTER_K == 0)
     use_tma = (ok and not small) if tma is None else tma
     if use_tma and not ok:
-        raise SwizzleKitError("tma=True needs row-major A, Bᵀ and C with 16-byte aligned rows "
+        raise SwizzleKitError("tma=True needs row-major A and Bᵀ with 16-byte aligned rows "
                               f"(K={K} must be a multiple of 16)")
     if persistent and not use_tma:
-        raise SwizzleKitError("persistent=True needs TMA: A, Bᵀ and C with 16-byte aligned rows")
+        raise SwizzleKitError("persistent=True needs TMA: A and Bᵀ with 16-byte aligned rows")
+    c_ptr = use_tma and not _tma_ok(c)      # TMA loads, C by masked stores
     sa, sb = scale_a.reshape(-1).contiguous(), scale_b.reshape(-1).contiguous()
     sig = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
-            sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent)
+            sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent, c_ptr)
            if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent, lambda s: scaled_matmul(
         a, b, scale_a, scale_b, order, out=c, tma=tma, split_k=s, **order_params))
@@ -318,14 +351,18 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
 
     options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise, SPLIT_K=split_k)
     if use_tma:
-        descs = _descriptors((a, bt, c), True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
-        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K,
+        descs = _descriptors((a, bt) if c_ptr else (a, bt, c), True,
+                             {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
+        if c_ptr:
+            descs.append(c)
+        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K, c.stride(0),
                                             PERSISTENT=persistent, NUM_PROGRAMS=programs,
-                                            OUT_BYTES=c.element_size(), **options)
+                                            OUT_BYTES=c.element_size(), C_PTR=c_ptr, **options)
         named = dict(zip(("a_desc", "b_desc", "c_desc", "sa_ptr", "sb_ptr", "ws_ptr",
-                          "counts_ptr", "M", "N", "K"), (*descs, sa, sb, ws, counts, M, N, K)),
+                          "counts_ptr", "M", "N", "K", "stride_cm"),
+                         (*descs, sa, sb, ws, counts, M, N, K, c.stride(0))),
                      PERSISTENT=persistent, NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(),
-                     **options)
+                     C_PTR=c_ptr, **options)
         kernel = _scaled_tma_kernel
     else:
         args = (a, b, c, sa, sb, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0),
@@ -341,85 +378,27 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
 
 
 def _follow(route: Route, plan, a, b, c, sa, sb, ws, counts):
-    """Launch ``plan`` the way ``route`` says: by TMA on A, Bᵀ and C, or pointer loads."""
+    """Launch ``plan`` the way ``route`` says: by TMA on A and Bᵀ (and on C where its rows
+    are aligned; else C's pointer), or pointer loads."""
     if route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
-        tensors = (a, b.T, c)
-        plan.tma(tensors, lambda: _descriptors(tensors, True, plan.config), sa, sb, ws, counts)
+        if _tma_ok(c):
+            tensors = (a, b.T, c)
+            plan.tma(tensors, lambda: _descriptors(tensors, True, plan.config), sa, sb, ws,
+                     counts)
+        else:
+            tensors = (a, b.T)
+            plan.tma(tensors, lambda: _descriptors(tensors, True, plan.config), c, sa, sb, ws,
+                     counts)
     else:
         plan(a, b, c, sa, sb, ws, counts)
     return c
 
 
-def _aligned_copies(a, b, c, persistent: bool):
-    """A (M x K) and Bᵀ (N x K) copied into row-major buffers with K rounded up to 16 and
-    zeros past K (they add nothing; one pad each, of a uint8 view of the bytes), and
-    C itself where its rows are 16-byte aligned or pointer stores will write it, else (a
-    persistent grid, which stores by TMA) a view of the first N columns of a buffer whose
-    rows are."""
-    import torch
-    import torch.nn.functional as F
-
-    K = a.shape[1]
-    pad = (0, -(-K // 16) * 16 - K)
-    a2 = F.pad(a.view(torch.uint8), pad).view(a.dtype)
-    b2 = F.pad(b.T.view(torch.uint8), pad).view(b.dtype).T
-    M, N = c.shape
-    if _tma_ok(c) or not persistent:
-        return a2, b2, c
-    per_16 = 16 // c.element_size()
-    return a2, b2, torch.empty((M, -(-N // per_16) * per_16), device=c.device,
-                                  dtype=c.dtype)[:, :N]
-
-
-def _check(a, b, scale_a, scale_b, out, out_dtype):
-    """The door: e4m3 operands that multiply, B K-major, scales of a valid form, one device.
-    Returns M, N, K, whether the scales are row-wise, and the output dtype."""
-    import torch
-
-    for name, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
-        if not isinstance(t, torch.Tensor):
-            raise SwizzleKitError(f"{name} must be a torch tensor, got {type(t).__name__}")
-    if a.dim() != 2 or b.dim() != 2:
-        raise SwizzleKitError(f"scaled_matmul takes 2-D a and b, got {a.dim()}-D and {b.dim()}-D")
-    if a.shape[1] != b.shape[0]:
-        raise SwizzleKitError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply "
-                              f"(inner sizes {a.shape[1]} and {b.shape[0]})")
-    if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
-        raise SwizzleKitError(f"dtypes {a.dtype} and {b.dtype}: scaled_matmul takes "
-                              f"float8_e4m3fn (use swizzlekit.kernels.matmul for fp16, bf16, fp32)")
-    M, K = a.shape
-    N = b.shape[1]
-    if b.stride(0) != 1 and K > 1:
-        raise SwizzleKitError("fp8 B must be K-major, as Hopper's fp8 tensor cores and "
-                              "torch._scaled_mm take it: pass b = bt.T for an N x K bt")
-    devices = {t.device for t in (a, b, scale_a, scale_b)}
-    if len(devices) != 1:
-        raise SwizzleKitError("a, b, scale_a and scale_b must be on one device; got "
-                              + ", ".join(sorted(map(str, devices))))
-    for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
-        if s.dtype != torch.float32:
-            raise SwizzleKitError(f"{name} must be float32, got {s.dtype}")
-    if scale_a.numel() == 1 and scale_b.numel() == 1:
-        rowwise = False
-    elif tuple(scale_a.shape) == (M, 1) and tuple(scale_b.shape) == (1, N):
-        rowwise = True
-    else:
-        raise SwizzleKitError(f"scales of shapes {tuple(scale_a.shape)} and "
-                              f"{tuple(scale_b.shape)}: give one value each (per tensor), or "
-                              f"({M}, 1) and (1, {N}) (per row of A and column of B)")
-    if out_dtype is None:
-        out_dtype = out.dtype if out is not None else torch.bfloat16
-    if not isinstance(out_dtype, torch.dtype) or str(out_dtype)[6:] not in OUT_DTYPES:
-        raise SwizzleKitError(f"out_dtype {out_dtype!r} is not valid; choose one of: torch."
-                              + ", torch.".join(OUT_DTYPES))
-    if out is not None and (tuple(out.shape) != (M, N) or out.dtype != out_dtype
-                            or out.device != a.device):
-        raise SwizzleKitError(f"out must be {M}x{N} {out_dtype} on {a.device}, got "
-                              f"{tuple(out.shape)} {out.dtype} on {out.device}")
-    if a.device.type != "cuda" and not _INTERPRET:
-        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
-                              f"Triton's interpreter")
-    return M, N, K, rowwise, out_dtype
+def _aligned_copies(a, b):
+    """A (M x K) and B (K x N, K-major) copied with K rounded up to 16 and zeros past K (they
+    add nothing): row-major A and Bᵀ, in one launch (:func:`.pad.pad_k`)."""
+    a2, b2 = pad_k(a, b.T)
+    return a2, b2.T
 
 
 # -------------------------------------------------------------------------------- validation
