@@ -1,5 +1,5 @@
-"""Interpreter tier: kernels/triton/pad.py's copies equal torch's zero padding, byte for byte,
-on random bytes (never zeros) of any strides, and bad input is refused."""
+"""Interpreter tier: kernels/triton/pad.py's copies equal torch's zero padding, bit for bit, on
+random values (never zeros) of any strides and element sizes, and bad input is refused."""
 
 import pytest
 
@@ -9,7 +9,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from swizzlekit.errors import SwizzleKitError  # noqa: E402
-from swizzlekit.kernels.triton.pad import BLOCK_C, BLOCK_R, pad_k  # noqa: E402
+from swizzlekit.kernels.triton.pad import BLOCK_C, BLOCK_R, pad_k, pad_pair, pad_to  # noqa: E402
 
 
 def _bytes(rows, k, transposed, offset, dtype):
@@ -41,6 +41,37 @@ def test_copies_equal_zero_padding(m, n, k, ta, tb, oa, ob, dtype):
         assert torch.equal(out.view(torch.uint8), _reference(src, k16))
 
 
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(1, 2 * BLOCK_R + 3), cols=st.integers(1, 40), more_rows=st.integers(0, 9),
+       more_cols=st.integers(0, 20), transposed=st.booleans(), offset=st.integers(0, 3),
+       dtype=st.sampled_from([torch.float16, torch.bfloat16, torch.float32]))
+def test_pad_to_equals_zero_padding(rows, cols, more_rows, more_cols, transposed, offset, dtype):
+    shape = (cols, rows) if transposed else (rows, cols)
+    flat = torch.rand(rows * cols + offset, dtype=torch.float32).add_(0.5).to(dtype)
+    t = flat[offset:].view(shape)
+    t = t.T if transposed else t
+    out = pad_to(t, rows + more_rows, cols + more_cols)
+    want = torch.nn.functional.pad(t, (0, more_cols, 0, more_rows))
+    assert out.dtype == dtype and out.stride() == (cols + more_cols, 1)
+    assert torch.equal(out, want)
+
+
+@settings(max_examples=30, deadline=None)
+@given(shapes=st.lists(st.tuples(st.integers(1, 20), st.integers(1, 30), st.integers(0, 9),
+                                 st.integers(0, 9), st.booleans()), min_size=2, max_size=2),
+       dtype=st.sampled_from([torch.bfloat16, torch.float32]))
+def test_pad_pair_copies_both_in_one_launch(shapes, dtype):
+    tensors, targets = [], []
+    for rows, cols, more_rows, more_cols, transposed in shapes:
+        t = torch.rand((cols, rows) if transposed else (rows, cols)).add_(0.5).to(dtype)
+        tensors.append(t.T if transposed else t)
+        targets.append((rows + more_rows, cols + more_cols))
+    for t, to, out in zip(tensors, targets, pad_pair(tensors[0], targets[0], tensors[1],
+                                                     targets[1])):
+        want = torch.nn.functional.pad(t, (0, to[1] - t.shape[1], 0, to[0] - t.shape[0]))
+        assert out.stride() == (to[1], 1) and torch.equal(out, want)
+
+
 @pytest.mark.parametrize("a,bt,message", [
     (torch.zeros(3, 5, dtype=torch.uint8), torch.zeros(4, 6, dtype=torch.uint8), "M x K and N x K"),
     (torch.zeros(3, 5), torch.zeros(4, 5), "one-byte tensors"),
@@ -49,3 +80,13 @@ def test_copies_equal_zero_padding(m, n, k, ta, tb, oa, ob, dtype):
 def test_bad_input_is_refused(a, bt, message):
     with pytest.raises(SwizzleKitError, match=message):
         pad_k(a, bt)
+
+
+@pytest.mark.parametrize("t,rows,cols,message", [
+    (torch.zeros(3, 5), 2, 5, r"no smaller, got \(3, 5\) into \(2, 5\)"),
+    (torch.zeros(3), 3, 5, "2-D tensors"),
+    (torch.zeros(3, 5, dtype=torch.float64), 3, 16, "1, 2 or 4 bytes"),
+])
+def test_pad_to_refuses_bad_input(t, rows, cols, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        pad_to(t, rows, cols)

@@ -115,32 +115,41 @@ def _padded(t, rows: int, cols: int, *, column_major: bool = False, fill: bool =
 
     Zeros past K add nothing to the product, and whole 16-element groups let the pointer-load
     kernel's masks along K and N hold for 16 elements at a time, as its loads need."""
-    if column_major:
-        return _padded_rows(t.T, cols, rows, fill).T
-    return _padded_rows(t, rows, cols, fill)
-
-
-def _padded_rows(t, rows: int, cols: int, fill: bool):
     import torch
-    import torch.nn.functional as F
 
-    if tuple(t.shape) == (rows, cols) and t.stride(1) == 1 and _aligned(t):
+    from swizzlekit.kernels.triton.pad import pad_to
+
+    if column_major:
+        return _padded(t.T, cols, rows, fill=fill).T
+    if _fits(t, rows, cols):
         return t
     if not fill:
         return torch.empty((rows, cols), device=t.device, dtype=t.dtype)
-    return F.pad(t, (0, cols - t.shape[1], 0, rows - t.shape[0]))     # one call: host time
+    return pad_to(t, rows, cols)        # one launch, each element read and written once
+
+
+def _fits(t, rows: int, cols: int) -> bool:
+    return tuple(t.shape) == (rows, cols) and t.stride(1) == 1 and _aligned(t)
 
 
 def _padded_call(a, b, c, precision: str):
     """A, B and C for a call on aligned copies (:func:`_padded`): K and N rounded up to 16, B
     K-major for TF32 (as matmul copies it) or where it was given so; C a buffer to write
-    whose first N columns are the result."""
+    whose first N columns are the result. Where A and B both need copies, one launch makes
+    them (:mod:`.pad`): each launch costs the host 15-20 us."""
+    from swizzlekit.kernels.triton.pad import pad_pair
+
     M, K = a.shape
     k16, n16 = -(-K // 16) * 16, -(-b.shape[1] // 16) * 16
     kmajor = (a.element_size() == 4 and precision == "tf32") or (
         b.stride(0) == 1 and b.stride(1) != 1)
-    return (_padded(a, M, k16), _padded(b, k16, n16, column_major=kmajor),
-            _padded(c, M, n16, fill=False))
+    b_rows = b.T if kmajor else b                        # B as the rows it is copied by
+    b_shape = (n16, k16) if kmajor else (k16, n16)
+    if _fits(a, M, k16) or _fits(b_rows, *b_shape):
+        a2, b2 = _padded(a, M, k16), _padded(b_rows, *b_shape)
+    else:
+        a2, b2 = pad_pair(a, (M, k16), b_rows, b_shape)
+    return a2, (b2.T if kmajor else b2), _padded(c, M, n16, fill=False)
 
 
 def _check(a, b, out, precision):

@@ -1,5 +1,6 @@
-"""Aligned copies of an fp8 GEMM's operands in one launch: A (M x K) and Bᵀ (N x K) into
-row-major buffers whose rows are K rounded up to 16 bytes, zeros past K.
+"""Aligned copies of GEMM operands: an fp8 call's A (M x K) and Bᵀ (N x K) in one launch into
+row-major buffers whose rows are K rounded up to 16 bytes, zeros past K (:func:`pad_k`), or
+any one tensor into a larger zero-padded row-major buffer (:func:`pad_to`, for ``matmul``).
 
 TMA takes rows only in multiples of 16 bytes, so an fp8 call whose K is not one
 (:func:`swizzlekit.kernels.triton.scaled.scaled_matmul`) runs on such copies. Zeros past K
@@ -11,6 +12,9 @@ Here one launch reads each source byte once and writes each destination byte onc
     programs 0 .. ceil(M/R)-1         rows of A,  R at a time   ->  a2 (M x K16)
     programs ceil(M/R) .. +ceil(N/R)  rows of Bᵀ, R at a time   ->  b2 (N x K16)
     each: for every C-wide column block of K16: load (masked at K, zeros past it), store
+
+Rows past the source's (``pad_to``'s larger row counts) are stored as zeros too. Elements of
+2 and 4 bytes move as integers of their size, C = 512 bytes a step either way.
 
 The first call of a shape and layout compiles and keeps a :class:`~.plans.Plan`; later calls
 launch it directly (no JIT binding on the host). tests/kernels/test_pad_interp.py holds the
@@ -26,9 +30,9 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.call import _INTERPRET
 from swizzlekit.kernels.triton.plans import Plan, PlanCache
 
-__all__ = ["pad_k", "PAD_PLANS"]
+__all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
 
-#: Rows and columns (bytes) each program moves per step; 4 warps, 32 bytes per thread.
+#: Rows, and bytes of a row, each program moves per step; 4 warps, 32 bytes per thread.
 BLOCK_R, BLOCK_C = 8, 512
 
 #: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
@@ -37,27 +41,29 @@ PAD_PLANS = PlanCache(256)
 
 # ------------------------------------------------------------------------------------ kernel
 @triton.jit
-def _pad_rows(src, dst, block, rows, K, K16, stride_r, stride_k, BLOCK_R: tl.constexpr,
-              BLOCK_C: tl.constexpr):
+def _pad_rows(src, dst, block, rows, cols, rows2, cols2, stride_r, stride_c,
+              BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
     r = (block * BLOCK_R + tl.arange(0, BLOCK_R)).to(tl.int64)
-    inside = r[:, None] < rows
-    for c0 in range(0, K16, BLOCK_C):
+    inside, stored = r[:, None] < rows, r[:, None] < rows2
+    for c0 in range(0, cols2, BLOCK_C):
         c = c0 + tl.arange(0, BLOCK_C)
-        x = tl.load(src + r[:, None] * stride_r + c[None, :] * stride_k,
-                    mask=inside & (c[None, :] < K), other=0)
-        tl.store(dst + r[:, None] * K16 + c[None, :], x, mask=inside & (c[None, :] < K16))
+        x = tl.load(src + r[:, None] * stride_r + c[None, :] * stride_c,
+                    mask=inside & (c[None, :] < cols), other=0)
+        tl.store(dst + r[:, None] * cols2 + c[None, :], x, mask=stored & (c[None, :] < cols2))
 
 
 @triton.jit
-def _pad_pair_kernel(a_ptr, a2_ptr, b_ptr, b2_ptr, M, N, K, K16, stride_am, stride_ak,
-                     stride_bn, stride_bk, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+def _pad_pair_kernel(a_ptr, a2_ptr, b_ptr, b2_ptr, rows_a, cols_a, rows2_a, cols2_a, stride_a0,
+                     stride_a1, rows_b, cols_b, rows2_b, cols2_b, stride_b0, stride_b1,
+                     BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
     pid = tl.program_id(0)
-    blocks_a = tl.cdiv(M, BLOCK_R)
+    blocks_a = tl.cdiv(rows2_a, BLOCK_R)
     if pid < blocks_a:
-        _pad_rows(a_ptr, a2_ptr, pid, M, K, K16, stride_am, stride_ak, BLOCK_R, BLOCK_C)
+        _pad_rows(a_ptr, a2_ptr, pid, rows_a, cols_a, rows2_a, cols2_a, stride_a0, stride_a1,
+                  BLOCK_R, BLOCK_C)
     else:
-        _pad_rows(b_ptr, b2_ptr, pid - blocks_a, N, K, K16, stride_bn, stride_bk, BLOCK_R,
-                  BLOCK_C)
+        _pad_rows(b_ptr, b2_ptr, pid - blocks_a, rows_b, cols_b, rows2_b, cols2_b, stride_b0,
+                  stride_b1, BLOCK_R, BLOCK_C)
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -65,37 +71,65 @@ def pad_k(a, bt):
     """``(a2, b2)``: one-byte ``a`` (M x K) and ``bt`` (N x K), any strides, copied into fresh
     row-major M x K16 and N x K16 buffers of their dtype, K16 = K rounded up to 16, zeros
     past K."""
-    import torch
-
     if a.dim() != 2 or bt.dim() != 2 or a.shape[1] != bt.shape[1]:
         raise SwizzleKitError(f"pad_k takes M x K and N x K tensors, got {tuple(a.shape)} and "
                               f"{tuple(bt.shape)}")
     if a.element_size() != 1 or bt.element_size() != 1 or a.device != bt.device:
         raise SwizzleKitError(f"pad_k takes one-byte tensors on one device, got {a.dtype} on "
                               f"{a.device} and {bt.dtype} on {bt.device}")
+    k16 = -(-a.shape[1] // 16) * 16
+    return pad_pair(a, (a.shape[0], k16), bt, (bt.shape[0], k16))
+
+
+def pad_to(t, rows: int, cols: int):
+    """``t`` (2-D, elements of 1, 2 or 4 bytes, any strides) copied into a fresh row-major
+    ``rows`` x ``cols`` buffer of its dtype, zeros past its own rows and columns."""
+    return pad_pair(t, (rows, cols), None, (0, 0))[0]
+
+
+def pad_pair(a, a_to: tuple, b, b_to: tuple):
+    """``(a2, b2)``: ``a`` and ``b`` (2-D, elements of one size: 1, 2 or 4 bytes; any strides)
+    copied in one launch into fresh row-major buffers of shapes ``a_to`` and ``b_to``, zeros
+    past their own rows and columns (``b`` None: ``a``'s only, and ``b2`` None). From the
+    second call of a shape, layout and base alignment on, the launch goes through a plan."""
+    import torch
+
+    for t, to in ((a, a_to), (b, b_to)):
+        if t is not None and (t.dim() != 2 or len(to) != 2 or to[0] < t.shape[0]
+                              or to[1] < t.shape[1]):
+            raise SwizzleKitError(f"aligned copies take 2-D tensors into buffers no smaller, "
+                                  f"got {tuple(t.shape)} into {tuple(to)}")
+    ints = {1: torch.uint8, 2: torch.int16, 4: torch.int32}
+    size = a.element_size()
+    if size not in ints or (b is not None and (b.element_size() != size or b.device != a.device)):
+        raise SwizzleKitError(f"aligned copies take elements of 1, 2 or 4 bytes on one device, "
+                              f"got {a.dtype}" + (f" and {b.dtype}" if b is not None else ""))
     if a.device.type != "cuda" and not _INTERPRET:
         raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
                               f"Triton's interpreter")
-    (M, K), N = a.shape, bt.shape[0]
-    k16 = -(-K // 16) * 16
-    a2 = torch.empty((M, k16), device=a.device, dtype=a.dtype)
-    b2 = torch.empty((N, k16), device=a.device, dtype=bt.dtype)
-    if (M == 0 and N == 0) or k16 == 0:
-        return a2, b2
-    tensors = (a.view(torch.uint8), a2.view(torch.uint8), bt.view(torch.uint8),
-               b2.view(torch.uint8))
-    rest = (M, N, K, k16, *a.stride(), *bt.stride(), BLOCK_R, BLOCK_C)
-    on_gpu = a.device.type == "cuda"
-    key = ((a.device.index, *rest, a.data_ptr() % 16, bt.data_ptr() % 16) if on_gpu else None)
+    a2 = torch.empty(a_to, device=a.device, dtype=a.dtype)
+    b2 = torch.empty(b_to, device=a.device, dtype=b.dtype) if b is not None else None
+    if b is None:
+        b, b2 = a, a2                                   # never read: no program of b's
+    rows2_b = b_to[0] if b2 is not a2 else 0
+    if a2.numel() == 0 and (rows2_b == 0 or b2.numel() == 0):
+        return a2, (b2 if b2 is not a2 else None)
+    as_int = ints[size]
+    tensors = (a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
+    rest = (*a.shape, *a_to, *a.stride(), *b.shape, rows2_b, b_to[1], *b.stride(), BLOCK_R,
+            BLOCK_C // size)
+    key = ((a.device.index, *rest, a.data_ptr() % 16, b.data_ptr() % 16)
+           if a.device.type == "cuda" and not _INTERPRET else None)
     plan = PAD_PLANS.get(key) if key is not None else None
     if plan is not None:
         plan(*tensors)
-        return a2, b2
-    grid = (triton.cdiv(M, BLOCK_R) + triton.cdiv(N, BLOCK_R), 1, 1)
-    compiled = _pad_pair_kernel[grid](*tensors, *rest[:-2], BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C)
-    if key is not None and _plannable(compiled):
-        PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
-    return a2, b2
+    else:
+        grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R), 1, 1)
+        compiled = _pad_pair_kernel[grid](*tensors, *rest[:-2], BLOCK_R=BLOCK_R,
+                                          BLOCK_C=BLOCK_C // size)
+        if key is not None and _plannable(compiled):
+            PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
+    return a2, (b2 if b2 is not a2 else None)
 
 
 def _plannable(compiled) -> bool:
