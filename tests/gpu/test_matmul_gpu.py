@@ -276,7 +276,7 @@ def test_large_unaligned_rows_run_on_aligned_copies(dtype, precision, bound, tb)
 @pytest.mark.parametrize("dtype,bound,split_k", [(torch.bfloat16, "bfloat16", 1),
                                                  (torch.bfloat16, "bfloat16", 2),
                                                  (torch.float32, "tf32", None)])
-def test_ragged_repeat_calls_route_through_fresh_copies(monkeypatch, dtype, bound, split_k):
+def test_ragged_repeat_calls_route_through_fresh_copies(padded_route, dtype, bound, split_k):
     """Rows that are not 16-byte aligned (K = 1431, N = 1503) run on zero-padded copies, C
     through an aligned buffer; from the second call on the call goes fingerprint -> route
     (pad) -> fresh copies -> plan, past a door that would fail, with a split K's workspace
@@ -294,13 +294,4 @@ def test_ragged_repeat_calls_route_through_fresh_copies(monkeypatch, dtype, boun
         err = relative_error(c, a, b)
         assert err == err and err < mm.TOLERANCE[bound], (dtype, split_k, err)
 
-    mm.PLANS.clear()
-    mm.ROUTES.clear()
-    door = mm._check
-    run()                                       # plans the copies' call
-    run()                                       # the copies' route, kept and adopted
-    assert [r.pad for r in mm.ROUTES._plans.values()] == [False, True]
-    monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
-    run()
-    run()
-    monkeypatch.setattr(mm, "_check", door)
+    padded_route(mm, run)

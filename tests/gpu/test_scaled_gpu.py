@@ -176,7 +176,7 @@ def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
 
 
 @pytest.mark.parametrize("persistent", [False, True])
-def test_ragged_repeat_calls_route_through_fresh_copies(monkeypatch, persistent):
+def test_ragged_repeat_calls_route_through_fresh_copies(padded_route, persistent):
     """A ragged K (rows of 1431 bytes, no TMA) runs on zero-padded copies; from the second
     call on it goes fingerprint -> route (pad) -> fresh copies -> plan, past a door that would
     fail. C's rows (2 x 1503 bytes) go out by masked stores. Fresh operands every call into a
@@ -194,13 +194,4 @@ def test_ragged_repeat_calls_route_through_fresh_copies(monkeypatch, persistent)
         err = relative_error(c, ref=ref)
         assert err == err and err < _bound(torch.bfloat16), (persistent, err)
 
-    scaled.PLANS.clear()
-    scaled.ROUTES.clear()
-    door = scaled._check
-    run()                                       # plans the copies' call
-    run()                                       # the copies' route, kept and adopted
-    assert [r.pad for r in scaled.ROUTES._plans.values()] == [False, True]
-    monkeypatch.setattr(scaled, "_check", lambda *args: 1 / 0)
-    run()
-    run()
-    monkeypatch.setattr(scaled, "_check", door)
+    padded_route(scaled, run)
