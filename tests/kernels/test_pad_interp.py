@@ -86,6 +86,7 @@ def test_bad_input_is_refused(a, bt, message):
     (torch.zeros(3, 5), 2, 5, r"no smaller, got \(3, 5\) into \(2, 5\)"),
     (torch.zeros(3), 3, 5, "2-D tensors"),
     (torch.zeros(3, 5, dtype=torch.float64), 3, 16, "1, 2 or 4 bytes"),
+    ([[1.0, 2.0]], 1, 16, "torch tensors, got list"),
 ])
 def test_pad_to_refuses_bad_input(t, rows, cols, message):
     with pytest.raises(SwizzleKitError, match=message):

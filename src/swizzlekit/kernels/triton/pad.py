@@ -94,6 +94,9 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     second call of a shape, layout and base alignment on, the launch goes through a plan."""
     import torch
 
+    for t in (a, b) if b is not None else (a,):
+        if not isinstance(t, torch.Tensor):
+            raise SwizzleKitError(f"aligned copies take torch tensors, got {type(t).__name__}")
     for t, to in ((a, a_to), (b, b_to)):
         if t is not None and (t.dim() != 2 or len(to) != 2 or to[0] < t.shape[0]
                               or to[1] < t.shape[1]):
