@@ -248,7 +248,9 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     memory only K-major), or from M = :data:`TF32_COPY_MIN_M` on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
     From :data:`PAD_MIN_MNK` on, operands whose rows are not 16-byte aligned are copied into
-    zero-padded aligned buffers first (and C written through one), unless ``tma=True``.
+    zero-padded aligned buffers first (and C written through one), unless ``tma=True``: by
+    :mod:`~swizzlekit.kernels.triton.pad`, A and B in one launch, and a repeat call goes
+    straight from the copies to their plan.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
     """
