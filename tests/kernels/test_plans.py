@@ -188,7 +188,7 @@ def _call(plan, ptrs, built):
 def test_a_tma_plan_passes_what_triton_s_wrapper_would(tma_plan):
     plan, launcher, encoded = tma_plan
     plan(*[_Desc(p) for p in (16, 32, 48)], "ws", "counts")          # Triton's own path
-    _call(plan, (16, 32, 48), built := [])
+    _call(plan, (16, 32, 48), [])
     assert len(launcher.calls) == 2 and launcher.calls[0] == launcher.calls[1]
     assert launcher.calls[1][:13] == (4, 2, 1, 9, "fn", False, True, None, None, "meta",
                                       None, None, None)
@@ -242,3 +242,43 @@ def test_a_tma_plan_takes_triton_s_path_under_hooks_or_another_wrapper(tma_plan,
     launcher.global_scratch_size = 0
     assert _direct_launcher(SimpleNamespace(run=launcher)) is not None
     assert _direct_launcher(_Kernel(["a"])) is None  # a plain launcher: no descriptors
+
+
+class _RecordingPlan:
+    """Stands in for a Plan: records what scaled_matmul's _follow hands it."""
+
+    config = {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16}
+
+    def __init__(self):
+        self.calls = []
+
+    def tma(self, tensors, descriptors, *others):
+        self.calls.append(("tma", tensors, descriptors(), others))
+
+    def __call__(self, *tensors):
+        self.calls.append(("pointer", tensors))
+
+
+@pytest.mark.parametrize("n", [32, 30])
+def test_fp8_follow_passes_c_by_descriptor_or_by_pointer(n):
+    """A TMA route describes A, Bᵀ and C where C's rows are 16-byte aligned (N = 32 bf16);
+    else (N = 30) A and Bᵀ, with C passed first among the pointers (C_PTR); a pointer-load
+    route passes every tensor as given."""
+    torch = pytest.importorskip("torch")
+    from swizzlekit.kernels.triton.routes import Route
+    from swizzlekit.kernels.triton.scaled import _follow
+
+    a = torch.ones(48, 64, dtype=torch.float8_e4m3fn)
+    b = torch.ones(n, 64, dtype=torch.float8_e4m3fn).T
+    c = torch.empty(48, n, dtype=torch.bfloat16)
+    sa, sb, ws, counts = (torch.ones(1) for _ in range(4))
+    plan = _RecordingPlan()
+    assert _follow(Route(("k",), 1, True, True), plan, a, b, c, sa, sb, ws, counts) is c
+    _follow(Route(("k",), 1, False, True), plan, a, b, c, sa, sb, ws, counts)
+    (kind, tensors, descs, others), pointer = plan.calls
+    by_tma = (a, b.T, c) if n == 32 else (a, b.T)
+    assert kind == "tma" and len(tensors) == len(descs) == len(by_tma)
+    assert all(t is d.base for t, d in zip(tensors, descs))
+    assert [t.data_ptr() for t in tensors] == [t.data_ptr() for t in by_tma]
+    assert others == ((sa, sb, ws, counts) if n == 32 else (c, sa, sb, ws, counts))
+    assert pointer == ("pointer", (a, b, c, sa, sb, ws, counts))

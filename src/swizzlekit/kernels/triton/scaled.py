@@ -351,10 +351,9 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
 
     options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise, SPLIT_K=split_k)
     if use_tma:
-        descs = _descriptors((a, bt) if c_ptr else (a, bt, c), True,
-                             {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
-        if c_ptr:
-            descs.append(c)
+        by_tma, by_pointer = _by_tma(a, bt, c)
+        descs = [*_descriptors(by_tma, True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16}),
+                 *by_pointer]
         compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K, c.stride(0),
                                             PERSISTENT=persistent, NUM_PROGRAMS=programs,
                                             OUT_BYTES=c.element_size(), C_PTR=c_ptr, **options)
@@ -381,17 +380,19 @@ def _follow(route: Route, plan, a, b, c, sa, sb, ws, counts):
     """Launch ``plan`` the way ``route`` says: by TMA on A and Bᵀ (and on C where its rows
     are aligned; else C's pointer), or pointer loads."""
     if route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
-        if _tma_ok(c):
-            tensors = (a, b.T, c)
-            plan.tma(tensors, lambda: _descriptors(tensors, True, plan.config), sa, sb, ws,
-                     counts)
-        else:
-            tensors = (a, b.T)
-            plan.tma(tensors, lambda: _descriptors(tensors, True, plan.config), c, sa, sb, ws,
-                     counts)
+        by_tma, by_pointer = _by_tma(a, b.T, c)
+        plan.tma(by_tma, lambda: _descriptors(by_tma, True, plan.config), *by_pointer, sa, sb,
+                 ws, counts)
     else:
         plan(a, b, c, sa, sb, ws, counts)
     return c
+
+
+def _by_tma(a, bt, c) -> tuple[tuple, tuple]:
+    """The TMA kernel's first three arguments, split into those it gets as descriptors (A, Bᵀ,
+    and C where its rows are 16-byte aligned) and those it gets as pointers (C otherwise:
+    ``C_PTR``)."""
+    return ((a, bt, c), ()) if _tma_ok(c) else ((a, bt), (c,))
 
 
 def _aligned_copies(a, b):
