@@ -63,3 +63,39 @@ def _function(config, dtype, persistent):
     from swizzlekit.kernels.triton import table_gemm as tg
 
     return driver.CUfunction(int(tg.compiled(config, dtype, persistent).function))
+
+
+@pytest.mark.parametrize("shape,config,dtype,persistent,programs", [
+    ((4096, 4096, 4096), "128x128x64", "float16", False, None),
+    ((4096, 4096, 4096), "128x128x64", "float16", True, 132),
+    ((3000, 5000, 4000), "64x128x64", "float16", False, None),
+    ((5000, 3000, 1000), "128x128x128", "float8_e4m3fn", True, 264),
+    ((6000, 7000, 3000), "128x256x64", "float16", False, None),
+    ((1024, 1024, 65536), "128x128x32", "float32", True, 264)])
+def test_resources_are_those_of_the_launched_kernel(shape, config, dtype, persistent, programs):
+    """resources(shape=, programs=) compiles a small stand-in whose integer arguments Triton
+    specializes as the launch's, and reports what the launch itself compiled: registers,
+    spills and shared memory (a ragged K spills at 255 registers; a persistent grid keeps its
+    tile loop, which the one-tile, one-program kernel compiled away)."""
+    import torch
+
+    from swizzlekit.cta import order
+    from swizzlekit.kernels.triton import table_gemm as tg
+
+    M, N, K = shape
+    cfg = tg.tile_config(config)
+    dt = getattr(torch, dtype)
+    a = torch.randn(M, K, device="cuda").to(dt)
+    b = (torch.randn(N, K, device="cuda").to(dt).T if dtype == "float8_e4m3fn"
+         else torch.randn(K, N, device="cuda").to(dt))
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16 if dtype == "float8_e4m3fn" else dt)
+    tm, tn = -(-M // cfg.bm), -(-N // cfg.bn)
+    args = (a, b, c, tg.order_table(order("row", tm, tn), "cuda"), M, N, K, a.stride(0),
+            a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    if persistent:
+        kernel = tg._kernel(True)[(programs,)](*args, tm * tn, programs, **cfg.meta())
+    else:
+        kernel = tg._kernel(False)[(tm * tn,)](*args, **cfg.meta())
+    res = tg.resources(config, dtype, persistent, shape=shape, programs=programs)
+    assert (res["regs_per_thread"], res["spill_bytes"], res["smem_bytes"]) == (
+        kernel.n_regs, kernel.n_spills, kernel.metadata.shared)

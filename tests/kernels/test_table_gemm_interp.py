@@ -58,3 +58,29 @@ def test_bad_calls_are_refused(launcher, persistent):
         launch(a, b.T[:10], order("row", 1, 1))
     with pytest.raises(SwizzleKitError, match="programs must be at least 1"):
         launch(a, b, order("row", 1, 1), programs=0, **persistent)
+
+
+def test_a_stand_in_problem_is_specialized_as_the_launch():
+    """Every integer argument of the stand-in that resources() compiles falls in the class
+    Triton specializes the launch's into: equal to 1, a multiple of 16, or neither (so the
+    stand-in compiles the launch's kernel; the GPU tier checks the kernels are equal)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from swizzlekit.kernels.triton.table_gemm import TILE_CONFIGS, _stand_in
+
+    def kind(v):
+        return 1 if v == 1 else 16 if v % 16 == 0 else 0
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(list(TILE_CONFIGS)), st.integers(1, 70000), st.integers(1, 70000),
+           st.integers(1, 70000), st.one_of(st.none(), st.integers(1, 2000)))
+    def check(config, M, N, K, programs):
+        cfg = TILE_CONFIGS[config]
+        m, n, k, tiles, progs = _stand_in(config, (M, N, K), programs)
+        real_tiles = (-(-M // cfg.bm)) * (-(-N // cfg.bn))
+        assert [kind(x) for x in (m, n, k, tiles, progs)] == [
+            kind(x) for x in (M, N, K, real_tiles, programs or 132)]
+        assert m <= max(cfg.bm + 8, 1) + 15 and k <= 2 * cfg.bk + 23     # small, one tile
+
+    check()

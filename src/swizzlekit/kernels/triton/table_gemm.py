@@ -228,7 +228,8 @@ def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent:
     programs = _programs(programs)
     if persistent and programs is None:
         sms = torch.cuda.get_device_properties(a.device).multi_processor_count
-        programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True)["ctas_per_sm"]
+        programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True,
+                                   shape=(M, N, K))["ctas_per_sm"]
     args = (a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
     if persistent:
@@ -264,38 +265,76 @@ def _kernel(persistent: bool):
     return order_table_gemm_persistent if persistent else order_table_gemm
 
 
+def _like(value: int, near: int) -> int:
+    """A value that Triton specializes as it does ``value`` (equal to 1, a multiple of 16, or
+    neither), at least ``near``: the launch arguments of a stand-in problem.
+
+    >>> _like(5000, 128), _like(4096, 128), _like(1, 64)
+    (136, 128, 1)
+    """
+    if value == 1:
+        return 1
+    base = -(-near // 16) * 16
+    return base if value % 16 == 0 else base + 8
+
+
+def _stand_in(config: str, shape, programs):
+    """``(m, n, k, tiles, programs)`` of a small problem whose every integer argument Triton
+    specializes as it does those of ``shape`` (default: one aligned tile) and ``programs``."""
+    cfg = tile_config(config)
+    M, N, K = shape if shape is not None else (cfg.bm, cfg.bn, 2 * cfg.bk)
+    m, n, k = _like(M, cfg.bm), _like(N, cfg.bn), _like(K, 2 * cfg.bk)
+    tiles = (-(-M // cfg.bm)) * (-(-N // cfg.bn))
+    return m, n, k, _like(tiles, 16), _like(programs if programs is not None else 132, 16)
+
+
 @functools.lru_cache(maxsize=None)
-def compiled(config: str, dtype: str = "float16", persistent: bool = False):
+def compiled(config: str, dtype: str = "float16", persistent: bool = False,
+             stand_in: tuple | None = None):
     """The kernel compiled for ``config`` and ``dtype`` (a torch dtype name), launched once on
-    a one-tile problem: Triton's compiled kernel (``n_regs``, ``metadata.shared``,
-    ``function``). Needs a GPU."""
+    the small problem ``stand_in`` (:func:`_stand_in`; default: one aligned tile): Triton's
+    compiled kernel (``n_regs``, ``n_spills``, ``metadata.shared``, ``function``). Needs a GPU.
+    """
     import torch
 
-    cfg = tile_config(config)
+    m, n, k, tiles, programs = stand_in or _stand_in(config, None, None)
     dt = getattr(torch, dtype)
-    m, n, k = cfg.bm, cfg.bn, cfg.bk * 2
     a = torch.randn(m, k, device="cuda").to(dt)
     b = (torch.randn(n, k, device="cuda").to(dt).T if dt == torch.float8_e4m3fn
          else torch.randn(k, n, device="cuda").to(dt))
     c = torch.empty(m, n, device="cuda",
                     dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
-    args = (a, b, c, order_table(np.zeros((1, 2)), "cuda"), m, n, k, a.stride(0), a.stride(1),
-            b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-    return _kernel(persistent)[(1,)](*args, *((1, 1) if persistent else ()), **cfg.meta())
+    rows = tiles if persistent else 1
+    args = (a, b, c, order_table(np.zeros((rows, 2)), "cuda"), m, n, k, a.stride(0),
+            a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    if persistent:
+        return _kernel(True)[(programs,)](*args, tiles, programs, **tile_config(config).meta())
+    return _kernel(False)[(1,)](*args, **tile_config(config).meta())
 
 
 @functools.lru_cache(maxsize=None)
 def resources(config: str, dtype: str = "float16", persistent: bool = False,
-              gpu: str = "h200") -> dict:
-    """The compiled kernel's own registers, shared memory and threads, and its residency
-    (:func:`swizzlekit.gpus.residency` on preset ``gpu``). Needs a GPU."""
+              gpu: str = "h200", *, shape: tuple[int, int, int] | None = None,
+              programs: int | None = None) -> dict:
+    """The compiled kernel's own registers, spills, shared memory and threads, and its
+    residency (:func:`swizzlekit.gpus.residency` on preset ``gpu``). Needs a GPU.
+
+    ``shape`` ``(M, N, K)`` and, for a persistent grid, ``programs``: the launch to report
+    on. Triton compiles one kernel per specialization of its integer arguments (equal to 1, a
+    multiple of 16, or neither), and they differ: on the H200 a ragged ``K`` or ``N`` loads by
+    ``ld.global`` instead of ``cp.async`` and can spill, and a persistent grid whose tile and
+    program counts are 1 compiles without its loop. Without ``shape``: one aligned tile, and a
+    persistent grid of 132 programs over 16 tiles."""
     from swizzlekit.gpus import residency
 
-    kernel = compiled(config, dtype, persistent)
+    if shape is not None:
+        shape = tuple(int(x) for x in shape)
+    kernel = compiled(config, dtype, persistent, _stand_in(config, shape, programs))
     threads = tile_config(config).warps * 32
     regs, smem = int(kernel.n_regs), int(kernel.metadata.shared)
     return {"config": config, "dtype": dtype, "threads": threads, "regs_per_thread": regs,
-            "smem_bytes": smem, "ctas_per_sm": residency(gpu, threads, regs, smem)}
+            "spill_bytes": int(kernel.n_spills), "smem_bytes": smem,
+            "ctas_per_sm": residency(gpu, threads, regs, smem)}
 
 
 # -------------------------------------------------------------------------------- validation

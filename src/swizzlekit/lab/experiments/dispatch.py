@@ -106,7 +106,8 @@ def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
     programs = None
     if t.persistent:
         sms = torch.cuda.get_device_properties(0).multi_processor_count
-        programs = sms * resources(t.config, DTYPES[t.dtype][1], True)["ctas_per_sm"]
+        programs = sms * resources(t.config, DTYPES[t.dtype][1], True,
+                                   shape=t.shape)["ctas_per_sm"]
     flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda")
     kernel = traced(a, b, table, config=t.config, programs=programs)[2]     # compile, warm up
     regs, smem = int(kernel.n_regs), int(kernel.metadata.shared)
@@ -125,7 +126,7 @@ def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
             raise RuntimeError(f"{name(t)}: some tiles left no trace")
         tr[:, 1:] -= tr[:, 1].min()
         out.append(np.column_stack([od, tr]).astype(np.int64))
-    return out, {"traced_regs": regs, "traced_smem": smem}
+    return out, {"traced_regs": regs, "traced_smem": smem, "programs": programs}
 
 
 def partition_latency() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -169,7 +170,8 @@ def run(out: Path) -> Path:
         traces, compiled = trace(t)
         for rep, tr in enumerate(traces):
             arrays[f"trace_{i}_{rep}"] = tr
-        res = resources(t.config, DTYPES[t.dtype][1], t.persistent)
+        res = resources(t.config, DTYPES[t.dtype][1], t.persistent, shape=t.shape,
+                        programs=compiled["programs"])
         threads = res["threads"]
         runs.append({"index": i, "name": name(t), **asdict(t), "split": half(t), **res,
                      **compiled,

@@ -148,16 +148,22 @@ def sweep_order(name: str, tiles_m: int, tiles_n: int, params: dict) -> np.ndarr
 def measured_kernels() -> dict[str, dict]:
     """The order-table kernels as compiled on the H200 for the sweep, by name
     (``table_gemm:128x128x64:fp16``): tile, element bytes, threads, registers per thread and
-    shared memory (from the committed sweep table; no GPU needed)."""
+    shared memory, and under ``"persistent"`` the registers and shared memory of its
+    persistent grid (from the committed sweep table's aligned shapes; no GPU needed). Ragged
+    shapes compile other kernels (``table_gemm.resources``)."""
     from swizzlekit.data import path
     from swizzlekit.lab.records import L2SweepRow, read_csv
 
-    out = {}
+    out: dict = {}
     for r in read_csv(path("l2_sweep_h200.csv"), L2SweepRow):
-        out.setdefault(f"table_gemm:{r.config}:{r.dtype}", {
+        if any(x % 16 for x in r.shape):
+            continue
+        kern = out.setdefault(f"table_gemm:{r.config}:{r.dtype}", {
             "tile": r.tile, "elem_bytes": ELEM_BYTES[r.dtype], "out_bytes": OUT_BYTES[r.dtype],
-            "threads": r.threads, "regs_per_thread": r.regs_per_thread,
-            "smem_bytes": r.smem_bytes})
+            "threads": r.threads})
+        grid = kern.setdefault("persistent", {}) if r.persistent else kern
+        grid.setdefault("regs_per_thread", r.regs_per_thread)
+        grid.setdefault("smem_bytes", r.smem_bytes)
     return out
 
 
@@ -228,8 +234,11 @@ def _time_all(runs: list[SweepRun], out: Path) -> None:
     for group, (a, b, _) in _by_problem(runs):
         ref = a.double() @ b.double()
         for r in group:
-            res = resources(r.config, DTYPES[r.dtype][1], r.persistent)
+            res = resources(r.config, DTYPES[r.dtype][1], r.persistent, shape=r.shape)
             programs = sms * res["ctas_per_sm"] if r.persistent else 0
+            if r.persistent:        # the kernel this launch compiles (its program count's)
+                res = resources(r.config, DTYPES[r.dtype][1], True, shape=r.shape,
+                                programs=programs)
             fn, c = _launcher(r, programs, a, b)
             fn()
             torch.cuda.synchronize()
