@@ -18,7 +18,6 @@ import csv
 import json
 import sys
 
-import numpy as np
 import torch
 
 from swizzlekit.cta import order
