@@ -69,6 +69,10 @@ def test_cases_json(capsys, tmp_path):
     (["smem", "wavefronts", "--width", "4"] + ["0"] * 33, "32 lanes"),
     (["smem", "solve", "--shape", "8x8", "--elem-bytes", "16", "--access", "col"], None),
     (["smem", "frobnicate"], "invalid choice"),
+    (["cta", "simulate", "--mnk", "1024x1024x1024", "--order", "row", "--programs", "264"],
+     "persistent=True (--persistent)"),
+    (["cta", "simulate", "--mnk", "1024x1024x1024", "--order", "row", "--persistent",
+      "--programs", "0"], "positive integer"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     done = run(*args)

@@ -107,7 +107,8 @@ def predict(rows: list, overrides: dict) -> list[dict]:
             orders[key] = sweep_order(r.order, key[2], key[3], r.params_dict)
         p = simulate(r.M, r.N, r.K, orders[key], tile=r.tile, elem_bytes=ELEM_BYTES[r.dtype],
                      out_bytes=OUT_BYTES[r.dtype], ctas_per_sm=r.ctas_per_sm,
-                     persistent=r.persistent, **overrides)
+                     persistent=r.persistent,
+                     programs=r.programs if r.persistent else None, **overrides)
         out.append({"split": r.split, "shape": f"{r.M}x{r.N}x{r.K}", "config": r.config,
                     "dtype": r.dtype, "ctas_per_sm": r.ctas_per_sm, "order": r.order,
                     "params": r.params_dict, "persistent": r.persistent, "ms": r.ms,

@@ -21,14 +21,16 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
        st.integers(1, 3), st.integers(1, 48), st.sampled_from(ORDER_NAMES),
        st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]),
        st.sampled_from(["coin", "measured"]), st.sampled_from([None, 1, 2, 4]),
-       st.sampled_from([0, 1, 4, 16]), st.sampled_from([0.0, 0.05, 0.5]))
+       st.sampled_from([0, 1, 4, 16]), st.sampled_from([0.0, 0.05, 0.5]),
+       st.sampled_from([None, 1, 5, 300, 1000]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
                                                     ctas_per_sm, persistent, coalesce, dispatch,
-                                                    out_bytes, ways, inflight):
+                                                    out_bytes, ways, inflight, programs):
     o = order(name, tm, tn)
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
               ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
-              dispatch=dispatch, out_bytes=out_bytes, ways=ways, inflight=inflight)
+              dispatch=dispatch, out_bytes=out_bytes, ways=ways, inflight=inflight,
+              programs=programs if persistent else None)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert a.lookups == b.lookups
@@ -40,6 +42,44 @@ def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, part
         for x, y in zip((a.dram_read_bytes, *a.per_wave_dram_read_bytes),
                         (b.dram_read_bytes, *b.per_wave_dram_read_bytes)):
             assert abs(x - y) <= 1 + 1e-9 * y
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 300), st.integers(1, 300))
+def test_a_persistent_grid_runs_its_programs_in_batches_of_the_resident(slots, programs,
+                                                                       resident):
+    """run_order is a permutation of the slots; each program walks its own slots in launch
+    order; a batch of ``resident`` programs runs all its slots before the next begins, round
+    by round; and a grid that fits at once runs in launch order."""
+    from swizzlekit.cta.l2 import run_order
+
+    run = run_order(slots, programs, resident)
+    assert sorted(run.tolist()) == list(range(slots))
+    program, batch = run % programs, (run % programs) // resident
+    for p in np.unique(program):
+        assert (np.diff(run[program == p]) == programs).all()
+    assert (np.diff(batch) >= 0).all()
+    rounds = run // programs
+    for b in np.unique(batch):
+        assert (np.diff(rounds[batch == b]) >= 0).all()
+    if programs <= resident:
+        assert run.tolist() == list(range(slots))
+
+
+def test_programs_take_a_persistent_grid_and_change_its_schedule():
+    """``programs`` beyond the resident slots runs the later programs after the first ones:
+    the reuse between the two batches' tiles changes, and so does the prediction. It needs
+    ``persistent=True`` and a count of at least 1."""
+    o = order("row", 48, 48)
+    kw = dict(ctas_per_sm=1, persistent=True)
+    fits = simulate(48 * 128, 48 * 128, 4096, o, programs=132, **kw)
+    assert fits == simulate(48 * 128, 48 * 128, 4096, o, **kw)
+    batched = simulate(48 * 128, 48 * 128, 4096, o, programs=264, **kw)
+    assert batched.l2_hit_rate != fits.l2_hit_rate
+    for bad in (dict(programs=0, persistent=True), dict(programs=132),
+                dict(programs=2.5, persistent=True)):
+        with pytest.raises(SwizzleKitError, match="programs"):
+            simulate(1024, 1024, 1024, order("row", 8, 8), **bad)
 
 
 def test_waves_in_step_find_their_misses_pending():
@@ -163,7 +203,7 @@ def test_heldout_error_ratchet():
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 3.57 and e["hit_worst"] <= 23.8 and e["dram_median_pct"] <= 5.9
+    assert e["hit_mean"] <= 3.53 and e["hit_worst"] <= 23.8 and e["dram_median_pct"] <= 5.9
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
@@ -198,7 +238,7 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
 
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
-    its runner-up: 8 ways errs as little in hit rate there, 3.40 points, and 2.8% against 2.4%
+    its runner-up: 8 ways errs as little in hit rate there, 3.33 points, and 2.3% against 2.2%
     in DRAM bytes)."""
     from swizzlekit.compare import chosen, fit
     from swizzlekit.cta.l2 import FITTED

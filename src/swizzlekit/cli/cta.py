@@ -31,6 +31,9 @@ def add(top) -> None:
                    help="the kernel's residency (default 1, or the --kernel's own)")
     p.add_argument("--persistent", action="store_true",
                    help="a persistent grid: SMs x residency programs walk the order")
+    p.add_argument("--programs", type=positive, default=None,
+                   help="with --persistent: the grid's program count (default: SMs x "
+                        "residency; more run in batches)")
     p.add_argument("--dispatch", default="coin", metavar="coin|measured",
                    help="how CTAs land on the L2's two halves: the fitted model's coin (default), "
                         "or the GPU's measured SM order and sides (docs/cta.md)")
@@ -67,8 +70,9 @@ def _simulate(args: argparse.Namespace) -> int:
         check_choice("kernel", args.kernel, kernels)
         kern = kernels[args.kernel]
         tile, elem_bytes, out_bytes = kern["tile"], kern["elem_bytes"], kern["out_bytes"]
-        ctas_per_sm = args.ctas_per_sm or residency(g, kern["threads"], kern["regs_per_thread"],
-                                                    kern["smem_bytes"])
+        grid = kern["persistent"] if args.persistent else kern
+        ctas_per_sm = args.ctas_per_sm or residency(g, kern["threads"], grid["regs_per_thread"],
+                                                    grid["smem_bytes"])
         if ctas_per_sm < 1:
             raise SwizzleKitError(f"{args.kernel} does not fit on one SM of {g.name}")
     (m, n, k), (bm, bn, _) = args.mnk, tile
@@ -76,7 +80,7 @@ def _simulate(args: argparse.Namespace) -> int:
     concurrent = args.concurrent
     common = dict(tile=tile, elem_bytes=elem_bytes, gpu=args.gpu, ctas_per_sm=ctas_per_sm,
                   persistent=args.persistent, concurrent=concurrent, dispatch=args.dispatch,
-                  out_bytes=out_bytes)
+                  out_bytes=out_bytes, programs=args.programs)
     if args.order == "all":
         if args.param:
             raise SwizzleKitError("--param names one order's parameters; --order all sweeps "
