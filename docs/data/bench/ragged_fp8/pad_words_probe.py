@@ -3,6 +3,10 @@ GPU time (do_bench median, L2 flushed) and host time, bit-equal to F.pad, for th
 operands in fp8 (pad_k), bf16 and fp32 (pad_pair, as matmul pads A and B).
 
     python3 docs/data/bench/ragged_fp8/pad_words_probe.py OUT.jsonl
+
+The word path was measured and taken back out (it was no faster): run this on the commit
+that added it (git log -- docs/data/bench/ragged_fp8/pad_words_probe.py), where
+``pad._by_words`` exists.
 """
 import json
 import sys

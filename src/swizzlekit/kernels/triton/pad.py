@@ -66,45 +66,6 @@ def _pad_pair_kernel(a_ptr, a2_ptr, b_ptr, b2_ptr, rows_a, cols_a, rows2_a, cols
                   stride_b1, BLOCK_R, BLOCK_C)
 
 
-@triton.jit
-def _pad_words(src, dst, block, rows, row_bytes, rows2, words2, stride_bytes, head, last,
-               BLOCK_R: tl.constexpr, BLOCK_W: tl.constexpr):
-    # Rows whose bytes are contiguous, at any byte offset: each destination word is cut from
-    # the two aligned source words it straddles (a funnel shift), so every load moves 4 bytes.
-    #   source bytes  ..|h0 h1 h2 h3|h4 h5 h6 h7|..   s = first byte, sh = 8 * (s % 4)
-    #   destination         [h2 h3 h4 h5]            = (hi:lo) >> sh, bytes past the row zeroed
-    base = (src - head).to(tl.pointer_type(tl.uint32))
-    out = dst.to(tl.pointer_type(tl.uint32))
-    r = (block * BLOCK_R + tl.arange(0, BLOCK_R)).to(tl.int64)
-    inside, stored = r[:, None] < rows, r[:, None] < rows2
-    for w0 in range(0, words2, BLOCK_W):
-        j = (w0 + tl.arange(0, BLOCK_W)).to(tl.int64)
-        left = row_bytes - j[None, :] * 4                   # this word's bytes inside the row
-        s = head + r[:, None] * stride_bytes + j[None, :] * 4
-        q, sh = s >> 2, ((s & 3) * 8).to(tl.uint64)
-        m = inside & (left > 0)
-        lo = tl.load(base + q, mask=m, other=0).to(tl.uint64)
-        hi = tl.load(base + q + 1, mask=m & (sh > 0) & (q + 1 <= last), other=0).to(tl.uint64)
-        v = ((hi << 32) | lo) >> sh
-        keep = tl.where(left >= 4, 0xFFFFFFFF, (1 << (tl.maximum(left, 0) * 8)) - 1)
-        tl.store(out + r[:, None] * words2 + j[None, :], (v & keep.to(tl.uint64)).to(tl.uint32),
-                 mask=stored & (j[None, :] < words2))
-
-
-@triton.jit
-def _pad_pair_words(a_ptr, a2_ptr, b_ptr, b2_ptr, rows_a, bytes_a, rows2_a, words2_a,
-                    stride_a, head_a, last_a, rows_b, bytes_b, rows2_b, words2_b, stride_b,
-                    head_b, last_b, BLOCK_R: tl.constexpr, BLOCK_W: tl.constexpr):
-    pid = tl.program_id(0)
-    blocks_a = tl.cdiv(rows2_a, BLOCK_R)
-    if pid < blocks_a:
-        _pad_words(a_ptr, a2_ptr, pid, rows_a, bytes_a, rows2_a, words2_a, stride_a, head_a,
-                   last_a, BLOCK_R, BLOCK_W)
-    else:
-        _pad_words(b_ptr, b2_ptr, pid - blocks_a, rows_b, bytes_b, rows2_b, words2_b, stride_b,
-                   head_b, last_b, BLOCK_R, BLOCK_W)
-
-
 # ---------------------------------------------------------------------------------- launcher
 def pad_k(a, bt):
     """``(a2, b2)``: one-byte ``a`` (M x K) and ``bt`` (N x K), any strides, copied into fresh
@@ -156,52 +117,27 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     rows2_b = b_to[0] if b2 is not a2 else 0
     if a2.numel() == 0 and (rows2_b == 0 or b2.numel() == 0):
         return a2, (b2 if b2 is not a2 else None)
-    words = all(_by_words(t, to, size) for t, to in ((a, a_to), (b, b_to)))
-    if words:       # rows of contiguous bytes: 4-byte loads at any offset (_pad_words)
-        kernel, block = _pad_pair_words, BLOCK_C // 4
-        tensors = (a.view(torch.uint8), a2.view(torch.uint8), b.view(torch.uint8),
-                   b2.view(torch.uint8))
-        rest = (*_word_args(a, a_to, size), *_word_args(b, (rows2_b, b_to[1]), size), BLOCK_R,
-                block)
-    else:           # elements one by one, as integers of their size
-        kernel, block, as_int = _pad_pair_kernel, BLOCK_C // size, ints[size]
-        tensors = (a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
-        rest = (*a.shape, *a_to, *a.stride(), *b.shape, rows2_b, b_to[1], *b.stride(), BLOCK_R,
-                block)
-    key = ((a.device.index, words, *rest, a.data_ptr() % 16, b.data_ptr() % 16)
+    as_int = ints[size]
+    tensors = (a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
+    rest = (*a.shape, *a_to, *a.stride(), *b.shape, rows2_b, b_to[1], *b.stride(), BLOCK_R,
+            BLOCK_C // size)
+    key = ((a.device.index, *rest, a.data_ptr() % 16, b.data_ptr() % 16)
            if a.device.type == "cuda" and not _INTERPRET else None)
     plan = PAD_PLANS.get(key) if key is not None else None
     if plan is not None:
         plan(*tensors)
     else:
         grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R), 1, 1)
-        blocks = dict(BLOCK_R=BLOCK_R, BLOCK_W=block) if words else dict(BLOCK_R=BLOCK_R,
-                                                                          BLOCK_C=block)
-        compiled = kernel[grid](*tensors, *rest[:-2], **blocks)
-        if key is not None and _plannable(compiled, kernel):
+        compiled = _pad_pair_kernel[grid](*tensors, *rest[:-2], BLOCK_R=BLOCK_R,
+                                          BLOCK_C=BLOCK_C // size)
+        if key is not None and _plannable(compiled):
             PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
     return a2, (b2 if b2 is not a2 else None)
 
 
-def _by_words(t, to: tuple, size: int) -> bool:
-    """Whether ``t``'s copy can move by words: its rows' elements contiguous (any row
-    stride and offset) and the copy's rows a whole number of 4-byte words."""
-    return t.stride(1) == 1 and t.stride(0) >= t.shape[1] and to[1] * size % 4 == 0
-
-
-def _word_args(t, to: tuple, size: int) -> tuple:
-    """``_pad_words``' arguments for ``t`` into ``to``: rows, bytes per row, rows and words
-    of the copy, the row stride in bytes, the first byte's offset in its word, and the word
-    (from the aligned one below the first byte) holding the source's last byte."""
-    rows, row_bytes, stride = t.shape[0], t.shape[1] * size, t.stride(0) * size
-    head = t.data_ptr() % 4
-    last = (head + (rows - 1) * stride + row_bytes - 1) // 4 if rows and row_bytes else 0
-    return rows, row_bytes, to[0], to[1] * size // 4, stride, head, last
-
-
-def _plannable(compiled, kernel) -> bool:
+def _plannable(compiled) -> bool:
     """Whether the compiled kernel takes its arguments as :class:`Plan` passes them (every
     argument of the JIT signature, in order); elsewhere each call goes through the JIT."""
     signature = getattr(getattr(compiled, "src", None), "signature", None)
     return (signature is not None and hasattr(compiled, "packed_metadata")
-            and list(signature) == list(kernel.arg_names))
+            and list(signature) == list(_pad_pair_kernel.arg_names))
