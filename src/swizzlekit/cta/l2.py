@@ -59,8 +59,8 @@ from swizzlekit.gpus import GPUS
 
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
-__all__ = ["L2Prediction", "simulate", "simulate_naive", "settings", "lanes", "in_step", "run_order",
-           "FITTED", "HELDOUT", "FRESH", "DISPATCH", "HELDOUT_BY_DISPATCH",
+__all__ = ["L2Prediction", "simulate", "simulate_naive", "settings", "lanes", "in_step",
+           "run_order", "FITTED", "HELDOUT", "FRESH", "DISPATCH", "HELDOUT_BY_DISPATCH",
            "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
 
 
