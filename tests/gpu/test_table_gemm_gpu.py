@@ -88,14 +88,8 @@ def test_resources_are_those_of_the_launched_kernel(shape, config, dtype, persis
     a = torch.randn(M, K, device="cuda").to(dt)
     b = (torch.randn(N, K, device="cuda").to(dt).T if dtype == "float8_e4m3fn"
          else torch.randn(K, N, device="cuda").to(dt))
-    c = torch.empty(M, N, device="cuda", dtype=torch.float16 if dtype == "float8_e4m3fn" else dt)
-    tm, tn = -(-M // cfg.bm), -(-N // cfg.bn)
-    args = (a, b, c, tg.order_table(order("row", tm, tn), "cuda"), M, N, K, a.stride(0),
-            a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-    if persistent:
-        kernel = tg._kernel(True)[(programs,)](*args, tm * tn, programs, **cfg.meta())
-    else:
-        kernel = tg._kernel(False)[(tm * tn,)](*args, **cfg.meta())
+    o = order("row", -(-M // cfg.bm), -(-N // cfg.bn))
+    kernel = tg._run(a, b, o, None, config, persistent, programs)[1]
     res = tg.resources(config, dtype, persistent, shape=shape, programs=programs)
     assert (res["regs_per_thread"], res["spill_bytes"], res["smem_bytes"]) == (
         kernel.n_regs, kernel.n_spills, kernel.metadata.shared)

@@ -46,16 +46,9 @@ def launched(M, N, K, config, dtype, persistent, programs):
     a = torch.randn(M, K, device="cuda").to(dt)
     b = (torch.randn(N, K, device="cuda").to(dt).T if dtype == "fp8"
          else torch.randn(K, N, device="cuda").to(dt))
-    c = torch.empty(M, N, device="cuda", dtype=torch.float16 if dtype == "fp8" else dt)
     cfg = tg.tile_config(config)
-    tm, tn = -(-M // cfg.bm), -(-N // cfg.bn)
-    table = tg.order_table(order("row", tm, tn), "cuda")
-    args = (a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-            c.stride(0), c.stride(1))
-    if persistent:
-        kernel = tg._kernel(True)[(programs,)](*args, tm * tn, programs, **cfg.meta())
-    else:
-        kernel = tg._kernel(False)[(tm * tn,)](*args, **cfg.meta())
+    o = order("row", -(-M // cfg.bm), -(-N // cfg.bn))
+    kernel = tg._run(a, b, o, None, config, persistent, programs if persistent else None)[1]
     torch.cuda.synchronize()
     return kernel
 

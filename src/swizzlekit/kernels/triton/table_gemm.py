@@ -221,6 +221,11 @@ def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent:
     Hopper's fp8 tensor-core instructions take it. ``persistent``: ``programs`` CTAs (default:
     the SMs times the kernel's residency) walk the order with a stride. Returns ``out``.
     """
+    return _run(a, b, order, out, config, persistent, programs)[0]
+
+
+def _run(a, b, order, out, config: str, persistent: bool, programs: int | None):
+    """:func:`table_gemm`'s work: ``(C, the compiled kernel the launch ran)``."""
     import torch
 
     cfg, M, N, K, table, tiles, out_dtype = _problem(a, b, order, config)
@@ -230,14 +235,18 @@ def table_gemm(a, b, order, out=None, *, config: str = "128x128x64", persistent:
         sms = torch.cuda.get_device_properties(a.device).multi_processor_count
         programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True,
                                    shape=(M, N, K))["ctas_per_sm"]
+    programs = min(programs, tiles) if persistent else None
+    return c, _launch(a, b, c, table, M, N, K, cfg, tiles, programs)
+
+
+def _launch(a, b, c, table, M, N, K, cfg: TileConfig, tiles: int, programs: int | None):
+    """Launch the kernel on ``table`` (``tiles`` slots): a persistent grid of ``programs``
+    CTAs, or one CTA per tile where None. Returns Triton's compiled kernel."""
     args = (a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
-    if persistent:
-        programs = min(programs, tiles)
-        _kernel(True)[(programs,)](*args, tiles, programs, **cfg.meta())
-    else:
-        _kernel(False)[(tiles,)](*args, **cfg.meta())
-    return c
+    if programs is not None:
+        return _kernel(True)[(programs,)](*args, tiles, programs, **cfg.meta())
+    return _kernel(False)[(tiles,)](*args, **cfg.meta())
 
 
 def traced(a, b, order, *, config: str = "128x128x64", programs: int | None = None):
@@ -280,19 +289,21 @@ def _like(value: int, near: int) -> int:
 
 def _stand_in(config: str, shape, programs):
     """``(m, n, k, tiles, programs)`` of a small problem whose every integer argument Triton
-    specializes as it does those of ``shape`` (default: one aligned tile) and ``programs``."""
+    specializes as it does those of ``shape`` (default: aligned, 32 x 32 tiles) and
+    ``programs`` (default: 132), capped at the tile count as :func:`_run` caps it."""
     cfg = tile_config(config)
-    M, N, K = shape if shape is not None else (cfg.bm, cfg.bn, 2 * cfg.bk)
+    M, N, K = shape if shape is not None else (32 * cfg.bm, 32 * cfg.bn, 2 * cfg.bk)
     m, n, k = _like(M, cfg.bm), _like(N, cfg.bn), _like(K, 2 * cfg.bk)
     tiles = (-(-M // cfg.bm)) * (-(-N // cfg.bn))
-    return m, n, k, _like(tiles, 16), _like(programs if programs is not None else 132, 16)
+    programs = min(programs if programs is not None else 132, tiles)
+    return m, n, k, _like(tiles, 16), _like(programs, 16)
 
 
 @functools.lru_cache(maxsize=None)
 def compiled(config: str, dtype: str = "float16", persistent: bool = False,
              stand_in: tuple | None = None):
     """The kernel compiled for ``config`` and ``dtype`` (a torch dtype name), launched once on
-    the small problem ``stand_in`` (:func:`_stand_in`; default: one aligned tile): Triton's
+    the small problem ``stand_in`` (:func:`_stand_in`; default: an aligned one): Triton's
     compiled kernel (``n_regs``, ``n_spills``, ``metadata.shared``, ``function``). Needs a GPU.
     """
     import torch
@@ -304,12 +315,9 @@ def compiled(config: str, dtype: str = "float16", persistent: bool = False,
          else torch.randn(k, n, device="cuda").to(dt))
     c = torch.empty(m, n, device="cuda",
                     dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
-    rows = tiles if persistent else 1
-    args = (a, b, c, order_table(np.zeros((rows, 2)), "cuda"), m, n, k, a.stride(0),
-            a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-    if persistent:
-        return _kernel(True)[(programs,)](*args, tiles, programs, **tile_config(config).meta())
-    return _kernel(False)[(1,)](*args, **tile_config(config).meta())
+    tiles = tiles if persistent else 1
+    return _launch(a, b, c, order_table(np.zeros((tiles, 2)), "cuda"), m, n, k,
+                   tile_config(config), tiles, programs if persistent else None)
 
 
 @functools.lru_cache(maxsize=None)
@@ -323,8 +331,8 @@ def resources(config: str, dtype: str = "float16", persistent: bool = False,
     on. Triton compiles one kernel per specialization of its integer arguments (equal to 1, a
     multiple of 16, or neither), and they differ: on the H200 a ragged ``K`` or ``N`` loads by
     ``ld.global`` instead of ``cp.async`` and can spill, and a persistent grid whose tile and
-    program counts are 1 compiles without its loop. Without ``shape``: one aligned tile, and a
-    persistent grid of 132 programs over 16 tiles."""
+    program counts are 1 compiles without its loop. Without ``shape``: an aligned problem of
+    32 x 32 tiles, and a persistent grid of 132 programs."""
     from swizzlekit.gpus import residency
 
     if shape is not None:
