@@ -71,12 +71,15 @@ def _function(config, dtype, persistent):
     ((3000, 5000, 4000), "64x128x64", "float16", False, None),
     ((5000, 3000, 1000), "128x128x128", "float8_e4m3fn", True, 264),
     ((6000, 7000, 3000), "128x256x64", "float16", False, None),
+    ((6000, 7001, 3001), "128x256x64", "float16", False, None),
+    ((5000, 3000, 1004), "128x128x32", "float32", False, None),
     ((1024, 1024, 65536), "128x128x32", "float32", True, 264)])
 def test_resources_are_those_of_the_launched_kernel(shape, config, dtype, persistent, programs):
     """resources(shape=, programs=) compiles a small stand-in whose integer arguments Triton
     specializes as the launch's, and reports what the launch itself compiled: registers,
-    spills and shared memory (a ragged K spills at 255 registers; a persistent grid keeps its
-    tile loop, which the one-tile, one-program kernel compiled away)."""
+    spills and shared memory (a ragged K of 16-byte rows takes the aligned kernel's loads by
+    the launcher's hint, and an odd one loads by element; a persistent grid keeps its tile
+    loop, which the one-tile, one-program kernel compiled away)."""
     import torch
 
     from swizzlekit.cta import order

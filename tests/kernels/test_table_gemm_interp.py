@@ -16,7 +16,9 @@ pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
 
 @pytest.mark.parametrize("name,params", [("row", {}), ("hilbert", {}), ("grouped", {"group": 2}),
                                          ("strip", {"width": 1}), ("zlayer", {"layers": 2})])
-@pytest.mark.parametrize("m,n,k", [(300, 200, 70), (129, 257, 64)])
+# (300, 200, 70): K even, not a multiple of 4 (the kernel's ALIGN hint is 2 elements);
+# (200, 264, 72): K and N multiples of 8, not 16 (ALIGN 4, 16 bytes of fp32); (129, 257, 64): N odd
+@pytest.mark.parametrize("m,n,k", [(300, 200, 70), (200, 264, 72), (129, 257, 64)])
 def test_ragged_shapes_under_orders(name, params, m, n, k):
     from swizzlekit.lab.verify import check_table_gemm as check
 
@@ -74,13 +76,17 @@ def test_a_stand_in_problem_is_specialized_as_the_launch():
 
     @settings(max_examples=300, deadline=None)
     @given(st.sampled_from(list(TILE_CONFIGS)), st.integers(1, 70000), st.integers(1, 70000),
-           st.integers(1, 70000), st.one_of(st.none(), st.integers(1, 2000)))
-    def check(config, M, N, K, programs):
+           st.integers(1, 70000), st.one_of(st.none(), st.integers(1, 2000)),
+           st.sampled_from(["float16", "bfloat16", "float32", "float8_e4m3fn"]))
+    def check(config, M, N, K, programs, dtype):
         cfg = TILE_CONFIGS[config]
-        m, n, k, tiles, progs = _stand_in(config, (M, N, K), programs)
+        m, n, k, tiles, progs, (align, kmajor) = _stand_in(config, (M, N, K), programs, dtype)
         real_tiles = (-(-M // cfg.bm)) * (-(-N // cfg.bn))
         assert [kind(x) for x in (m, n, k, tiles, progs)] == [
             kind(x) for x in (M, N, K, real_tiles, min(programs or 132, real_tiles))]
         assert m <= max(cfg.bm + 8, 1) + 15 and k <= 2 * cfg.bk + 23     # small, one tile
+        # the launch's own hints, which the stand-in's sizes satisfy too
+        assert kmajor == (dtype == "float8_e4m3fn" and align > 1)
+        assert N % align == 0 and K % align == 0 and n % align == 0 and k % align == 0
 
     check()

@@ -12,6 +12,9 @@ def go(div, bm=128,bn=128,bk=64, dt="fp16"):
     sig.update({"BLOCK_M":"constexpr","BLOCK_N":"constexpr","BLOCK_K":"constexpr"})
     const = {"BLOCK_M":bm, "BLOCK_N":bn, "BLOCK_K":bk, "stride_ak":1, "stride_bn":1, "stride_cn":1}
     sig.update({"stride_ak":"constexpr","stride_bn":"constexpr","stride_cn":"constexpr"})
+    # the kernel as it was in session 9: without the launcher's alignment hint (ALIGN, added
+    # 2026-11-23; tests/kernels/test_table_gemm_hints.py checks the hinted kernel)
+    sig.update({"ALIGN":"constexpr","B_KMAJOR":"constexpr"}); const.update(ALIGN=1, B_KMAJOR=False)
     attrs = {(names.index(n),): [["tt.divisibility", 16]] for n in ["a_ptr","b_ptr","c_ptr","order_ptr"] + div}
     src = ASTSource(order_table_gemm, sig, const, attrs)
     k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps":8, "num_stages":3})

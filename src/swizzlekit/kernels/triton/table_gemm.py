@@ -83,9 +83,28 @@ def tile_config(name: str) -> TileConfig:
 
 # ------------------------------------------------------------------------------------ kernel
 @triton.jit
+def _multiple(x, ALIGN: tl.constexpr):
+    # x, which the launcher has checked is a multiple of ALIGN, as Triton can see it is one
+    if ALIGN > 1:
+        x = x // ALIGN * ALIGN
+    return x
+
+
+@triton.jit
 def _tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak, stride_bk,
           stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-          BLOCK_K: tl.constexpr):
+          BLOCK_K: tl.constexpr, ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
+    # ALIGN > 1 (see _hints): K, N and the row strides are multiples of ALIGN elements, which
+    # Triton's own specialization (multiples of 16) misses. Without it a ragged K or N masks
+    # the loads element by element (2-byte ld.global through registers, which spill); with
+    # it they take the 16-byte cp.async of the aligned kernel. ALIGN = 1: the code is as it
+    # was, the aligned kernel's PTX unchanged.
+    K, N = _multiple(K, ALIGN), _multiple(N, ALIGN)
+    stride_am, stride_cm = _multiple(stride_am, ALIGN), _multiple(stride_cm, ALIGN)
+    if B_KMAJOR:
+        stride_bn = _multiple(stride_bn, ALIGN)
+    else:
+        stride_bk = _multiple(stride_bk, ALIGN)
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
@@ -106,16 +125,19 @@ def _tile(a_ptr, b_ptr, c_ptr, pid_m, pid_n, M, N, K, stride_am, stride_ak, stri
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
-# One CTA per tile: the kernel of every L2 table (its code is unchanged since the first
-# table, 2026-11-21; a loop around it changes its registers, shared memory and timing).
+# One CTA per tile: the kernel of every L2 table (unchanged since the first table, 2026-11-21,
+# except that since 2026-11-23 a ragged K or N whose rows are 16-byte multiples loads as the
+# aligned kernel does: ALIGN; an aligned launch compiles the same PTX as before. A loop
+# around it changes its registers, shared memory and timing).
 @triton.jit
 def order_table_gemm(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K,
                      stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                     ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
     pid = tl.program_id(0)
     _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * pid), tl.load(order_ptr + 2 * pid + 1),
           M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-          BLOCK_M, BLOCK_N, BLOCK_K)
+          BLOCK_M, BLOCK_N, BLOCK_K, ALIGN, B_KMAJOR)
 
 
 # A persistent grid: program p computes tiles p, p + PROGRAMS, ... of the order.
@@ -123,11 +145,12 @@ def order_table_gemm(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K,
 def order_table_gemm_persistent(a_ptr, b_ptr, c_ptr, order_ptr, M, N, K, stride_am,
                                 stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                                 TILES, PROGRAMS, BLOCK_M: tl.constexpr,
-                                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                                ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
     for slot in range(tl.program_id(0), TILES, PROGRAMS):
         _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * slot),
               tl.load(order_ptr + 2 * slot + 1), M, N, K, stride_am, stride_ak, stride_bk,
-              stride_bn, stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K)
+              stride_bn, stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K, ALIGN, B_KMAJOR)
 
 
 # Traced twins of the two kernels, for the dispatch probe (lab/experiments/dispatch.py): the
@@ -155,12 +178,13 @@ def _trace(trace_ptr, slot, start):
 @triton.jit
 def order_table_gemm_traced(a_ptr, b_ptr, c_ptr, order_ptr, trace_ptr, M, N, K,
                             stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                            ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
     pid = tl.program_id(0)
     start = _now()
     _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * pid), tl.load(order_ptr + 2 * pid + 1),
           M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-          BLOCK_M, BLOCK_N, BLOCK_K)
+          BLOCK_M, BLOCK_N, BLOCK_K, ALIGN, B_KMAJOR)
     _trace(trace_ptr, pid, start)
 
 
@@ -168,12 +192,13 @@ def order_table_gemm_traced(a_ptr, b_ptr, c_ptr, order_ptr, trace_ptr, M, N, K,
 def order_table_gemm_persistent_traced(a_ptr, b_ptr, c_ptr, order_ptr, trace_ptr, M, N, K,
                                        stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                                        stride_cn, TILES, PROGRAMS, BLOCK_M: tl.constexpr,
-                                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                                ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
     for slot in range(tl.program_id(0), TILES, PROGRAMS):
         start = _now()
         _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * slot),
               tl.load(order_ptr + 2 * slot + 1), M, N, K, stride_am, stride_ak, stride_bk,
-              stride_bn, stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K)
+              stride_bn, stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K, ALIGN, B_KMAJOR)
         _trace(trace_ptr, slot, start)
 
 
@@ -239,14 +264,46 @@ def _run(a, b, order, out, config: str, persistent: bool, programs: int | None):
     return c, _launch(a, b, c, table, M, N, K, cfg, tiles, programs)
 
 
-def _launch(a, b, c, table, M, N, K, cfg: TileConfig, tiles: int, programs: int | None):
+def _launch(a, b, c, table, M, N, K, cfg: TileConfig, tiles: int, programs: int | None,
+            hints: dict | None = None):
     """Launch the kernel on ``table`` (``tiles`` slots): a persistent grid of ``programs``
-    CTAs, or one CTA per tile where None. Returns Triton's compiled kernel."""
+    CTAs, or one CTA per tile where None. ``hints``: :func:`_hints` (default: the operands'
+    own). Returns Triton's compiled kernel."""
     args = (a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
+    meta = {**cfg.meta(), **(hints or _hints(K, N, a.stride(), b.stride(), c.stride(),
+                                             a.element_size()))}
     if programs is not None:
-        return _kernel(True)[(programs,)](*args, tiles, programs, **cfg.meta())
-    return _kernel(False)[(tiles,)](*args, **cfg.meta())
+        return _kernel(True)[(programs,)](*args, tiles, programs, **meta)
+    return _kernel(False)[(tiles,)](*args, **meta)
+
+
+def _hints(K: int, N: int, a_strides, b_strides, c_strides, elem_bytes: int) -> dict:
+    """The kernel's ``ALIGN`` and ``B_KMAJOR``: the largest power of two, up to 16 bytes of
+    elements, that divides ``K``, ``N`` and the row strides of A, B and C, where Triton does
+    not already know them to be multiples of 16 (ALIGN = 1 there, and for any operand whose
+    rows are not contiguous); and whether B is K-major.
+
+    >>> _hints(3000, 7000, (3000, 1), (7000, 1), (7000, 1), 2)   # ragged, 16-byte rows
+    {'ALIGN': 8, 'B_KMAJOR': False}
+    >>> _hints(1000, 3000, (1000, 1), (1, 1000), (3000, 1), 1)   # fp8, B K-major: 8-byte rows
+    {'ALIGN': 8, 'B_KMAJOR': True}
+    >>> _hints(4096, 4096, (4096, 1), (4096, 1), (4096, 1), 2)   # aligned: Triton knows
+    {'ALIGN': 1, 'B_KMAJOR': False}
+    >>> _hints(3001, 4096, (3001, 1), (4096, 1), (4096, 1), 2)   # odd K: nothing to say
+    {'ALIGN': 1, 'B_KMAJOR': False}
+    """
+    none = {"ALIGN": 1, "B_KMAJOR": False}
+    if a_strides[1] != 1 or c_strides[1] != 1 or 1 not in b_strides:
+        return none
+    kmajor = b_strides[1] != 1
+    values = (K, N, a_strides[0], b_strides[1] if kmajor else b_strides[0], c_strides[0])
+    if all(v % 16 == 0 for v in values):
+        return none
+    align = 16 // elem_bytes
+    while align > 1 and any(v % align for v in values):
+        align //= 2
+    return {"ALIGN": align, "B_KMAJOR": kmajor} if align > 1 else none
 
 
 def traced(a, b, order, *, config: str = "128x128x64", programs: int | None = None):
@@ -261,12 +318,12 @@ def traced(a, b, order, *, config: str = "128x128x64", programs: int | None = No
     trace = torch.full((tiles, 3), -1, dtype=torch.int64, device=a.device)
     args = (a, b, c, table, trace, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
+    meta = {**cfg.meta(), **_hints(K, N, a.stride(), b.stride(), c.stride(), a.element_size())}
     if programs is None:
-        kernel = order_table_gemm_traced[(tiles,)](*args, **cfg.meta())
+        kernel = order_table_gemm_traced[(tiles,)](*args, **meta)
     else:
         programs = min(programs, tiles)
-        kernel = order_table_gemm_persistent_traced[(programs,)](*args, tiles, programs,
-                                                                 **cfg.meta())
+        kernel = order_table_gemm_persistent_traced[(programs,)](*args, tiles, programs, **meta)
     return c, trace, kernel
 
 
@@ -287,16 +344,20 @@ def _like(value: int, near: int) -> int:
     return base if value % 16 == 0 else base + 8
 
 
-def _stand_in(config: str, shape, programs):
-    """``(m, n, k, tiles, programs)`` of a small problem whose every integer argument Triton
-    specializes as it does those of ``shape`` (default: aligned, 32 x 32 tiles) and
-    ``programs`` (default: 132), capped at the tile count as :func:`_run` caps it."""
+def _stand_in(config: str, shape, programs, dtype: str = "float16"):
+    """``(m, n, k, tiles, programs, hints)`` of a small problem whose every integer argument
+    Triton specializes as it does those of ``shape`` (default: aligned, 32 x 32 tiles) and
+    ``programs`` (default: 132), capped at the tile count as :func:`_run` caps it; ``hints``
+    are the launch's own (:func:`_hints`, for contiguous operands of ``dtype``, a torch dtype
+    name), as a ``(ALIGN, B_KMAJOR)`` pair. The stand-in's sizes are multiples of ALIGN too."""
     cfg = tile_config(config)
     M, N, K = shape if shape is not None else (32 * cfg.bm, 32 * cfg.bn, 2 * cfg.bk)
     m, n, k = _like(M, cfg.bm), _like(N, cfg.bn), _like(K, 2 * cfg.bk)
     tiles = (-(-M // cfg.bm)) * (-(-N // cfg.bn))
     programs = min(programs if programs is not None else 132, tiles)
-    return m, n, k, _like(tiles, 16), _like(programs, 16)
+    size = {name: size for size, name in DTYPES.values()}[dtype]
+    hints = _hints(K, N, (K, 1), (1, K) if dtype == "float8_e4m3fn" else (N, 1), (N, 1), size)
+    return m, n, k, _like(tiles, 16), _like(programs, 16), (hints["ALIGN"], hints["B_KMAJOR"])
 
 
 @functools.lru_cache(maxsize=None)
@@ -308,7 +369,7 @@ def compiled(config: str, dtype: str = "float16", persistent: bool = False,
     """
     import torch
 
-    m, n, k, tiles, programs = stand_in or _stand_in(config, None, None)
+    m, n, k, tiles, programs, (align, kmajor) = stand_in or _stand_in(config, None, None, dtype)
     dt = getattr(torch, dtype)
     a = torch.randn(m, k, device="cuda").to(dt)
     b = (torch.randn(n, k, device="cuda").to(dt).T if dt == torch.float8_e4m3fn
@@ -317,7 +378,8 @@ def compiled(config: str, dtype: str = "float16", persistent: bool = False,
                     dtype=torch.float16 if dt == torch.float8_e4m3fn else dt)
     tiles = tiles if persistent else 1
     return _launch(a, b, c, order_table(np.zeros((tiles, 2)), "cuda"), m, n, k,
-                   tile_config(config), tiles, programs if persistent else None)
+                   tile_config(config), tiles, programs if persistent else None,
+                   {"ALIGN": align, "B_KMAJOR": kmajor})
 
 
 @functools.lru_cache(maxsize=None)
@@ -329,15 +391,16 @@ def resources(config: str, dtype: str = "float16", persistent: bool = False,
 
     ``shape`` ``(M, N, K)`` and, for a persistent grid, ``programs``: the launch to report
     on. Triton compiles one kernel per specialization of its integer arguments (equal to 1, a
-    multiple of 16, or neither), and they differ: on the H200 a ragged ``K`` or ``N`` loads by
-    ``ld.global`` instead of ``cp.async`` and can spill, and a persistent grid whose tile and
-    program counts are 1 compiles without its loop. Without ``shape``: an aligned problem of
+    multiple of 16, or neither), and they differ: a persistent grid whose tile and program
+    counts are 1 compiles without its loop, and where ``K`` or ``N`` is not a multiple of 8
+    (16-bit; 16 bytes of elements in general: :func:`_hints`) the loads go by ``ld.global``
+    instead of ``cp.async`` and spill on the H200. Without ``shape``: an aligned problem of
     32 x 32 tiles, and a persistent grid of 132 programs."""
     from swizzlekit.gpus import residency
 
     if shape is not None:
         shape = tuple(int(x) for x in shape)
-    kernel = compiled(config, dtype, persistent, _stand_in(config, shape, programs))
+    kernel = compiled(config, dtype, persistent, _stand_in(config, shape, programs, dtype))
     threads = tile_config(config).warps * 32
     regs, smem = int(kernel.n_regs), int(kernel.metadata.shared)
     return {"config": config, "dtype": dtype, "threads": threads, "regs_per_thread": regs,
