@@ -6,7 +6,7 @@ then by predicted L2 hit rate.
 
 >>> best = rank(8192, 8192, 8192)[0]
 >>> label(best["order"], best["params"]), best["l2_hit_rate"], round(best["vs_row"], 2)
-('strip_snake width=8', 75.22, 0.38)
+('strip_snake width=8', 75.47, 0.38)
 >>> rank(4096, 4096, 4096, gpu="b300")
 Traceback (most recent call last):
 ...
