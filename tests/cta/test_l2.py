@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swizzlekit.cta import order
-from swizzlekit.cta.l2 import simulate, simulate_naive
+from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.l2_oracle import simulate_naive
 from swizzlekit.compare import compare
 from swizzlekit.errors import SwizzleKitError
 
@@ -21,7 +22,7 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
        st.integers(1, 3), st.integers(1, 48), st.sampled_from(ORDER_NAMES),
        st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]),
        st.sampled_from(["coin", "measured"]), st.sampled_from([None, 1, 2, 4]),
-       st.sampled_from([0, 1, 4, 16]), st.sampled_from([0.0, 0.05, 0.5]),
+       st.sampled_from([0, 1, 4, 8, 16]), st.sampled_from([0.0, 0.05, 0.5]),
        st.sampled_from([None, 1, 5, 300, 1000]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
                                                     ctas_per_sm, persistent, coalesce, dispatch,

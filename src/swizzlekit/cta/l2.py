@@ -35,8 +35,8 @@ w' (same k). Between the two, the distinct bytes that partition read are
 of the distinct tile-rows and tile-columns over waves a..b, read from a 2-D table. The access
 hit share of that plus its own size and the C written since wave w' is one function of it,
 so the hits over all k follow in closed form (:mod:`swizzlekit.cta.reuse`).
-:func:`simulate_naive` computes the same by brute force from the definition; the tests hold
-the two equal.
+:func:`swizzlekit.cta.l2_oracle.simulate_naive` computes the same by brute force from the
+definition; the tests hold the two equal.
 
 >>> from swizzlekit.cta import order
 >>> p = simulate(4096, 4096, 4096, order("grouped", 32, 32, group=8), ctas_per_sm=2)
@@ -53,13 +53,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.cta.orders import check_order
-from swizzlekit.cta.reuse import hit_share, partition_hits
+from swizzlekit.cta.reuse import partition_hits
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
 from swizzlekit.gpus import GPUS
 
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
-__all__ = ["L2Prediction", "simulate", "simulate_naive", "settings", "lanes", "in_step",
+__all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step",
            "run_order", "FITTED", "HELDOUT", "FRESH", "DISPATCH", "HELDOUT_BY_DISPATCH",
            "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
 
@@ -385,84 +385,3 @@ def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total:
     return L2Prediction(round(float(hit), 2), round(float(dram.sum()) / scale), writes,
                         round(lookups / scale / 32), len(dram),
                         tuple(round(float(x) / scale) for x in dram))
-
-
-def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
-                   elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
-                   persistent: bool = False, l2_bytes: int | None = None,
-                   concurrent: int | None = None, partitions: int | None = None,
-                   coalesce: float | None = None,
-                   window_exponent: float | None = None,
-                   dispatch: str = "coin", out_bytes: int | None = None,
-                   ways: int | None = None, inflight: float | None = None,
-                   programs: int | None = None) -> L2Prediction:
-    """The oracle, straight from the definition: every read of every step, and for each, the
-    union of every tile its partition touched between its previous read and now, by brute force.
-
-    A read hits by that union's bytes plus its own size against the partition's share of L2
-    (:func:`swizzlekit.cta.reuse.hit_share`: with ``ways = 0`` an LRU at step granularity, the
-    tiles of one step read together). Quadratic in the steps: for small problems only.
-    """
-    M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
-    out_bytes = _out_bytes(out_bytes, elem_bytes)
-    cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
-                   concurrent=concurrent, partitions=partitions, coalesce=coalesce,
-                   window_exponent=window_exponent, dispatch=dispatch, ways=ways,
-                   inflight=inflight, programs=programs)
-    concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
-    # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
-    late = cfg["inflight"] * (1 - cfg["coalesce"])
-    order, lane = _schedule(order, cfg, persistent)
-    bm, bn, bk = tile
-    tk = -(-K // bk)
-    size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
-    cap = l2_bytes / partitions
-    history: list[list[set]] = [[] for _ in range(partitions)]   # per partition, per step
-    last: list[dict] = [{} for _ in range(partitions)]           # key -> step of last read
-    near_hits = near_total = fab_hits = fab_total = dup_bytes = 0.0
-    n_waves = -(-len(order) // concurrent)
-    dram = np.zeros(n_waves)
-    written = [[0] * n_waves for _ in range(partitions)]         # C bytes, per wave
-    for i in range(len(order)):
-        written[lane[i]][i // concurrent] += bm * bn * out_bytes
-    for w in range(n_waves):
-        wave = order[w * concurrent:(w + 1) * concurrent]
-        readers: dict = {}
-        for i, (m, n) in enumerate(wave):
-            for key in (("a", int(m)), ("b", int(n))):
-                readers.setdefault(key, [0] * partitions)[lane[w * concurrent + i]] += 1
-        for k in range(tk):
-            step = w * tk + k
-            for p in range(partitions):
-                touched = set()
-                for (kind, idx), by in readers.items():
-                    if not by[p]:
-                        continue
-                    s, key = size[kind], (kind, idx, k)
-                    touched.add(key)
-                    near_total += by[p] * s * partitions
-                    dup_bytes += (by[p] - 1) * s
-                    prev, hit = last[p].get(key), 0.0
-                    if prev is not None:
-                        between = set().union(*history[p][prev + 1:step]) - {key}
-                        distance = sum(size[x[0]] for x in between) + s
-                        # and the C tiles its CTAs wrote as they ended, from that wave on
-                        distance += sum(written[p][prev // tk:w])
-                        hit = float(hit_share(np.array([distance]), cap, cfg["ways"])[0])
-                    miss = 1.0 - hit
-                    near_hits += by[p] * s * partitions * hit
-                    near_hits += (by[p] - 1) * s * partitions * miss * (
-                        1 - in_step(w, cfg["ctas_per_sm"]) * late)
-                    far = s * (partitions - 1) * miss
-                    fab_total += far
-                    if any(by[q] for q in range(partitions) if q != p):
-                        fab_hits += far
-                        dram[w] += s * miss
-                    else:
-                        dram[w] += s * partitions * miss
-                history[p].append(touched)
-                for key in touched:
-                    last[p][key] = step
-    gone = cfg["coalesce"] * dup_bytes * partitions
-    return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
-                       M * N * out_bytes, partitions)

@@ -1,0 +1,101 @@
+"""The L2 model's oracle: :func:`swizzlekit.cta.l2.simulate` computed straight from its
+definition, read by read, for small problems. The tests hold the two equal (with hypothesis,
+over orders, tiles, residencies, program counts and every parameter).
+
+>>> from swizzlekit.cta import order
+>>> from swizzlekit.cta.l2 import simulate
+>>> o = order("hilbert", 4, 4)
+>>> simulate_naive(512, 512, 256, o, ways=0) == simulate(512, 512, 256, o, ways=0)  # exact
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from swizzlekit.cta.l2 import (L2Prediction, _out_bytes, _prediction, _schedule, check_problem,
+                               in_step, settings)
+from swizzlekit.cta.reuse import hit_share
+
+__all__ = ["simulate_naive"]
+
+
+def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
+                   elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
+                   persistent: bool = False, l2_bytes: int | None = None,
+                   concurrent: int | None = None, partitions: int | None = None,
+                   coalesce: float | None = None,
+                   window_exponent: float | None = None,
+                   dispatch: str = "coin", out_bytes: int | None = None,
+                   ways: int | None = None, inflight: float | None = None,
+                   programs: int | None = None) -> L2Prediction:
+    """The oracle, straight from the definition: every read of every step, and for each, the
+    union of every tile its partition touched between its previous read and now, by brute force.
+
+    A read hits by that union's bytes plus its own size against the partition's share of L2
+    (:func:`swizzlekit.cta.reuse.hit_share`: with ``ways = 0`` an LRU at step granularity, the
+    tiles of one step read together). Quadratic in the steps: for small problems only.
+    """
+    M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
+    out_bytes = _out_bytes(out_bytes, elem_bytes)
+    cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
+                   concurrent=concurrent, partitions=partitions, coalesce=coalesce,
+                   window_exponent=window_exponent, dispatch=dispatch, ways=ways,
+                   inflight=inflight, programs=programs)
+    concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
+    # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
+    late = cfg["inflight"] * (1 - cfg["coalesce"])
+    order, lane = _schedule(order, cfg, persistent)
+    bm, bn, bk = tile
+    tk = -(-K // bk)
+    size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
+    cap = l2_bytes / partitions
+    history: list[list[set]] = [[] for _ in range(partitions)]   # per partition, per step
+    last: list[dict] = [{} for _ in range(partitions)]           # key -> step of last read
+    near_hits = near_total = fab_hits = fab_total = dup_bytes = 0.0
+    n_waves = -(-len(order) // concurrent)
+    dram = np.zeros(n_waves)
+    written = [[0] * n_waves for _ in range(partitions)]         # C bytes, per wave
+    for i in range(len(order)):
+        written[lane[i]][i // concurrent] += bm * bn * out_bytes
+    for w in range(n_waves):
+        wave = order[w * concurrent:(w + 1) * concurrent]
+        readers: dict = {}
+        for i, (m, n) in enumerate(wave):
+            for key in (("a", int(m)), ("b", int(n))):
+                readers.setdefault(key, [0] * partitions)[lane[w * concurrent + i]] += 1
+        for k in range(tk):
+            step = w * tk + k
+            for p in range(partitions):
+                touched = set()
+                for (kind, idx), by in readers.items():
+                    if not by[p]:
+                        continue
+                    s, key = size[kind], (kind, idx, k)
+                    touched.add(key)
+                    near_total += by[p] * s * partitions
+                    dup_bytes += (by[p] - 1) * s
+                    prev, hit = last[p].get(key), 0.0
+                    if prev is not None:
+                        between = set().union(*history[p][prev + 1:step]) - {key}
+                        distance = sum(size[x[0]] for x in between) + s
+                        # and the C tiles its CTAs wrote as they ended, from that wave on
+                        distance += sum(written[p][prev // tk:w])
+                        hit = float(hit_share(np.array([distance]), cap, cfg["ways"])[0])
+                    miss = 1.0 - hit
+                    near_hits += by[p] * s * partitions * hit
+                    near_hits += (by[p] - 1) * s * partitions * miss * (
+                        1 - in_step(w, cfg["ctas_per_sm"]) * late)
+                    far = s * (partitions - 1) * miss
+                    fab_total += far
+                    if any(by[q] for q in range(partitions) if q != p):
+                        fab_hits += far
+                        dram[w] += s * miss
+                    else:
+                        dram[w] += s * partitions * miss
+                history[p].append(touched)
+                for key in touched:
+                    last[p][key] = step
+    gone = cfg["coalesce"] * dup_bytes * partitions
+    return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
+                       M * N * out_bytes, partitions)
