@@ -193,7 +193,7 @@ def order_table_gemm_persistent_traced(a_ptr, b_ptr, c_ptr, order_ptr, trace_ptr
                                        stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                                        stride_cn, TILES, PROGRAMS, BLOCK_M: tl.constexpr,
                                        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                                ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
+                                       ALIGN: tl.constexpr, B_KMAJOR: tl.constexpr):
     for slot in range(tl.program_id(0), TILES, PROGRAMS):
         start = _now()
         _tile(a_ptr, b_ptr, c_ptr, tl.load(order_ptr + 2 * slot),
