@@ -271,11 +271,16 @@ def _launch(a, b, c, table, M, N, K, cfg: TileConfig, tiles: int, programs: int 
     own). Returns Triton's compiled kernel."""
     args = (a, b, c, table, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
-    meta = {**cfg.meta(), **(hints or _hints(K, N, a.stride(), b.stride(), c.stride(),
-                                             a.element_size()))}
+    meta = _meta(cfg, a, b, c, K, N, hints)
     if programs is not None:
         return _kernel(True)[(programs,)](*args, tiles, programs, **meta)
     return _kernel(False)[(tiles,)](*args, **meta)
+
+
+def _meta(cfg: TileConfig, a, b, c, K: int, N: int, hints: dict | None = None) -> dict:
+    """The launch's constexprs: the config's, and ``hints`` (default: the operands' own)."""
+    return {**cfg.meta(), **(hints or _hints(K, N, a.stride(), b.stride(), c.stride(),
+                                             a.element_size()))}
 
 
 def _hints(K: int, N: int, a_strides, b_strides, c_strides, elem_bytes: int) -> dict:
@@ -318,7 +323,7 @@ def traced(a, b, order, *, config: str = "128x128x64", programs: int | None = No
     trace = torch.full((tiles, 3), -1, dtype=torch.int64, device=a.device)
     args = (a, b, c, table, trace, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
-    meta = {**cfg.meta(), **_hints(K, N, a.stride(), b.stride(), c.stride(), a.element_size())}
+    meta = _meta(cfg, a, b, c, K, N)
     if programs is None:
         kernel = order_table_gemm_traced[(tiles,)](*args, **meta)
     else:
