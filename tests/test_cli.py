@@ -73,6 +73,8 @@ def test_cases_json(capsys, tmp_path):
      "persistent=True (--persistent)"),
     (["cta", "simulate", "--mnk", "1024x1024x1024", "--order", "row", "--persistent",
       "--programs", "0"], "positive integer"),
+    (["cta", "simulate", "--mnk", "1024x1024x1024", "--order", "row", "--row-bytes", "2048"],
+     "RxC"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     done = run(*args)
@@ -111,6 +113,23 @@ def test_cta_simulate_json_keys(capsys):
                  "--gpu", "h200", "--order", "grouped", "--param", "group=8", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert 0 < out["l2_hit_rate"] < 100 and out["dram_read_bytes"] > 0
+
+
+def test_cta_simulate_takes_the_row_pitch(capsys):
+    """A ragged B (10000-byte rows, off the sector) looks up more and hits more than the same
+    operands padded to 10240-byte rows; the DRAM bytes are the same. A --kernel takes its own
+    layout: fp8 B is K-major, 4000-byte rows, on the sector."""
+    def hit(*extra):
+        assert main(["cta", "simulate", "--mnk", "3000x5000x4000", "--order", "row", "--json",
+                     *extra]) == 0
+        out = json.loads(capsys.readouterr().out)
+        return out["l2_hit_rate"], out["dram_read_bytes"], out["lookups"]
+
+    ragged, padded = hit(), hit("--row-bytes", "8192x10240")
+    assert ragged[0] > padded[0] and ragged[1] == padded[1] and ragged[2] > padded[2]
+    kernel = ["--kernel", "table_gemm:128x128x128:fp8"]
+    assert hit(*kernel) == hit(*kernel, "--row-bytes", "4000x4000")
+    assert hit(*kernel) != hit(*kernel, "--row-bytes", "4000x5000")
 
 
 def test_cta_simulate_all_recommends(capsys):

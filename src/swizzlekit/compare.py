@@ -28,7 +28,7 @@ from swizzlekit.data import FOLDER
 from swizzlekit.seeds import SEED001_ORDERS
 
 __all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
-           "fit_point", "chosen", "GOALS", "judge",
+           "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen", "GOALS", "judge",
            "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
@@ -97,7 +97,7 @@ def compare_sweep(split: str | None = None, path=SWEEP_TABLE, client=None,
 
 def predict(rows: list, overrides: dict) -> list[dict]:
     """The model beside the measurement for sweep rows (one job of :func:`compare_sweep`)."""
-    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, sweep_order
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, row_bytes, sweep_order
 
     out, orders = [], {}
     for r in rows:
@@ -107,7 +107,7 @@ def predict(rows: list, overrides: dict) -> list[dict]:
             orders[key] = sweep_order(r.order, key[2], key[3], r.params_dict)
         p = simulate(r.M, r.N, r.K, orders[key], tile=r.tile, elem_bytes=ELEM_BYTES[r.dtype],
                      out_bytes=OUT_BYTES[r.dtype], ctas_per_sm=r.ctas_per_sm,
-                     persistent=r.persistent,
+                     persistent=r.persistent, row_bytes=row_bytes(r.N, r.K, r.dtype),
                      programs=r.programs if r.persistent else None, **overrides)
         out.append({"split": r.split, "shape": f"{r.M}x{r.N}x{r.K}", "config": r.config,
                     "dtype": r.dtype, "ctas_per_sm": r.ctas_per_sm, "order": r.order,
@@ -144,14 +144,32 @@ def fit(exponents=(0.0, 0.5, 1.0), coalesce=(0.0, 0.1, 0.2, 0.3), ways=(0, 8, 16
         inflight=(0.0, 0.05, 0.1), client=None, progress: bool = False) -> list[dict]:
     """The grid search behind :data:`swizzlekit.cta.l2.FITTED`, on the fit half only: the
     errors for every setting (the DRAM error does not depend on ``coalesce`` or
-    ``inflight``). About 12 minutes on two cores; one job per setting, so ``client``'s workers
-    share it."""
+    ``inflight``), ``unaligned_lookups`` held at its fitted value. About 12 minutes on two
+    cores; one job per setting, so ``client``'s workers share it."""
+    return _grid([{"window_exponent": e, "coalesce": q, "ways": w, "inflight": f}
+                  for e in exponents for q in coalesce for w in ways for f in inflight],
+                 client, progress)
+
+
+#: The second stage's values of ``unaligned_lookups`` (lookups per sector of rows that do
+#: not start on a sector): from none extra to three.
+UNALIGNED_GRID = (1.0, 1.5, 2.0, 2.5, 3.0)
+
+
+def fit_unaligned(base: dict, values=UNALIGNED_GRID, client=None,
+                  progress: bool = False) -> list[dict]:
+    """The second stage of the fit: ``unaligned_lookups`` over ``values``, the other
+    parameters as ``base`` (the first stage's choice). Only the fit half's ragged shape moves
+    with it, so it gets a stage of its own rather than a fifth axis of :func:`fit`'s grid."""
+    keep = {k: base[k] for k in ("window_exponent", "coalesce", "ways", "inflight")}
+    return _grid([{**keep, "unaligned_lookups": float(v)} for v in values], client, progress)
+
+
+def _grid(points: list[dict], client, progress: bool) -> list[dict]:
     from swizzlekit.lab.cluster import Job, run_jobs
 
-    jobs = [Job(f"window_exponent={e} coalesce={q} ways={w} inflight={f}",
-                "swizzlekit.compare:fit_point",
-                {"window_exponent": e, "coalesce": q, "ways": w, "inflight": f})
-            for e in exponents for q in coalesce for w in ways for f in inflight]
+    jobs = [Job(" ".join(f"{k}={v}" for k, v in p.items()), "swizzlekit.compare:fit_point", p)
+            for p in points]
     done: dict = {}
     run_jobs(jobs, lambda d: done.setdefault(d.job.key, d.result), client=client,
              progress=progress, label="settings")
@@ -175,12 +193,15 @@ def chosen(results: list[dict]) -> dict:
 
 
 def fit_point(window_exponent: float, coalesce: float, ways: int = 0,
-              inflight: float = 0.0) -> dict:
-    """The fit half's errors under one setting (one job of :func:`fit`)."""
-    return {"window_exponent": window_exponent, "coalesce": coalesce, "ways": ways,
-            "inflight": inflight,
-            **errors(compare_sweep("fit", window_exponent=window_exponent, coalesce=coalesce,
-                                   ways=ways, inflight=inflight))}
+              inflight: float = 0.0, unaligned_lookups: float | None = None) -> dict:
+    """The fit half's errors under one setting (one job of :func:`fit`); ``unaligned_lookups``
+    None: the fitted value."""
+    from swizzlekit.cta.l2 import FITTED
+
+    mu = FITTED["unaligned_lookups"] if unaligned_lookups is None else unaligned_lookups
+    setting = {"window_exponent": window_exponent, "coalesce": coalesce, "ways": ways,
+               "inflight": inflight, "unaligned_lookups": mu}
+    return {**setting, **errors(compare_sweep("fit", **setting))}
 
 
 def judge(pick: str, measured: list[dict], tolerance: float = 0.05) -> dict:
@@ -254,6 +275,13 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv, client)
 
 
+def _print_setting(r: dict) -> None:
+    print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "
+          f"ways {r['ways']:2d}  inflight {r['inflight']:.2f}  unaligned lookups "
+          f"{r['unaligned_lookups']:.2f}  hit error mean {r['hit_mean']:5.2f} worst "
+          f"{r['hit_worst']:5.1f}  DRAM median {r['dram_median_pct']:5.1f}%")
+
+
 def _main(argv: list[str], client) -> int:
     if "--dispatch" in argv and "--heldout" not in argv:
         from swizzlekit.errors import SwizzleKitError
@@ -263,13 +291,16 @@ def _main(argv: list[str], client) -> int:
     if "--fit" in argv:
         results = fit(client=client, progress=True)
         for r in results:
-            print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "
-                  f"ways {r['ways']:2d}  inflight {r['inflight']:.2f}  hit error mean {r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  "
-                  f"DRAM median {r['dram_median_pct']:5.1f}%")
+            _print_setting(r)
         best = chosen(results)
         print(f"chosen (least hit mean / {GOALS['hit_mean']:g} + DRAM median / "
               f"{GOALS['dram_median_pct']:g}): window exponent {best['window_exponent']:.1f}, "
               f"coalesce {best['coalesce']:.2f}, ways {best['ways']}, inflight {best['inflight']:.2f}")
+        print("second stage, the others as chosen:")
+        results = fit_unaligned(best, client=client, progress=True)
+        for r in results:
+            _print_setting(r)
+        print(f"chosen: unaligned lookups {chosen(results)['unaligned_lookups']:g}")
         return 0
     if "--heldout" in argv:
         overrides = {}

@@ -34,6 +34,7 @@ class GPU:
     smem_per_block: int = 227 * 1024    # the most one block may opt in to (cudaFuncSetAttribute)
     banks: int = 32
     bank_bytes: int = 4
+    l2_sector_bytes: int = 32          # the L2's unit of lookup and of ncu's sector counters
     sources: str = ""
     # occupancy rules (CUDA Occupancy Calculator, CUDA C++ Programming Guide, "Compute
     # Capabilities" table): the same for sm_80 and sm_90 except where a preset says otherwise

@@ -23,15 +23,20 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
        st.integers(1, 4), st.booleans(), st.sampled_from([0.0, 0.25, 1.0]),
        st.sampled_from(["coin", "measured"]), st.sampled_from([None, 1, 2, 4]),
        st.sampled_from([0, 1, 4, 8, 16]), st.sampled_from([0.0, 0.05, 0.5]),
-       st.sampled_from([None, 1, 5, 300, 1000]))
+       st.sampled_from([None, 1, 5, 300, 1000]),
+       st.sampled_from([None, (16, 0), (0, 16), (8, 48), (64, 128)]),
+       st.sampled_from([None, 1.0, 2.0, 3.5]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
                                                     ctas_per_sm, persistent, coalesce, dispatch,
-                                                    out_bytes, ways, inflight, programs):
+                                                    out_bytes, ways, inflight, programs, pad,
+                                                    unaligned):
     o = order(name, tm, tn)
+    rows = None if pad is None else (tk * 64 * 2 + pad[0], tn * 128 * 2 + pad[1])
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
               ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
               dispatch=dispatch, out_bytes=out_bytes, ways=ways, inflight=inflight,
-              programs=programs if persistent else None)
+              programs=programs if persistent else None, row_bytes=rows,
+              unaligned_lookups=unaligned)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert a.lookups == b.lookups
@@ -200,14 +205,15 @@ def test_heldout_error_ratchet():
     """docs/cta.md's held-out figures; a change to the model may only lower them. (Session
     20 measured the ragged shapes again with the kernel's alignment hint, and the refit on
     the new fit half chose 8 ways: the DRAM median rose from 5.9% to 6.7% then, with the
-    data, not the model.)"""
+    data, not the model. Session 21's extra lookups of rows off the sector took the mean
+    from 3.42 to 3.05.)"""
     from swizzlekit.compare import compare_sweep, errors
 
     from swizzlekit.cta.l2 import HELDOUT
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 3.42 and e["hit_worst"] <= 21.9 and e["dram_median_pct"] <= 6.7
+    assert e["hit_mean"] <= 3.05 and e["hit_worst"] <= 21.9 and e["dram_median_pct"] <= 6.7
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
@@ -242,15 +248,18 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
 
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
-    its runner-up: 16 ways errs 3.74 points there and 2.3% in DRAM bytes, against 3.75 and
-    1.8%; docs/data/l2_checks/fit_grid_ragged_hinted.txt)."""
-    from swizzlekit.compare import chosen, fit
+    its runner-up: 16 ways errs 2.87 points there and 2.3% in DRAM bytes, against 2.91 and
+    1.8%), and then its second stage (unaligned_lookups: 2.0 errs 2.98, 3.0 2.99, and 1.0, the
+    model without it, 3.75; docs/data/l2_checks/fit_grid_unaligned.txt)."""
+    from swizzlekit.compare import chosen, fit, fit_unaligned
     from swizzlekit.cta.l2 import FITTED
 
-    grid = fit(exponents=(0.0,), coalesce=(FITTED["coalesce"], 0.1, 0.2), ways=(8, 16),
-               inflight=(0.0, 0.05, FITTED["inflight"]))
+    grid = fit(exponents=(0.0,), coalesce=(FITTED["coalesce"], 0.1), ways=(8, 16),
+               inflight=(0.05, FITTED["inflight"]))
     best = chosen(grid)
-    assert {k: best[k] for k in FITTED} == FITTED
+    second = chosen(fit_unaligned(best, values=(1.0, 2.0, FITTED["unaligned_lookups"], 3.0)))
+    assert {k: second[k] for k in FITTED} == FITTED
+    assert (second["hit_mean"], second["dram_median_pct"]) == (2.91, 1.8)
 
 
 def test_the_model_ranks_the_measured_order_effects():
@@ -279,6 +288,38 @@ def test_seed001_predicted():
     assert all(abs(r["model_hit"] - r["measured_hit"]) <= 10.2 for r in rows)
     big = [r for r in rows if r["shape"] == "4096x4096x4096"]
     assert all(abs(r["model_dram"] / r["measured_dram"] - 1) < 0.175 for r in big)  # 17.4%
+
+
+def test_rows_off_the_sector_add_lookups_that_hit():
+    """A ragged B (10000-byte rows, half of them 16 bytes past a sector) costs
+    ``unaligned_lookups`` lookups per sector it reads; they hit, so the DRAM bytes stay those
+    of the same operands in padded rows (docs/data/l2_checks/pitch.py)."""
+    from swizzlekit.cta.l2 import FITTED, unaligned_rows
+
+    o = order("grouped", 24, 40, group=8)
+    ragged = simulate(3000, 5000, 4000, o, tile=(128, 128, 64))
+    padded = simulate(3000, 5000, 4000, o, tile=(128, 128, 64), row_bytes=(8192, 10240))
+    assert unaligned_rows(None, 4000, 5000, 2) == (False, True)
+    b_sectors = 24 * 40 * 63 * 64 * 128 * 2 // 32                # B's sectors, every CTA
+    assert ragged.lookups - padded.lookups == round((FITTED["unaligned_lookups"] - 1) * b_sectors)
+    assert ragged.dram_read_bytes == padded.dram_read_bytes
+    assert ragged.l2_hit_rate > padded.l2_hit_rate
+    hits = lambda p: p.l2_hit_rate * p.lookups / 100                        # noqa: E731
+    assert abs(hits(ragged) - hits(padded) - (ragged.lookups - padded.lookups)) < 1e-3 * hits(padded)
+    # one lookup a sector is the model without the effect, whatever the pitch
+    assert simulate(3000, 5000, 4000, o, tile=(128, 128, 64), unaligned_lookups=1) == padded
+    # a K-major B (fp8) has K-byte rows: 1000 is off the sector, 4096 on it
+    assert unaligned_rows((4096, 1000), 1000, 3000, 1) == (False, True)
+
+
+@pytest.mark.parametrize("bad,match", [
+    ({"unaligned_lookups": 0.5}, "unaligned_lookups must be a number from 1 to 8"),
+    ({"unaligned_lookups": True}, "unaligned_lookups must be a number"),
+    ({"row_bytes": (0, 2048)}, r"row_bytes\[0\] must be at least 1"),
+    ({"row_bytes": (2048,)}, "row_bytes must be 2 integers")])
+def test_row_pitch_and_unaligned_lookups_are_checked_at_the_door(bad, match):
+    with pytest.raises(SwizzleKitError, match=match):
+        simulate(1024, 1024, 1024, order("row", 8, 8), **bad)
 
 
 @pytest.mark.parametrize("bad,match", [({"ways": -1}, "ways must be at least 0"),

@@ -37,6 +37,9 @@ def add(top) -> None:
     p.add_argument("--dispatch", default="coin", metavar="coin|measured",
                    help="how CTAs land on the L2's two halves: the fitted model's coin (default), "
                         "or the GPU's measured SM order and sides (docs/cta.md)")
+    p.add_argument("--row-bytes", type=dims(2), default=None, metavar="AxB",
+                   help="bytes from one row of A and of B to the next (default: contiguous; "
+                        "rows off a 32-byte sector cost extra lookups, docs/cta.md)")
     p.add_argument("--kernel", default=None,
                    help="take tile, element size and residency from a measured kernel, e.g. "
                         "table_gemm:128x128x64:fp16")
@@ -60,7 +63,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     g = gpu(args.gpu)
     tile, elem_bytes, ctas_per_sm = args.tile, args.elem_bytes, args.ctas_per_sm or 1
-    out_bytes = None
+    out_bytes, row_bytes = None, args.row_bytes
     if args.kernel is not None:
         from swizzlekit.errors import check_choice
         from swizzlekit.gpus import residency
@@ -70,6 +73,10 @@ def _simulate(args: argparse.Namespace) -> int:
         check_choice("kernel", args.kernel, kernels)
         kern = kernels[args.kernel]
         tile, elem_bytes, out_bytes = kern["tile"], kern["elem_bytes"], kern["out_bytes"]
+        if row_bytes is None:           # as the kernel takes its operands (fp8: B K-major)
+            from swizzlekit.lab.experiments.l2_sweep import row_bytes as sweep_rows
+
+            row_bytes = sweep_rows(args.mnk[1], args.mnk[2], kern["dtype"])
         grid = kern["persistent"] if args.persistent else kern
         ctas_per_sm = args.ctas_per_sm or residency(g, kern["threads"], grid["regs_per_thread"],
                                                     grid["smem_bytes"])
@@ -80,7 +87,7 @@ def _simulate(args: argparse.Namespace) -> int:
     concurrent = args.concurrent
     common = dict(tile=tile, elem_bytes=elem_bytes, gpu=args.gpu, ctas_per_sm=ctas_per_sm,
                   persistent=args.persistent, concurrent=concurrent, dispatch=args.dispatch,
-                  out_bytes=out_bytes, programs=args.programs)
+                  out_bytes=out_bytes, programs=args.programs, row_bytes=row_bytes)
     if args.order == "all":
         if args.param:
             raise SwizzleKitError("--param names one order's parameters; --order all sweeps "

@@ -28,6 +28,10 @@ its held-out half (docs/cta.md; :mod:`swizzlekit.compare`):
   otherwise the data also comes from DRAM.
 * Nsight Compute's ``lts__t_sector_hit_rate`` is ``lookup hits / lookups`` over near reads,
   fabric lookups and C's writes, which count as hits.
+* An operand whose rows do not start on a 32-byte sector (``row_bytes`` not a multiple of
+  it: a ragged K or N) reaches the L2 with ``unaligned_lookups`` (fitted) lookups per sector
+  it reads, and the extra lookups hit: the same misses and DRAM bytes, more hits (measured
+  by padding the rows of one ragged problem: ``docs/data/l2_checks/pitch.py``).
 
 The LRU needs no per-access loop. A tile read by a partition in wave w was last read in wave
 w' (same k). Between the two, the distinct bytes that partition read are
@@ -54,6 +58,7 @@ import numpy as np
 
 from swizzlekit.cta.orders import check_order
 from swizzlekit.cta.reuse import partition_hits
+from swizzlekit.cta.schedule import DISPATCH, _measured_sides, _schedule, in_step, lanes, run_order
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
 from swizzlekit.gpus import GPUS
 
@@ -61,7 +66,7 @@ _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step",
            "run_order", "FITTED", "HELDOUT", "FRESH", "DISPATCH", "HELDOUT_BY_DISPATCH",
-           "check_problem", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
+           "check_problem", "unaligned_rows", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
 
 
 @dataclass(frozen=True)
@@ -119,24 +124,24 @@ def check_problem(M, N, K, order, tile, elem_bytes):
 #: reads of a partition merge before reaching L2, each partition has ``ways`` ways (0: a
 #: fully associative LRU), and in a wave in step (:func:`in_step`) ``inflight`` of the
 #: duplicate reads behind a miss that reach L2 arrive while it is pending, and count as misses.
-FITTED = {"window_exponent": 0.0, "coalesce": 0.0, "ways": 8, "inflight": 0.1}
+#: ``unaligned_lookups`` (chosen in a second stage, the others held) is the lookups per sector
+#: of an operand whose rows do not start on a sector.
+FITTED = {"window_exponent": 0.0, "coalesce": 0.0, "ways": 8, "inflight": 0.1,
+          "unaligned_lookups": 2.5}
+#: The most lookups per sector ``unaligned_lookups`` may say.
+MAX_UNALIGNED_LOOKUPS = 8.0
 #: The largest ``ways`` the model takes (:func:`swizzlekit.cta.reuse.hit_share`).
 MAX_WAYS = 64
 #: The model's error on the held-out half of the H200 sweep with :data:`FITTED` (``python -m
 #: swizzlekit.compare --heldout``; a test holds these equal to a fresh computation).
-HELDOUT = {"hit_mean": 3.42, "hit_worst": 21.9, "dram_median_pct": 6.7}
+HELDOUT = {"hit_mean": 3.05, "hit_worst": 21.9, "dram_median_pct": 6.7}
 #: Its error on the fresh set (eight shapes in neither half, measured on the H200 once after
 #: :data:`FITTED` was chosen; :data:`swizzlekit.compare.FRESH_TABLE`), held by a test too.
-FRESH = {"hit_mean": 3.9, "hit_worst": 30.7, "dram_median_pct": 6.5}
-#: How CTAs land on the L2's partitions (:func:`lanes`): a seeded coin (fitted model), or the
-#: SM order and SM sides measured on the GPU (``swizzlekit lab dispatch``).
-DISPATCH = ("coin", "measured")
+FRESH = {"hit_mean": 2.75, "hit_worst": 19.0, "dram_median_pct": 6.5}
 #: The held-out error under each dispatch (``python -m swizzlekit.compare --heldout
 #: [--dispatch measured]``; a test holds both equal to a fresh computation).
 HELDOUT_BY_DISPATCH = {"coin": HELDOUT,
-                       "measured": {"hit_mean": 3.42, "hit_worst": 23.2, "dram_median_pct": 7.9}}
-#: The seed of the CTA-to-partition coin (see :func:`lanes`).
-LANE_SEED = 0x5EED
+                       "measured": {"hit_mean": 3.0, "hit_worst": 23.2, "dram_median_pct": 7.9}}
 
 
 def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
@@ -144,7 +149,7 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
              partitions: int | None = None, coalesce: float | None = None,
              window_exponent: float | None = None, dispatch: str = "coin",
              ways: int | None = None, inflight: float | None = None,
-             programs: int | None = None) -> dict:
+             programs: int | None = None, unaligned_lookups: float | None = None) -> dict:
     """The model's settings for a kernel of residency ``ctas_per_sm`` on preset ``gpu``.
     ``programs``: a persistent grid's program count (default: as many as are resident at
     once, the SMs times ``ctas_per_sm``).
@@ -171,6 +176,11 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
             raise SwizzleKitError(f"{name} must be a number from 0 to 1; got {value!r}")
         fitted[name] = float(value)
     q = fitted["coalesce"]
+    mu = FITTED["unaligned_lookups"] if unaligned_lookups is None else unaligned_lookups
+    if (isinstance(mu, bool) or not isinstance(mu, (int, float))
+            or not 1 <= mu <= MAX_UNALIGNED_LOOKUPS):
+        raise SwizzleKitError(f"unaligned_lookups must be a number from 1 to "
+                              f"{MAX_UNALIGNED_LOOKUPS:g}; got {mu!r}")
     ways = check_int("ways", FITTED["ways"] if ways is None else ways, 0, MAX_WAYS)
     check_choice("dispatch", dispatch, DISPATCH)
     if dispatch == "measured":
@@ -183,46 +193,8 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
                            else check_int("partitions", partitions, 1, 16)),
             "l2_bytes": g.l2_bytes if l2_bytes is None else check_int("l2_bytes", l2_bytes),
             "coalesce": float(q), "ways": ways, "inflight": fitted["inflight"],
-            "dispatch": dispatch, "gpu": gpu,
-            "ctas_per_sm": ctas_per_sm}
-
-
-def lanes(ctas: int, partitions: int, programs: int | None = None, *, dispatch: str = "coin",
-          gpu: str = "h200", ctas_per_sm: int = 1) -> np.ndarray:
-    """The L2 partition each CTA runs beside.
-
-    ``dispatch="coin"`` (the fitted model): a seeded fair coin per CTA, or per program of a
-    persistent grid of ``programs``, which stays on its SM.
-
-    ``dispatch="measured"`` (two partitions, a GPU whose dispatch was measured): the first wave
-    (``sms x ctas_per_sm`` CTAs) takes the SMs in the preset's measured ``dispatch_order``,
-    cycling, so runs of consecutive CTAs share a side as on the H200; a persistent program
-    keeps its first SM. After the first wave a CTA takes whichever slot frees first: with one
-    CTA per SM the slots free in the first wave's order, so the cycle continues; with more,
-    the measured sides of later CTAs are uncorrelated, and the coin decides (docs/cta.md).
-
-    >>> lanes(6, 2).tolist() == lanes(6, 2).tolist()          # the same every call
-    True
-    >>> lanes(12, 2, dispatch="measured").tolist()            # SMs 124-131, 0, 1, 16, 17
-    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    """
-    from swizzlekit.gpus import gpu as preset
-
-    ctas, partitions = check_int("ctas", ctas), check_int("partitions", partitions)
-    if programs is not None:
-        programs = check_int("programs", programs)
-    check_choice("dispatch", dispatch, DISPATCH)
-    ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm)
-    coin = np.random.default_rng(LANE_SEED).integers(0, partitions, programs or ctas)
-    coin = coin[np.arange(ctas) % programs] if programs else coin
-    if dispatch == "coin" or partitions != 2:
-        return coin
-    g = preset(gpu)
-    side, i = _measured_sides(g), np.arange(ctas)
-    if programs:
-        return side[(i % programs) % g.sms]
-    first = i < g.sms * ctas_per_sm
-    return np.where(first | (ctas_per_sm == 1), side[i % g.sms], coin)
+            "dispatch": dispatch, "gpu": gpu, "unaligned_lookups": float(mu),
+            "sector_bytes": g.l2_sector_bytes, "ctas_per_sm": ctas_per_sm}
 
 
 def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int, int] = (128, 128, 64),
@@ -232,7 +204,9 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
              coalesce: float | None = None,
              window_exponent: float | None = None, dispatch: str = "coin",
              out_bytes: int | None = None, ways: int | None = None,
-             inflight: float | None = None, programs: int | None = None) -> L2Prediction:
+             inflight: float | None = None, programs: int | None = None,
+             row_bytes: tuple[int, int] | None = None,
+             unaligned_lookups: float | None = None) -> L2Prediction:
     """Predict DRAM bytes and ncu's L2 hit rate for ``C = A @ B`` tiled by ``tile`` in ``order``.
 
     ``elem_bytes``: A's and B's element size; ``out_bytes``: C's (default ``elem_bytes``; an
@@ -245,13 +219,17 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     ``coalesce``, ``ways``, ``inflight`` and ``window_exponent`` the fitted parameters
     (:data:`FITTED`; docs/cta.md).
     ``dispatch``: how CTAs land on the L2's partitions (:func:`lanes`; :data:`DISPATCH`).
+    ``row_bytes``: the bytes from one row of A and of B to the next (default: contiguous
+    row-major A, M x K, and B, K x N; a K-major B has ``K * elem_bytes``); rows that do not
+    start on a sector cost ``unaligned_lookups`` lookups per sector (:data:`FITTED`).
     """
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
     out_bytes = _out_bytes(out_bytes, elem_bytes)
     s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                  concurrent=concurrent, partitions=partitions, coalesce=coalesce,
                  window_exponent=window_exponent, dispatch=dispatch, ways=ways,
-                 inflight=inflight, programs=programs)
+                 inflight=inflight, programs=programs, unaligned_lookups=unaligned_lookups)
+    unaligned = unaligned_rows(row_bytes, K, N, elem_bytes, s["sector_bytes"])
     concurrent, partitions, l2_bytes, q = (s["concurrent"], s["partitions"], s["l2_bytes"],
                                            s["coalesce"])
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
@@ -304,36 +282,34 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
             np.add.at(dram, w, local + np.where(others, 0, far))
     gone = q * dup_bytes * partitions
     near_hits -= s["inflight"] * (1 - q) * pending * partitions
-    return _prediction(near_hits - gone, near_total - gone, fab_hits, fab_total, dram,
-                       M * N * out_bytes, partitions)
+    # the extra lookups of rows that do not start on a sector, all hits
+    extra = _extra_lookups(s, len(order) * tk * (unaligned[0] * a_bytes + unaligned[1] * b_bytes))
+    return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
+                       dram, M * N * out_bytes, partitions)
 
 
-def in_step(wave, ctas_per_sm: int):
-    """Whether the CTAs of ``wave`` (an index or an array of them) run in step: the first
-    wave's start together, and with one CTA per SM every wave keeps the first one's pace
-    (durations within 5% on the H200; with 2-4 per SM they spread by -27%/+14%, docs/cta.md).
+def unaligned_rows(row_bytes, K: int, N: int, elem_bytes: int,
+                   sector_bytes: int = 32) -> tuple[bool, bool]:
+    """Whether A's rows and B's rows do not all start on an L2 sector: their pitch in bytes
+    (``row_bytes``; default contiguous row-major, ``K`` and ``N`` elements) is not a multiple
+    of ``sector_bytes``.
 
-    >>> in_step(np.arange(3), 2).tolist(), in_step(np.arange(3), 1).tolist()
-    ([True, False, False], [True, True, True])
+    >>> unaligned_rows(None, 4000, 5000, 2)          # A: 8000 bytes a row; B: 10000
+    (False, True)
+    >>> unaligned_rows((4096, 5120), 4000, 5000, 2)  # the same operands in padded rows
+    (False, False)
     """
-    return (np.asarray(wave) == 0) | (ctas_per_sm == 1)
+    if row_bytes is None:
+        row_bytes = (K * elem_bytes, N * elem_bytes)
+    a_row, b_row = check_ints("row_bytes", row_bytes, 2)
+    return a_row % sector_bytes != 0, b_row % sector_bytes != 0
 
 
-def run_order(slots: int, programs: int, resident: int) -> np.ndarray:
-    """The order in which a persistent grid's ``slots`` run: program ``p`` walks the slots
-    ``p, p + programs, ...``. Its first ``resident`` programs run together, round by round; a
-    grid of more programs than fit at once runs them in batches of ``resident``, each starting
-    as the one before ends (the programs' work is alike, so they end together).
-
-    >>> run_order(8, 4, 4).tolist()                 # all resident: launch order
-    [0, 1, 2, 3, 4, 5, 6, 7]
-    >>> run_order(8, 4, 2).tolist()                 # programs 0, 1 walk first, then 2, 3
-    [0, 1, 4, 5, 2, 3, 6, 7]
-    """
-    slot = np.arange(check_int("slots", slots, 1))
-    programs, resident = check_int("programs", programs), check_int("resident", resident)
-    program = slot % programs
-    return np.lexsort((program, slot // programs, program // resident))
+def _extra_lookups(s: dict, unaligned_bytes: int) -> float:
+    """The lookups beyond one per sector of ``unaligned_bytes`` read from rows that do not
+    start on a sector, in the model's units (bytes times partitions; one sum, so that the
+    model and the oracle agree exactly)."""
+    return (s["unaligned_lookups"] - 1) * unaligned_bytes * s["partitions"]
 
 
 def _out_bytes(out_bytes, elem_bytes: int) -> int:
@@ -347,29 +323,6 @@ def _element_bytes(name: str, value) -> int:
         raise SwizzleKitError(f"{name} must be an integer, one of "
                               f"{', '.join(map(str, ELEM_BYTES))}; got {value!r}")
     return int(check_choice(name, value, ELEM_BYTES))
-
-
-def _measured_sides(g) -> np.ndarray:
-    """The L2 side of each SM of preset ``g`` in its first-wave dispatch order."""
-    if not g.l2_side_of_sm:
-        raise SwizzleKitError(f"dispatch='measured' needs the measured L2 sides of {g.name}'s "
-                              f"SMs; measured for: "
-                              + ", ".join(k for k, v in GPUS.items() if v.l2_side_of_sm))
-    return np.array([int(x) for x in g.l2_side_of_sm])[list(g.dispatch_order)]
-
-
-def _lanes(ctas: int, s: dict, persistent: bool) -> np.ndarray:
-    return lanes(ctas, s["partitions"], s["programs"] if persistent else None,
-                 dispatch=s["dispatch"], gpu=s["gpu"], ctas_per_sm=s["ctas_per_sm"])
-
-
-def _schedule(order: np.ndarray, s: dict, persistent: bool):
-    """The tiles in the order they run (:func:`run_order`), and each one's partition."""
-    lane = _lanes(len(order), s, persistent)
-    if persistent and s["programs"] > s["resident"]:
-        run = run_order(len(order), s["programs"], s["resident"])
-        return order[run], lane[run]
-    return order, lane
 
 
 def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total: float,

@@ -38,7 +38,7 @@ from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
            "split_of", "sweep_order", "measured_kernels", "shard", "run", "measure", "METRICS",
-           "ELEM_BYTES", "OUT_BYTES", "FRESH_SHAPES", "SETS"]
+           "ELEM_BYTES", "OUT_BYTES", "FRESH_SHAPES", "SETS", "row_bytes"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
 FIT_SHAPES = [(2048, 2048, 2048), (8192, 8192, 8192), (8192, 14336, 4096), (4096, 4096, 11008),
@@ -160,7 +160,7 @@ def measured_kernels() -> dict[str, dict]:
             continue
         kern = out.setdefault(f"table_gemm:{r.config}:{r.dtype}", {
             "tile": r.tile, "elem_bytes": ELEM_BYTES[r.dtype], "out_bytes": OUT_BYTES[r.dtype],
-            "threads": r.threads})
+            "dtype": r.dtype, "threads": r.threads})
         grid = kern.setdefault("persistent", {}) if r.persistent else kern
         grid.setdefault("regs_per_thread", r.regs_per_thread)
         grid.setdefault("smem_bytes", r.smem_bytes)
@@ -181,6 +181,17 @@ def shard(runs: list[SweepRun], spec: str) -> list[SweepRun]:
 
 
 # ------------------------------------------------------------------ on the GPU (children)
+def row_bytes(N: int, K: int, dtype: str) -> tuple[int, int]:
+    """A's and B's row pitch in bytes as the sweep lays them out (:func:`_operands`: contiguous
+    A, M x K; B K x N, or K-major for fp8), for the L2 model's ``row_bytes``.
+
+    >>> row_bytes(5000, 4000, "fp16"), row_bytes(3000, 1000, "fp8")
+    ((8000, 10000), (1000, 1000))
+    """
+    eb = ELEM_BYTES[check_choice("dtype", dtype, tuple(ELEM_BYTES))]
+    return K * eb, (K if dtype == "fp8" else N) * eb
+
+
 def _operands(r: SweepRun):
     """Fresh A and B for a run (fp8's B K-major, as the kernel takes it), and C's dtype."""
     import torch
