@@ -17,10 +17,7 @@ are hits. DRAM bytes: within 2% in three of the four pairs, 17% more in the four
 the sector but off the 128-byte line add little (0.90x), and ragged edges with aligned rows
 nothing (0.85-0.87x against 0.87x aligned).
 """
-import json
-import subprocess
 import sys
-from pathlib import Path
 
 #: name, M, N, K, A's row pitch and B's (elements), tile config, order
 VARIANTS = [
@@ -82,25 +79,12 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv):
-    if argv[:1] == ["launch"]:
-        return launch_all()
-    if argv[:1] == ["--table"]:
-        print(table(json.loads(Path(argv[1]).read_text())))
-        return
-    from swizzlekit.lab import ncu
-
-    out = Path(argv[argv.index("--out") + 1])
-    out.mkdir(parents=True, exist_ok=True)
-    rows = ncu.profile([sys.executable, __file__, "launch"], METRICS,
-                       kernel_regex="order_table_gemm", extra_args=("--print-units", "base"))
-    keep = [{k: r[k] for k in ("Kernel Name", "Grid Size", *METRICS)} for r in rows]
-    (out / "pitch.json").write_text(json.dumps(keep, indent=1) + "\n")
-    env = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip()
-    print(env)
-    print(table(keep))
+def keep(prof: list[dict]) -> list[dict]:
+    return [{k: r[k] for k in ("Kernel Name", "Grid Size", *METRICS)} for r in prof]
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    from _probe import main
+
+    main(sys.argv[1:], script=__file__, metrics=METRICS, launch_all=launch_all, table=table,
+         keep=keep, name="pitch.json")

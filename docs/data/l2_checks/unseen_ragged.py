@@ -14,9 +14,7 @@ Five problems of the order-table kernel, four orders each, one launch each under
     python3 docs/data/l2_checks/unseen_ragged.py --out DIR     # on the GPU: unseen_ragged.json
     python3 docs/data/l2_checks/unseen_ragged.py --table unseen_ragged.json   # the comparison
 """
-import json
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -87,20 +85,11 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv):
-    if argv[:1] == ["launch"]:
-        return launch_all()
-    if argv[:1] == ["--table"]:
-        print(table(json.loads(Path(argv[1]).read_text())))
-        return
+def keep(prof: list[dict]) -> list[dict]:
+    """Each launch's metrics, with the run and its kernel's residency, registers and spills."""
     from swizzlekit.kernels.triton.table_gemm import DTYPES, resources
-    from swizzlekit.lab import ncu
     from swizzlekit.lab.experiments.l2_sweep import METRICS
 
-    out = Path(argv[argv.index("--out") + 1])
-    out.mkdir(parents=True, exist_ok=True)
-    prof = ncu.profile([sys.executable, __file__, "launch"], METRICS,
-                       kernel_regex="order_table_gemm", extra_args=("--print-units", "base"))
     rows = []
     for ((M, N, K), dt, c, (name, params)), p in zip(RUNS, prof):
         res = resources(c, DTYPES[dt][1], shape=(M, N, K))
@@ -108,9 +97,12 @@ def main(argv):
                      "params": params, "ctas_per_sm": res["ctas_per_sm"],
                      "regs": res["regs_per_thread"], "spills": res["spill_bytes"],
                      **{k: float(p[k]) for k in METRICS}})
-    (out / "unseen_ragged.json").write_text(json.dumps(rows, indent=1) + "\n")
-    print(table(rows))
+    return rows
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    from _probe import main
+    from swizzlekit.lab.experiments.l2_sweep import METRICS
+
+    main(sys.argv[1:], script=__file__, metrics=METRICS, launch_all=launch_all, table=table,
+         keep=keep, name="unseen_ragged.json")
