@@ -27,14 +27,14 @@ ORDERS = [("row", {}), ("grouped", {"group": 8}), ("hilbert", {}), ("random", {"
 RUNS = [(shape, dt, c, o) for shape, dt, cfgs in SHAPES for c in cfgs for o in ORDERS]
 
 
-def launch_all():
+def launch_all(runs=RUNS):
     import torch
 
     from swizzlekit.kernels.triton.table_gemm import table_gemm, tile_config
     from swizzlekit.lab.experiments.l2_sweep import sweep_order
     from swizzlekit.lab.verify import random_operands
 
-    for (M, N, K), dt, c, (name, params) in RUNS:
+    for (M, N, K), dt, c, (name, params) in runs:
         cfg = tile_config(c)
         torch.manual_seed(1)
         a, b = random_operands(M, N, K, torch.float8_e4m3fn if dt == "fp8" else torch.float16,
@@ -85,13 +85,13 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def keep(prof: list[dict]) -> list[dict]:
+def keep(prof: list[dict], runs=RUNS) -> list[dict]:
     """Each launch's metrics, with the run and its kernel's residency, registers and spills."""
     from swizzlekit.kernels.triton.table_gemm import DTYPES, resources
     from swizzlekit.lab.experiments.l2_sweep import METRICS
 
     rows = []
-    for ((M, N, K), dt, c, (name, params)), p in zip(RUNS, prof):
+    for ((M, N, K), dt, c, (name, params)), p in zip(runs, prof):
         res = resources(c, DTYPES[dt][1], shape=(M, N, K))
         rows.append({"M": M, "N": N, "K": K, "dtype": dt, "config": c, "order": name,
                      "params": params, "ctas_per_sm": res["ctas_per_sm"],
