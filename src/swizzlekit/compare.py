@@ -29,6 +29,7 @@ from swizzlekit.seeds import SEED001_ORDERS
 
 __all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
            "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen", "GOALS", "judge",
+           "RAGGED_TABLE", "compare_ragged", "fit_skewed", "SKEWED_GRID",
            "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")
@@ -37,6 +38,10 @@ SWEEP_TABLE = FOLDER / "l2_sweep_h200.csv"
 #: Eight shapes in neither half, measured once after the model of 2026-11-23 was fitted
 #: (``swizzlekit lab l2-sweep --set fresh``): judged, never fitted on.
 FRESH_TABLE = FOLDER / "l2_fresh_h200.csv"
+#: Ragged problems in no table (``split`` "fit": docs/data/l2_checks/unseen_ragged.py, measured
+#: after ``unaligned_lookups`` was fitted; "check": narrow_check.py, measured before
+#: ``skewed_lookups`` was fitted on "fit", and never fitted on). One launch each, not timed.
+RAGGED_TABLE = FOLDER / "l2_ragged_h200.json"
 #: The model's settings for the first table's kernel (128x128x64 fp16 tiles, 108 registers,
 #: 96 KiB of shared memory: two CTAs per SM, l2_sweep_h200.csv) on the H200 preset.
 H200_SETTINGS = dict(gpu="h200", ctas_per_sm=2)
@@ -123,6 +128,12 @@ def errors(rows: list[dict]) -> dict:
     1% of the fastest order measured (``pick_within_1pct``, the share of problems)."""
     hit = np.array([r["model_hit"] - r["measured_hit"] for r in rows])
     dram = np.array([r["model_dram"] / r["measured_dram"] - 1 for r in rows])
+    out = {"runs": len(rows), "hit_mean": round(float(np.abs(hit).mean()), 2),
+           "hit_worst": round(float(np.abs(hit).max()), 1),
+           "hit_bias": round(float(hit.mean()), 2),
+           "dram_median_pct": round(float(np.median(np.abs(dram))) * 100, 1)}
+    if not all(r.get("ms") for r in rows):          # untimed runs: no picks to judge
+        return out
     problems: dict = {}
     for r in rows:
         problems.setdefault((r["shape"], r.get("config"), r.get("dtype")), []).append(r)
@@ -131,11 +142,7 @@ def errors(rows: list[dict]) -> dict:
         pick = min(runs, key=lambda r: (r["model_dram"], -r["model_hit"]))
         slow.append(pick["ms"] / min(r["ms"] for r in runs) - 1)
     good = [s <= 0.01 for s in slow]
-    return {"runs": len(rows), "hit_mean": round(float(np.abs(hit).mean()), 2),
-            "hit_worst": round(float(np.abs(hit).max()), 1),
-            "hit_bias": round(float(hit.mean()), 2),
-            "dram_median_pct": round(float(np.median(np.abs(dram))) * 100, 1),
-            "problems": len(good), "pick_within_1pct": round(float(np.mean(good)), 3),
+    return {**out, "problems": len(good), "pick_within_1pct": round(float(np.mean(good)), 3),
             "pick_slowdown_median_pct": round(float(np.median(slow)) * 100, 1),
             "pick_slowdown_worst_pct": round(float(np.max(slow)) * 100, 1)}
 
@@ -163,6 +170,44 @@ def fit_unaligned(base: dict, values=UNALIGNED_GRID, client=None,
     with it, so it gets a stage of its own rather than a fifth axis of :func:`fit`'s grid."""
     keep = {k: base[k] for k in ("window_exponent", "coalesce", "ways", "inflight")}
     return _grid([{**keep, "unaligned_lookups": float(v)} for v in values], client, progress)
+
+
+def compare_ragged(split: str, **overrides) -> list[dict]:
+    """:data:`RAGGED_TABLE`'s runs of ``split`` ("fit" or "check") beside the model's
+    predictions for the same kernel (untimed: :func:`errors` judges no picks on them)."""
+    from swizzlekit.errors import check_choice
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, row_bytes, sweep_order
+
+    check_choice("split", split, ("fit", "check"))
+    out = []
+    for r in json.loads(RAGGED_TABLE.read_text())["runs"]:
+        if r["split"] != split:
+            continue
+        bm, bn, bk = map(int, r["config"].split("x"))
+        o = sweep_order(r["order"], -(-r["M"] // bm), -(-r["N"] // bn), r["params"])
+        p = simulate(r["M"], r["N"], r["K"], o, tile=(bm, bn, bk),
+                     elem_bytes=ELEM_BYTES[r["dtype"]], out_bytes=OUT_BYTES[r["dtype"]],
+                     ctas_per_sm=r["ctas_per_sm"],
+                     row_bytes=row_bytes(r["N"], r["K"], r["dtype"]), **overrides)
+        out.append({"split": split, "shape": f"{r['M']}x{r['N']}x{r['K']}",
+                    "config": r["config"], "dtype": r["dtype"], "order": r["order"],
+                    "params": r["params"], "ms": None,
+                    "measured_hit": r["l2_hit_rate_pct"], "model_hit": p.l2_hit_rate,
+                    "measured_dram": r["dram_read_bytes"], "model_dram": p.dram_read_bytes})
+    return out
+
+
+#: The third stage's values of ``skewed_lookups`` (rows whose offsets from the sector step
+#: through values other than 0 and half a sector).
+SKEWED_GRID = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5)
+
+
+def fit_skewed(values=SKEWED_GRID) -> list[dict]:
+    """The third stage of the fit: ``skewed_lookups`` over ``values`` on
+    :data:`RAGGED_TABLE`'s "fit" runs, the other parameters as fitted (the sweep's halves
+    have no such rows: their ragged shapes' rows are on the sector or half a sector off)."""
+    return [{"skewed_lookups": float(v), **errors(compare_ragged("fit", skewed_lookups=v))}
+            for v in values]
 
 
 def _grid(points: list[dict], client, progress: bool) -> list[dict]:
@@ -301,6 +346,12 @@ def _main(argv: list[str], client) -> int:
         for r in results:
             _print_setting(r)
         print(f"chosen: unaligned lookups {chosen(results)['unaligned_lookups']:g}")
+        print("third stage, on the ragged fit runs (RAGGED_TABLE), the others as fitted:")
+        results = fit_skewed()
+        for r in results:
+            print(f"skewed lookups {r['skewed_lookups']:.2f}  hit error mean {r['hit_mean']:5.2f} "
+                  f"worst {r['hit_worst']:5.1f}  DRAM median {r['dram_median_pct']:5.1f}%")
+        print(f"chosen: skewed lookups {chosen(results)['skewed_lookups']:g}")
         return 0
     if "--heldout" in argv:
         overrides = {}
@@ -319,6 +370,11 @@ def _main(argv: list[str], client) -> int:
                   f" least-DRAM order within 1% of the fastest in {e['pick_within_1pct']:.0%} of "
                   f"{e['problems']} problems (slower by {e['pick_slowdown_median_pct']}% median, "
                   f"{e['pick_slowdown_worst_pct']}% worst)")
+        for split in ("fit", "check"):
+            e = errors(compare_ragged(split, **overrides))
+            print(f"ragged {split:5s} {e['runs']} runs (RAGGED_TABLE, untimed): hit error mean "
+                  f"{e['hit_mean']} worst {e['hit_worst']} (bias {e['hit_bias']:+}); DRAM median "
+                  f"{e['dram_median_pct']}%")
         return 0
     if "--sweep" in argv:
         for r in sweep():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from swizzlekit.cta.l2 import (L2Prediction, _extra_lookups, _out_bytes, _prediction,
-                               check_problem, settings, unaligned_rows)
+                               check_problem, row_classes, settings)
 from swizzlekit.cta.schedule import _schedule, in_step
 from swizzlekit.cta.reuse import hit_share
 
@@ -30,7 +30,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    dispatch: str = "coin", out_bytes: int | None = None,
                    ways: int | None = None, inflight: float | None = None,
                    programs: int | None = None, row_bytes: tuple[int, int] | None = None,
-                   unaligned_lookups: float | None = None) -> L2Prediction:
+                   unaligned_lookups: float | None = None,
+                   skewed_lookups: float | None = None) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
@@ -43,7 +44,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                    concurrent=concurrent, partitions=partitions, coalesce=coalesce,
                    window_exponent=window_exponent, dispatch=dispatch, ways=ways,
-                   inflight=inflight, programs=programs, unaligned_lookups=unaligned_lookups)
+                   inflight=inflight, programs=programs, unaligned_lookups=unaligned_lookups,
+                   skewed_lookups=skewed_lookups)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
     late = cfg["inflight"] * (1 - cfg["coalesce"])
@@ -51,10 +53,9 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     bm, bn, bk = tile
     tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
-    # rows that do not start on a sector: their reads are looked up more than once per sector
-    off_sector = dict(zip("ab", unaligned_rows(row_bytes, K, N, elem_bytes,
-                                               cfg["sector_bytes"])))
-    unaligned_bytes = 0
+    # bytes read per operand: rows that do not start on a sector are looked up more than once
+    rows = row_classes(row_bytes, K, N, elem_bytes, cfg["sector_bytes"])
+    read = {"a": 0, "b": 0}
     cap = l2_bytes / partitions
     history: list[list[set]] = [[] for _ in range(partitions)]   # per partition, per step
     last: list[dict] = [{} for _ in range(partitions)]           # key -> step of last read
@@ -81,7 +82,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                     touched.add(key)
                     near_total += by[p] * s * partitions
                     dup_bytes += (by[p] - 1) * s
-                    unaligned_bytes += by[p] * s * off_sector[kind]
+                    read[kind] += by[p] * s
                     prev, hit = last[p].get(key), 0.0
                     if prev is not None:
                         between = set().union(*history[p][prev + 1:step]) - {key}
@@ -104,6 +105,6 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                 for key in touched:
                     last[p][key] = step
     gone = cfg["coalesce"] * dup_bytes * partitions
-    extra = _extra_lookups(cfg, unaligned_bytes)        # each a hit
+    extra = _extra_lookups(cfg, rows, read["a"], read["b"])        # each a hit
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
                        dram, M * N * out_bytes, partitions)
