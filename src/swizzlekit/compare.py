@@ -71,8 +71,6 @@ def compare(paths=TABLES, **settings) -> list[dict]:
     return out
 
 
-
-
 def compare_sweep(split: str | None = None, path=SWEEP_TABLE, client=None,
                   progress: bool = False, **overrides) -> list[dict]:
     """The sweep's rows (``split``: "fit", "heldout" or both) beside the model's predictions
@@ -165,9 +163,8 @@ UNALIGNED_GRID = (1.0, 1.5, 2.0, 2.5, 3.0)
 
 def fit_unaligned(base: dict, values=UNALIGNED_GRID, client=None,
                   progress: bool = False) -> list[dict]:
-    """The second stage of the fit: ``unaligned_lookups`` over ``values``, the other
-    parameters as ``base`` (the first stage's choice). Only the fit half's ragged shape moves
-    with it, so it gets a stage of its own rather than a fifth axis of :func:`fit`'s grid."""
+    """The second stage of the fit: ``unaligned_lookups`` over ``values``, the others as
+    ``base`` (the first stage's choice; only the fit half's ragged shape moves with it)."""
     keep = {k: base[k] for k in ("window_exponent", "coalesce", "ways", "inflight")}
     return _grid([{**keep, "unaligned_lookups": float(v)} for v in values], client, progress)
 
@@ -239,8 +236,7 @@ def chosen(results: list[dict]) -> dict:
 
 def fit_point(window_exponent: float, coalesce: float, ways: int = 0,
               inflight: float = 0.0, unaligned_lookups: float | None = None) -> dict:
-    """The fit half's errors under one setting (one job of :func:`fit`); ``unaligned_lookups``
-    None: the fitted value."""
+    """The fit half's errors under one setting (one job of :func:`fit`)."""
     from swizzlekit.cta.l2 import FITTED
 
     mu = FITTED["unaligned_lookups"] if unaligned_lookups is None else unaligned_lookups
@@ -348,9 +344,9 @@ def _main(argv: list[str], client) -> int:
         print(f"chosen: unaligned lookups {chosen(results)['unaligned_lookups']:g}")
         print("third stage, on the ragged fit runs (RAGGED_TABLE), the others as fitted:")
         results = fit_skewed()
-        for r in results:
-            print(f"skewed lookups {r['skewed_lookups']:.2f}  hit error mean {r['hit_mean']:5.2f} "
-                  f"worst {r['hit_worst']:5.1f}  DRAM median {r['dram_median_pct']:5.1f}%")
+        print("\n".join(f"skewed lookups {r['skewed_lookups']:.2f}  hit error mean "
+                        f"{r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  DRAM median "
+                        f"{r['dram_median_pct']:5.1f}%" for r in results))
         print(f"chosen: skewed lookups {chosen(results)['skewed_lookups']:g}")
         return 0
     if "--heldout" in argv:
