@@ -52,6 +52,9 @@ class GPU:
     # first wave of a one-CTA-per-SM launch fills them (the start rotates between launches)
     l2_side_of_sm: str = ""
     dispatch_order: tuple[int, ...] = ()
+    # the spread of CTA durations (standard deviation over mean, after the first wave) with
+    # one CTA per SM and with 2 or more: the median over the dispatch probe's traces
+    cta_duration_cv: tuple[float, float] = (0.0, 0.0)
 
 
 # The H200's first-wave SM order: the probe's own launch (docs/data/dispatch/h200/); later launches
@@ -75,9 +78,10 @@ GPUS: dict[str, GPU] = {
                  "cublas_fp32_measured": 51.0},
                 l2_side_of_sm=("000000111111001100000011111100110000001111110011000000111111001100"
                                "001111110011000011111100110000111111001100001111110011001100000000"),
-                dispatch_order=_H200_DISPATCH,
+                dispatch_order=_H200_DISPATCH, cta_duration_cv=(0.017, 0.058),
                 sources="SMs, L2, copy rate, cuBLAS: measured 2026-11-21; peaks: datasheet; "
-                        "L2 sides and dispatch order: measured 2026-11-22 (docs/cta.md)"),
+                        "L2 sides, dispatch order, CTA duration spread: measured 2026-11-22 "
+                        "(docs/cta.md)"),
     # H100 SXM5: 132 SMs, 50 MB L2 in two partitions, HBM3 3.35 TB/s (datasheet).
     "h100-sxm": GPU("NVIDIA H100 SXM", 132, 50 * MiB, 2, 3350.0,
                     {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0, "fp8": 1979.0},

@@ -25,18 +25,19 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
        st.sampled_from([0, 1, 4, 8, 16]), st.sampled_from([0.0, 0.05, 0.5]),
        st.sampled_from([None, 1, 5, 300, 1000]),
        st.sampled_from([None, (16, 0), (0, 16), (8, 48), (64, 128), (2, 6)]),
-       st.sampled_from([None, 1.0, 2.0, 3.5]), st.sampled_from([None, 1.0, 1.75]))
+       st.sampled_from([None, 1.0, 2.0, 3.5]), st.sampled_from([None, 1.0, 1.75]),
+       st.sampled_from([None, 0.0, 0.3]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
                                                     ctas_per_sm, persistent, coalesce, dispatch,
                                                     out_bytes, ways, inflight, programs, pad,
-                                                    unaligned, skewed):
+                                                    unaligned, skewed, spread):
     o = order(name, tm, tn)
     rows = None if pad is None else (tk * 64 * 2 + pad[0], tn * 128 * 2 + pad[1])
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
               ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
               dispatch=dispatch, out_bytes=out_bytes, ways=ways, inflight=inflight,
               programs=programs if persistent else None, row_bytes=rows,
-              unaligned_lookups=unaligned, skewed_lookups=skewed)
+              unaligned_lookups=unaligned, skewed_lookups=skewed, duration_spread=spread)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert a.lookups == b.lookups
@@ -70,6 +71,50 @@ def test_a_persistent_grid_runs_its_programs_in_batches_of_the_resident(slots, p
         assert (np.diff(rounds[batch == b]) >= 0).all()
     if programs <= resident:
         assert run.tolist() == list(range(slots))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 300), st.floats(0.001, 1.0))
+def test_a_drifting_persistent_grid_keeps_each_program_in_its_own_order(slots, programs,
+                                                                       spread):
+    """With a spread of durations, run_order is still a permutation in which each program
+    walks its own slots in launch order, starting its tiles in the order of its cumulative
+    seeded durations (the definition, recomputed here); the first round starts together."""
+    from swizzlekit.cta.schedule import LANE_SEED, run_order
+
+    run = run_order(slots, programs, programs, spread)
+    assert sorted(run.tolist()) == list(range(slots))
+    for p in range(min(programs, slots)):
+        assert (np.diff(run[run % programs == p]) == programs).all()
+    rounds = -(-slots // programs)
+    took = np.maximum(1 + spread * np.random.default_rng(LANE_SEED).standard_normal(
+        (programs, rounds)), 0.05)
+    start = [sum(took[i % programs, :i // programs]) for i in range(slots)]
+    assert sorted(range(slots), key=lambda i: (start[i], i)) == run.tolist()
+    assert sorted(run[:min(programs, slots)].tolist()) == list(range(min(programs, slots)))
+
+
+def test_persistent_grids_drift_by_the_measured_spread():
+    """A persistent grid of 64x64 tiles, 4 CTAs per SM, drifts by the H200's measured spread
+    of CTA durations (5.8%): its waves mix rounds, so it reads more from DRAM than without
+    the spread, when it runs as the same order launched one CTA per tile, which does not
+    drift."""
+    from swizzlekit.cta.l2 import settings as model_settings
+    from swizzlekit.gpus import gpu
+
+    assert model_settings("h200", 4)["duration_spread"] == gpu("h200").cta_duration_cv[1]
+    assert model_settings("h200", 1)["duration_spread"] == gpu("h200").cta_duration_cv[0]
+    o = order("grouped", 128, 64, group=8)
+    kw = dict(tile=(64, 64, 64), ctas_per_sm=4)
+    tiles = simulate(8192, 4096, 14336, o, **kw)
+    drift = simulate(8192, 4096, 14336, o, persistent=True, **kw)
+    still = simulate(8192, 4096, 14336, o, persistent=True, duration_spread=0, **kw)
+    assert drift.dram_read_bytes > 1.5 * still.dram_read_bytes        # the H200: 2.4x
+    # without the spread, the grid runs as the launch of one CTA per tile (but for the
+    # programs' own coins, which stay with their SMs)
+    assert abs(still.dram_read_bytes / tiles.dram_read_bytes - 1) < 0.01
+    with pytest.raises(SwizzleKitError, match="duration_spread must be a number from 0 to 1"):
+        simulate(8192, 4096, 14336, o, persistent=True, duration_spread=-0.1, **kw)
 
 
 def test_programs_take_a_persistent_grid_and_change_its_schedule():
@@ -206,14 +251,14 @@ def test_heldout_error_ratchet():
     20 measured the ragged shapes again with the kernel's alignment hint, and the refit on
     the new fit half chose 8 ways: the DRAM median rose from 5.9% to 6.7% then, with the
     data, not the model. Session 21's extra lookups of rows off the sector took the mean
-    from 3.42 to 3.00.)"""
+    from 3.42 to 3.00, and persistent grids' drift to 2.94.)"""
     from swizzlekit.compare import compare_sweep, errors
 
     from swizzlekit.cta.l2 import HELDOUT
 
     e = errors(compare_sweep("heldout"))
     assert e["runs"] == 286
-    assert e["hit_mean"] <= 3.0 and e["hit_worst"] <= 21.9 and e["dram_median_pct"] <= 6.7
+    assert e["hit_mean"] <= 2.94 and e["hit_worst"] <= 21.9 and e["dram_median_pct"] <= 6.5
     # the figures the library quotes (rank's verdict, the CLI) are the ones measured here
     assert HELDOUT == {k: e[k] for k in HELDOUT}
 
@@ -248,10 +293,10 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
 
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
-    its runner-up: 16 ways errs 2.87 points there and 2.3% in DRAM bytes, against 2.91 and
-    1.8%), then its second stage (unaligned_lookups: 2.0 errs 2.98, 3.0 2.99, and 1.0, the
-    model without it, 3.75; docs/data/l2_checks/fit_grid_unaligned.txt), and its third, on
-    the ragged fit runs (skewed_lookups: 1.25 errs 2.58, 1.5 2.48, 1.75 2.76)."""
+    its runner-up: 16 ways errs 2.88 points there and 2.3% in DRAM bytes, against 2.90 and
+    1.8%), then its second stage (unaligned_lookups: 2.0 errs 2.98, 3.0 2.96, and 1.0, the
+    model without it, 3.76), and its third, on the ragged fit runs (skewed_lookups: 1.25 errs
+    2.58, 1.5 2.48, 1.75 2.76; docs/data/l2_checks/fit_grid_drift.txt)."""
     from swizzlekit.compare import SKEWED_GRID, chosen, fit, fit_skewed, fit_unaligned
     from swizzlekit.cta.l2 import FITTED
 
@@ -261,7 +306,7 @@ def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     second = chosen(fit_unaligned(best, values=(1.0, 2.0, FITTED["unaligned_lookups"], 3.0)))
     third = chosen(fit_skewed(SKEWED_GRID))
     assert {k: {**second, **third}[k] for k in FITTED} == FITTED
-    assert (second["hit_mean"], second["dram_median_pct"]) == (2.91, 1.8)
+    assert (second["hit_mean"], second["dram_median_pct"]) == (2.9, 1.8)
     assert third["hit_mean"] == 2.48
 
 

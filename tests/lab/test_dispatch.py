@@ -19,6 +19,8 @@ def test_the_preset_holds_what_the_probe_measured():
     assert sorted(g.dispatch_order) == list(range(g.sms))
     assert g.l2_side_of_sm.count("0") == g.l2_side_of_sm.count("1") == g.sms // 2
     assert facts["near_cycles"] < facts["far_cycles"]
+    assert facts["cta_duration_cv"] == g.cta_duration_cv           # the L2 model's drift
+    assert g.cta_duration_cv[0] < g.cta_duration_cv[1]             # co-resident CTAs spread
 
 
 def test_traces_keep_the_residency_and_the_first_wave_runs_share_a_side():

@@ -31,7 +31,8 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    ways: int | None = None, inflight: float | None = None,
                    programs: int | None = None, row_bytes: tuple[int, int] | None = None,
                    unaligned_lookups: float | None = None,
-                   skewed_lookups: float | None = None) -> L2Prediction:
+                   skewed_lookups: float | None = None,
+                   duration_spread: float | None = None) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
 
@@ -45,7 +46,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                    concurrent=concurrent, partitions=partitions, coalesce=coalesce,
                    window_exponent=window_exponent, dispatch=dispatch, ways=ways,
                    inflight=inflight, programs=programs, unaligned_lookups=unaligned_lookups,
-                   skewed_lookups=skewed_lookups)
+                   skewed_lookups=skewed_lookups, duration_spread=duration_spread)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
     late = cfg["inflight"] * (1 - cfg["coalesce"])

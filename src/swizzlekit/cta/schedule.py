@@ -72,21 +72,37 @@ def in_step(wave, ctas_per_sm: int):
     return (np.asarray(wave) == 0) | (ctas_per_sm == 1)
 
 
-def run_order(slots: int, programs: int, resident: int) -> np.ndarray:
+def run_order(slots: int, programs: int, resident: int, spread: float = 0.0) -> np.ndarray:
     """The order in which a persistent grid's ``slots`` run: program ``p`` walks the slots
-    ``p, p + programs, ...``. Its first ``resident`` programs run together, round by round; a
-    grid of more programs than fit at once runs them in batches of ``resident``, each starting
-    as the one before ends (the programs' work is alike, so they end together).
+    ``p, p + programs, ...``. A grid of more programs than fit at once runs them in batches of
+    ``resident``, each starting as the one before ends (the programs' work is alike, so they
+    end together), each batch round by round.
+
+    A grid whose programs all fit drifts: each tile takes ``1 + spread * z`` of a round (``z``
+    a seeded standard normal, at least 0.05 in all), and the tiles run in the order they
+    start, so a program that drew short tiles runs ahead of its round (``spread``: the spread
+    of CTA durations, :func:`swizzlekit.cta.l2.settings`). A CTA of a launch of one CTA per
+    tile does not drift: the next one starts, in launch order, where a slot frees.
 
     >>> run_order(8, 4, 4).tolist()                 # all resident: launch order
     [0, 1, 2, 3, 4, 5, 6, 7]
     >>> run_order(8, 4, 2).tolist()                 # programs 0, 1 walk first, then 2, 3
     [0, 1, 4, 5, 2, 3, 6, 7]
+    >>> run_order(12, 4, 4, spread=0.3).tolist()    # from the second round on, out of step
+    [0, 1, 2, 3, 7, 5, 4, 6, 11, 9, 10, 8]
     """
     slot = np.arange(check_int("slots", slots, 1))
     programs, resident = check_int("programs", programs), check_int("resident", resident)
-    program = slot % programs
-    return np.lexsort((program, slot // programs, program // resident))
+    if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not 0 <= spread <= 1:
+        raise SwizzleKitError(f"spread must be a number from 0 to 1; got {spread!r}")
+    program, rnd = slot % programs, slot // programs
+    if programs > resident or spread == 0:
+        return np.lexsort((program, rnd, program // resident))
+    rng = np.random.default_rng(LANE_SEED)
+    took = np.maximum(1 + spread * rng.standard_normal((programs, rnd[-1] + 1)), 0.05)
+    start = np.zeros_like(took)                       # when each program starts each round
+    start[:, 1:] = np.cumsum(took[:, :-1], axis=1)
+    return np.lexsort((slot, start[program, rnd]))
 
 
 def _measured_sides(g) -> np.ndarray:
@@ -106,7 +122,7 @@ def _lanes(ctas: int, s: dict, persistent: bool) -> np.ndarray:
 def _schedule(order: np.ndarray, s: dict, persistent: bool):
     """The tiles in the order they run (:func:`run_order`), and each one's partition."""
     lane = _lanes(len(order), s, persistent)
-    if persistent and s["programs"] > s["resident"]:
-        run = run_order(len(order), s["programs"], s["resident"])
+    if persistent:
+        run = run_order(len(order), s["programs"], s["resident"], s["duration_spread"])
         return order[run], lane[run]
     return order, lane

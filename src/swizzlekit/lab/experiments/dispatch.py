@@ -205,7 +205,10 @@ def analyze(folder: Path) -> dict:
     * ``near_cycles``, ``far_cycles``: median L2-hit latency from the line's own side and
       from the other;
     * per traced run (first repeat): the most CTAs running at once against the residency, the
-      spread of CTA durations, and :func:`same_side` in the first wave and after it.
+      spread of CTA durations, and :func:`same_side` in the first wave and after it;
+    * ``cta_duration_cv``: the spread of CTA durations (standard deviation over mean, after
+      the first wave where the run has two), the median over every repeat of the runs traced
+      with one CTA per SM, and of those with more.
     """
     folder = Path(folder)
     data = np.load(folder / "dispatch.npz")
@@ -219,8 +222,14 @@ def analyze(folder: Path) -> dict:
     home = lat[block_side == 0].mean(axis=0) < lat[block_side == 1].mean(axis=0)  # line -> 0?
     near = (block_side[:, None] == 0) == home[None, :]
     sms = len(smid)
-    runs = []
+    runs, cvs = [], ([], [])
     for r in meta["runs"]:
+        for rep in range(REPEATS):
+            tr = data[f"trace_{r['index']}_{rep}"]
+            dur = (tr[:, 4] - tr[:, 3]).astype(float)
+            first = sms * r["traced_ctas_per_sm"]
+            dur = dur[first:] if len(dur) > 2 * first else dur
+            cvs[r["traced_ctas_per_sm"] > 1].append(dur.std() / dur.mean())
         tr = data[f"trace_{r['index']}_0"]
         starts, ends = tr[:, 3], tr[:, 4]
         events = np.concatenate([np.stack([starts, np.ones(len(tr))], 1),
@@ -238,4 +247,4 @@ def analyze(folder: Path) -> dict:
                      "same_side_later": same_side(sides[slots:]) if len(tr) > slots + 16 else {}})
     return {"l2_side_of_sm": "".join(map(str, side)), "dispatch_order": tuple(int(x) for x in smid),
             "near_cycles": float(np.median(lat[near])), "far_cycles": float(np.median(lat[~near])),
-            "runs": runs}
+            "cta_duration_cv": tuple(round(float(np.median(c)), 3) for c in cvs), "runs": runs}
