@@ -53,7 +53,8 @@ class GPU:
     l2_side_of_sm: str = ""
     dispatch_order: tuple[int, ...] = ()
     # the spread of CTA durations (standard deviation over mean, after the first wave) with
-    # one CTA per SM and with 2 or more: the median over the dispatch probe's traces
+    # one CTA per SM and with 2 or more: the median over the dispatch probe's traces (0 where
+    # not measured: the L2 model's persistent grids then run round by round)
     cta_duration_cv: tuple[float, float] = (0.0, 0.0)
 
 

@@ -80,14 +80,14 @@ def test_a_drifting_persistent_grid_keeps_each_program_in_its_own_order(slots, p
     """With a spread of durations, run_order is still a permutation in which each program
     walks its own slots in launch order, starting its tiles in the order of its cumulative
     seeded durations (the definition, recomputed here); the first round starts together."""
-    from swizzlekit.cta.schedule import LANE_SEED, run_order
+    from swizzlekit.cta.schedule import DRIFT_SEED, run_order
 
     run = run_order(slots, programs, programs, spread)
     assert sorted(run.tolist()) == list(range(slots))
     for p in range(min(programs, slots)):
         assert (np.diff(run[run % programs == p]) == programs).all()
     rounds = -(-slots // programs)
-    took = np.maximum(1 + spread * np.random.default_rng(LANE_SEED).standard_normal(
+    took = np.maximum(1 + spread * np.random.default_rng(DRIFT_SEED).standard_normal(
         (programs, rounds)), 0.05)
     start = [sum(took[i % programs, :i // programs]) for i in range(slots)]
     assert sorted(range(slots), key=lambda i: (start[i], i)) == run.tolist()

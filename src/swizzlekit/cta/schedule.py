@@ -14,13 +14,16 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.gpus import GPUS
 
-__all__ = ["DISPATCH", "LANE_SEED", "lanes", "in_step", "run_order"]
+__all__ = ["DISPATCH", "LANE_SEED", "DRIFT_SEED", "lanes", "in_step", "run_order"]
 
 #: How CTAs land on the L2's partitions (:func:`lanes`): a seeded coin (fitted model), or the
 #: SM order and SM sides measured on the GPU (``swizzlekit lab dispatch``).
 DISPATCH = ("coin", "measured")
 #: The seed of the CTA-to-partition coin (see :func:`lanes`).
 LANE_SEED = 0x5EED
+#: The seed of a persistent grid's tile durations (:func:`run_order`): a stream of its own,
+#: so that a program's durations do not follow from its coin.
+DRIFT_SEED = (LANE_SEED, 1)
 
 
 def lanes(ctas: int, partitions: int, programs: int | None = None, *, dispatch: str = "coin",
@@ -89,7 +92,7 @@ def run_order(slots: int, programs: int, resident: int, spread: float = 0.0) -> 
     >>> run_order(8, 4, 2).tolist()                 # programs 0, 1 walk first, then 2, 3
     [0, 1, 4, 5, 2, 3, 6, 7]
     >>> run_order(12, 4, 4, spread=0.3).tolist()    # from the second round on, out of step
-    [0, 1, 2, 3, 7, 5, 4, 6, 11, 9, 10, 8]
+    [0, 1, 2, 3, 4, 6, 7, 5, 8, 10, 11, 9]
     """
     slot = np.arange(check_int("slots", slots, 1))
     programs, resident = check_int("programs", programs), check_int("resident", resident)
@@ -98,7 +101,7 @@ def run_order(slots: int, programs: int, resident: int, spread: float = 0.0) -> 
     program, rnd = slot % programs, slot // programs
     if programs > resident or spread == 0:
         return np.lexsort((program, rnd, program // resident))
-    rng = np.random.default_rng(LANE_SEED)
+    rng = np.random.default_rng(DRIFT_SEED)
     took = np.maximum(1 + spread * rng.standard_normal((programs, rnd[-1] + 1)), 0.05)
     start = np.zeros_like(took)                       # when each program starts each round
     start[:, 1:] = np.cumsum(took[:, :-1], axis=1)
