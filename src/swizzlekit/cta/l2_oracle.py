@@ -11,42 +11,43 @@ True
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from swizzlekit.cta.l2 import (L2Prediction, _extra_lookups, _out_bytes, _prediction,
                                check_problem, row_classes, settings)
 from swizzlekit.cta.schedule import _schedule, in_step
 from swizzlekit.cta.reuse import hit_share
+from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["simulate_naive"]
 
+#: The settings the oracle hands on (every argument of :func:`swizzlekit.cta.l2.settings`).
+_SETTINGS = set(inspect.signature(settings).parameters) - {"persistent"}
+
 
 def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128, 64),
-                   elem_bytes: int = 2, gpu: str = "h200", ctas_per_sm: int = 1,
-                   persistent: bool = False, l2_bytes: int | None = None,
-                   concurrent: int | None = None, partitions: int | None = None,
-                   coalesce: float | None = None,
-                   window_exponent: float | None = None,
-                   dispatch: str = "coin", out_bytes: int | None = None,
-                   ways: int | None = None, inflight: float | None = None,
-                   programs: int | None = None, row_bytes: tuple[int, int] | None = None,
-                   unaligned_lookups: float | None = None,
-                   skewed_lookups: float | None = None,
-                   duration_spread: float | None = None) -> L2Prediction:
+                   elem_bytes: int = 2, out_bytes: int | None = None,
+                   row_bytes: tuple[int, int] | None = None, persistent: bool = False,
+                   **model) -> L2Prediction:
     """The oracle, straight from the definition: every read of every step, and for each, the
     union of every tile its partition touched between its previous read and now, by brute force.
+    ``model``: the rest of :func:`swizzlekit.cta.l2.simulate`'s settings (``gpu``,
+    ``ctas_per_sm``, ``ways``, ...), handed to :func:`swizzlekit.cta.l2.settings` as the fast
+    model hands them, so that the two run one model.
 
     A read hits by that union's bytes plus its own size against the partition's share of L2
     (:func:`swizzlekit.cta.reuse.hit_share`: with ``ways = 0`` an LRU at step granularity, the
     tiles of one step read together). Quadratic in the steps: for small problems only.
     """
+    unknown = sorted(set(model) - _SETTINGS)
+    if unknown:
+        raise SwizzleKitError(f"simulate_naive takes no setting {unknown[0]!r}; valid: "
+                              + ", ".join(sorted(_SETTINGS)))
     M, N, K, tile, order = check_problem(M, N, K, order, tile, elem_bytes)
     out_bytes = _out_bytes(out_bytes, elem_bytes)
-    cfg = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
-                   concurrent=concurrent, partitions=partitions, coalesce=coalesce,
-                   window_exponent=window_exponent, dispatch=dispatch, ways=ways,
-                   inflight=inflight, programs=programs, unaligned_lookups=unaligned_lookups,
-                   skewed_lookups=skewed_lookups, duration_spread=duration_spread)
+    cfg = settings(persistent=persistent, **model)
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
     late = cfg["inflight"] * (1 - cfg["coalesce"])
