@@ -30,7 +30,7 @@ import triton.language as tl
 from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["TileConfig", "TILE_CONFIGS", "DTYPES", "CONFIG", "tile_config", "order_table",
-           "table_gemm", "traced", "compiled", "resources"]
+           "table_gemm", "traced", "compiled", "resources", "default_programs"]
 
 
 # ----------------------------------------------------------------------------------- configs
@@ -257,9 +257,8 @@ def _run(a, b, order, out, config: str, persistent: bool, programs: int | None):
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
     programs = _programs(programs)
     if persistent and programs is None:
-        sms = torch.cuda.get_device_properties(a.device).multi_processor_count
-        programs = sms * resources(config, str(a.dtype).replace("torch.", ""), True,
-                                   shape=(M, N, K))["ctas_per_sm"]
+        programs = default_programs(config, str(a.dtype).replace("torch.", ""), (M, N, K),
+                                    a.device)
     programs = min(programs, tiles) if persistent else None
     return c, _launch(a, b, c, table, M, N, K, cfg, tiles, programs)
 
@@ -411,6 +410,16 @@ def resources(config: str, dtype: str = "float16", persistent: bool = False,
     return {"config": config, "dtype": dtype, "threads": threads, "regs_per_thread": regs,
             "spill_bytes": int(kernel.n_spills), "smem_bytes": smem,
             "ctas_per_sm": residency(gpu, threads, regs, smem)}
+
+
+def default_programs(config: str, dtype: str, shape: tuple[int, int, int], device=0) -> int:
+    """A persistent grid's program count where none is given: ``device``'s SMs times the
+    residency of the persistent kernel that ``shape`` compiles (:func:`resources`). Needs a
+    GPU."""
+    import torch
+
+    sms = torch.cuda.get_device_properties(device).multi_processor_count
+    return sms * resources(config, dtype, True, shape=tuple(shape))["ctas_per_sm"]
 
 
 # -------------------------------------------------------------------------------- validation

@@ -94,7 +94,7 @@ def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
     kernel's, so the analysis compares the two)."""
     import torch
 
-    from swizzlekit.kernels.triton.table_gemm import (DTYPES, order_table, resources,
+    from swizzlekit.kernels.triton.table_gemm import (DTYPES, default_programs, order_table,
                                                       tile_config, traced)
     from swizzlekit.lab.experiments.l2_sweep import _operands, sweep_order
     from swizzlekit.lab.verify import relative_error
@@ -103,11 +103,7 @@ def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
     a, b, _ = _operands(t)
     od = sweep_order(t.order, -(-t.M // cfg.bm), -(-t.N // cfg.bn), json.loads(t.params))
     table = order_table(od, "cuda")
-    programs = None
-    if t.persistent:
-        sms = torch.cuda.get_device_properties(0).multi_processor_count
-        programs = sms * resources(t.config, DTYPES[t.dtype][1], True,
-                                   shape=t.shape)["ctas_per_sm"]
+    programs = default_programs(t.config, DTYPES[t.dtype][1], t.shape) if t.persistent else None
     flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda")
     kernel = traced(a, b, table, config=t.config, programs=programs)[2]     # compile, warm up
     regs, smem = int(kernel.n_regs), int(kernel.metadata.shared)
@@ -224,13 +220,13 @@ def analyze(folder: Path) -> dict:
     sms = len(smid)
     runs, cvs = [], ([], [])
     for r in meta["runs"]:
-        for rep in range(REPEATS):
-            tr = data[f"trace_{r['index']}_{rep}"]
-            dur = (tr[:, 4] - tr[:, 3]).astype(float)
-            first = sms * r["traced_ctas_per_sm"]
-            dur = dur[first:] if len(dur) > 2 * first else dur
-            cvs[r["traced_ctas_per_sm"] > 1].append(dur.std() / dur.mean())
-        tr = data[f"trace_{r['index']}_0"]
+        traces = [data[f"trace_{r['index']}_{rep}"] for rep in range(REPEATS)]
+        first = sms * r["traced_ctas_per_sm"]
+        for t in traces:
+            took = (t[:, 4] - t[:, 3]).astype(float)
+            took = took[first:] if len(took) > 2 * first else took
+            cvs[r["traced_ctas_per_sm"] > 1].append(took.std() / took.mean())
+        tr = traces[0]
         starts, ends = tr[:, 3], tr[:, 4]
         events = np.concatenate([np.stack([starts, np.ones(len(tr))], 1),
                                  np.stack([ends, -np.ones(len(tr))], 1)])

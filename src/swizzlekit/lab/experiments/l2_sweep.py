@@ -236,20 +236,19 @@ def _time_all(runs: list[SweepRun], out: Path) -> None:
     """Check every run against float64 (output poisoned first) and time it (L2 flushed)."""
     import torch
 
-    from swizzlekit.kernels.triton.table_gemm import DTYPES, resources
+    from swizzlekit.kernels.triton.table_gemm import DTYPES, default_programs, resources
     from swizzlekit.lab.harness import median_ms
     from swizzlekit.lab.verify import relative_error
 
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
     results = []
     for group, (a, b, _) in _by_problem(runs):
         ref = a.double() @ b.double()
         for r in group:
-            res = resources(r.config, DTYPES[r.dtype][1], r.persistent, shape=r.shape)
-            programs = sms * res["ctas_per_sm"] if r.persistent else 0
-            if r.persistent:        # the kernel this launch compiles (its program count's)
-                res = resources(r.config, DTYPES[r.dtype][1], True, shape=r.shape,
-                                programs=programs)
+            dtype = DTYPES[r.dtype][1]
+            programs = default_programs(r.config, dtype, r.shape) if r.persistent else 0
+            # the kernel this launch compiles (a persistent grid's: its program count's)
+            res = resources(r.config, dtype, r.persistent, shape=r.shape,
+                            programs=programs or None)
             fn, c = _launcher(r, programs, a, b)
             fn()
             torch.cuda.synchronize()
