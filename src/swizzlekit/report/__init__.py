@@ -67,7 +67,7 @@ def build(gpu: str = "h200", out: str | Path = "swizzlekit-report", measure: boo
             bar.advance(task)
     if measure:
         _merge(data, results, measured.STEPS)
-        collect.judge_picks(data["cta"])
+        collect.judge_picks(data["cta"], data["kernels"])
     (out / "report.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
     (out / "report.html").write_text(render(data, img))
     return data

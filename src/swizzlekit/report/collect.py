@@ -142,10 +142,22 @@ def cta_section(gpu: str, img: Path | None) -> dict:
     return out
 
 
-def judge_picks(cta: dict) -> None:
-    """Hold each shape's pick to the measured runs on the page for the same shape and kernel
-    (the shipped table, and ``--measure``'s runs): a contradicted pick is flagged and the
-    fastest measured order recommended instead; a confirmed one says so."""
+def judge_picks(cta: dict, kernels: dict | None = None) -> None:
+    """Hold each shape's pick to the measurements on the page for the same shape: the order-table
+    GEMM's L2 runs (the shipped table, and ``--measure``'s ncu runs), then the timings of the
+    Triton GEMM under several orders in ``kernels`` (``--measure``'s short benchmark). A pick
+    that either contradicts is flagged, and the order measured best there is recommended
+    instead; a confirmed one says so.
+
+    >>> cta = {"shapes": [{"shape": [64, 64, 64], "model_pick": "row", "recommended": "row",
+    ...                    "status": "model only",
+    ...                    "ranking": [{"order": "row", "params": {}}]}]}
+    >>> timed = {"rows": [{"M": 64, "N": 64, "K": 64, "kernel": "triton", "precision": "bf16",
+    ...                    "order": o, "params": "{}", "ms": ms} for o, ms in (("row", 1.03), ("col", 1.0))]}
+    >>> judge_picks(cta, timed)
+    >>> cta["shapes"][0]["recommended"], cta["shapes"][0]["status"][:41]
+    ('col', 'contradicted: timed here, the Triton bf16')
+    """
     from swizzlekit.compare import judge
 
     runs = [r for key in ("measured", "measured_now") for r in cta.get(key, {}).get("rows", [])]
@@ -154,7 +166,8 @@ def judge_picks(cta: dict) -> None:
         mine = [{**r, "label": canonical(r["order"], r["params"])} for r in runs
                 if r["shape"] == shape]
         top = s["ranking"][0]
-        j = judge(canonical(top["order"], top["params"]), mine)
+        pick = canonical(top["order"], top["params"])
+        j = judge(pick, mine)
         s["judgement"] = j
         if j["status"] == "contradicted":
             s["status"] = (f"contradicted: measured here, {s['model_pick']} read "
@@ -162,10 +175,52 @@ def judge_picks(cta: dict) -> None:
                            f"{j['least_dram'] / 1e6:.0f} MB) or ran slower; recommending the "
                            f"fastest measured order instead")
             s["recommended"] = j["best_measured"]
+            continue
+        timing = _timing_verdict(pick, s["shape"], kernels)
+        if timing:
+            s["timing"] = timing
+        if timing and timing["status"] == "contradicted":
+            s["status"] = (f"contradicted: timed here, the Triton {timing['precision']} GEMM ran "
+                           f"{s['model_pick']} in {timing['pick_ms']:.4g} ms, {timing['best']} in "
+                           f"{timing['best_ms']:.4g} ms; recommending {timing['best']} instead")
+            s["recommended"] = timing["best"]
         elif j["status"] == "confirmed":
             s["status"] = "confirmed by the measurement on this page"
+        elif timing:
+            s["status"] = ("confirmed by the timing on this page (the Triton "
+                           f"{timing['precision']} GEMM; no L2 measurement of it)")
         elif j["best_measured"]:
             s["status"] = f"model only (fastest measured of the orders tried: {j['best_measured']})"
+
+
+#: How much slower than the fastest order timed beside it a pick may run and stand (as
+#: :func:`swizzlekit.compare.judge` holds the L2 runs' timings).
+TIME_SLACK = 0.01
+
+
+def _timing_verdict(pick: str, shape, kernels: dict | None) -> dict | None:
+    """The pick against the other orders the Triton GEMM was timed under at ``shape``, in each
+    precision where the pick was timed beside another order: the first that ran it more than
+    :data:`TIME_SLACK` slower than the fastest ("contradicted"), else the last ("confirmed").
+    None where the page timed no such pair."""
+    m, n, k = map(int, shape)
+    by_prec: dict = {}
+    for r in (kernels or {}).get("rows", []):
+        if (int(r["M"]), int(r["N"]), int(r["K"])) == (m, n, k) and r["kernel"] == "triton" \
+                and r.get("order") and r.get("ms"):
+            label_ = canonical(r["order"], json.loads(r["params"] or "{}"))
+            by_prec.setdefault(r["precision"], {})[label_] = float(r["ms"])
+    verdict = None
+    for prec, times in by_prec.items():
+        if pick not in times or len(times) < 2:
+            continue
+        best = min(times, key=times.get)
+        slow = times[pick] > (1 + TIME_SLACK) * times[best]
+        verdict = {"precision": prec, "status": "contradicted" if slow else "confirmed",
+                   "pick_ms": times[pick], "best": best, "best_ms": times[best]}
+        if slow:
+            break
+    return verdict
 
 
 def _heldout(img: Path | None) -> dict:
