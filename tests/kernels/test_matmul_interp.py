@@ -305,3 +305,36 @@ def test_one_tile_branch(monkeypatch):
     mm.matmul(a, b, "hilbert", out=out)
     assert mm._matmul_tma_kernel.best_config.kwargs["SWAP_AB"] is True
     assert relative_error(out, a, b) < mm.TOLERANCE["tf32"]
+
+
+@pytest.mark.parametrize("M", [1, 64, 128, 129, 256, 257, 512, 513, 4096])
+@pytest.mark.parametrize("elem", [2, 4])
+def test_deep_pipelines_only_for_few_rows(M, elem, monkeypatch):
+    """The deep-pipeline configs (tuning.DEEP_TILES, DEEP_SWAPPED) reach the autotuner exactly
+    for 16-bit calls of M <= DEEP_MAX_M (in fp32 none fits the shared memory); above it, the
+    configs kept are the same as without them. (The GPU's lists: the interpreter has one tile.)"""
+    from swizzlekit.kernels.triton import matmul_configs as mc
+    from swizzlekit.kernels.triton.tuning import DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES, SMALL_M
+
+    monkeypatch.setattr(mc, "_INTERPRET", False)
+    mc._labels.cache_clear()
+    label = "{}x{}x{}/s{}/w{}".format
+    deep = {label(*t) for t in DEEP_TILES + DEEP_SWAPPED}
+    try:
+        for swap in (False, True):
+            kept = mc.config_labels(elem, M, swap, True)
+            got = {k.removesuffix("/swap") for k in kept} & deep
+            assert bool(got) == (elem == 2 and M <= DEEP_MAX_M)
+            if elem == 2 and M <= DEEP_MAX_M and not swap:      # the narrow ones by SMALL_M too
+                assert got == {label(*t) for t in DEEP_TILES
+                               if M <= SMALL_M or t[0] * t[1] >= 64 * 128}
+            if M > DEEP_MAX_M:                                 # as if there were none
+                monkeypatch.setattr(mc, "DEEP_TILES", [])
+                monkeypatch.setattr(mc, "DEEP_SWAPPED", [])
+                mc._labels.cache_clear()
+                assert mc.config_labels(elem, M, swap, True) == kept
+                monkeypatch.undo()
+                monkeypatch.setattr(mc, "_INTERPRET", False)
+                mc._labels.cache_clear()
+    finally:
+        mc._labels.cache_clear()

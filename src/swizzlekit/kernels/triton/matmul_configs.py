@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 
 from swizzlekit.kernels.triton.call import _INTERPRET
-from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _config_list,
+from swizzlekit.kernels.triton.tuning import (DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
+                                              INTERPRETER_TILE, SMALL_M, _config_list,
                                               _element_size, _fitting, _with_flat)
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels"]
@@ -41,7 +42,9 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
               # narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle
               # (64x4096 is 32 tiles of 64x128 for 132 SMs); _prune drops them above it
               (64, 64, 128, 3, 4), (64, 32, 128, 4, 4), (32, 64, 128, 4, 4),
-              (16, 32, 256, 3, 4)]
+              (16, 32, 256, 3, 4),
+              # deep pipelines, kept for M <= DEEP_MAX_M only (tuning.DEEP_TILES)
+              *DEEP_TILES]
     # swapped (Cᵀ = Bᵀ Aᵀ; BLOCK_N is wgmma's M, at least 64): the H200's picks of 13 for nine
     # shapes from 16x14336x4096 to 8192³ (docs/data/bench/tf32_probe2.json). The first fits
     # one tile per program only (ONE_TILE_AREA), so persistent grids take it in 2 stages;
@@ -53,7 +56,8 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
     # probe's ten tiles (docs/data/bench/bf16_swap_ptr_probe.json)
     swapped += [(16, 128, 128, 4, 4), (32, 128, 128, 4, 4), (16, 64, 256, 4, 4),
                 (32, 64, 128, 5, 4), (64, 64, 128, 4, 4), (64, 128, 64, 5, 4),
-                (16, 128, 64, 6, 4), (32, 128, 64, 6, 4), (16, 256, 64, 4, 8), (64, 256, 64, 4, 8)]
+                (16, 128, 64, 6, 4), (32, 128, 64, 6, 4), (16, 256, 64, 4, 8), (64, 256, 64, 4, 8),
+                *DEEP_SWAPPED]
     if not swap:
         return _config_list(shapes, pre_hook)
     return (_config_list(shapes, pre_hook, SWAP_AB=False)
@@ -119,7 +123,15 @@ def config_labels(elem: int, M: int, swap: bool, single: bool) -> tuple[str, ...
     >>> all(label.count("/") == 2 for label in config_labels(2, 4096, False, True))
     True
     """
-    return _labels(elem, min(M, SMALL_M + 1), swap, single)
+    return _labels(elem, _rows_class(M), swap, single)
+
+
+def _rows_class(M: int) -> int:
+    """One M for every M that :func:`~swizzlekit.kernels.triton.tuning._fitting` treats alike
+    (it keeps configs by M <= SMALL_M and M <= DEEP_MAX_M only), for :func:`_labels`' cache."""
+    if M <= SMALL_M:
+        return M
+    return SMALL_M + 1 if M <= DEEP_MAX_M else DEEP_MAX_M + 1
 
 
 @functools.lru_cache(maxsize=64)

@@ -19,7 +19,7 @@ import triton
 
 from swizzlekit.gpus import gpu
 
-__all__ = ["SMALL_M", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode"]
+__all__ = ["SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode"]
 
 #: ``SWIZZLEKIT_AUTOTUNE``: ``model`` (the default) times the config model's best ``top_k``
 #: configs of those that fit; ``full`` times every one (``1``, the old default, means it too);
@@ -49,6 +49,21 @@ def autotune_mode(value: str | None) -> str:
 _MODE = autotune_mode(os.environ.get("SWIZZLEKIT_AUTOTUNE"))
 #: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
 SMALL_M = 256
+#: Deep pipelines (6 to 8 stages) for few rows, plain and swapped. With M <= 512 each SM holds
+#: about one tile, and its K loop waits on DRAM unless many steps are in flight; cuBLAS runs
+#: these shapes with 6 to 16 stages (its kernel names under ncu). On the H200, autotuning
+#: every config with these added ran bf16 64, 128, 256 and 512 x 4096 x 4096 and
+#: 256 x 8192 x 8192 in 16.7, 19.1, 22.8, 29.0 and 55.7 us, against 19.0, 22.7, 27.0, 32.6
+#: and 60.1 without them (docs/benchmarks.md, "Deep pipelines at small M"). Offered only up
+#: to :data:`DEEP_MAX_M` rows, the largest M measured.
+#: In fp32 none fits the shared memory.
+DEEP_TILES = [(128, 64, 64, 6, 4), (128, 64, 64, 8, 4), (64, 64, 128, 6, 4), (64, 128, 64, 6, 4),
+              (128, 128, 64, 5, 8), (64, 64, 64, 8, 4)]
+DEEP_SWAPPED = [(32, 128, 64, 8, 4), (64, 64, 128, 6, 4), (16, 64, 128, 8, 4),
+                (32, 64, 128, 8, 4), (64, 128, 64, 8, 4)]
+DEEP_MAX_M = 512
+_DEEP = ({(*t, False) for t in DEEP_TILES} | {(*t, True) for t in DEEP_SWAPPED}
+         | {(*t, None) for t in DEEP_TILES})
 
 
 #: The TMA kernel runs a swapped tile of this many elements or more (BLOCK_M x BLOCK_N) one
@@ -96,13 +111,22 @@ def _smem(c, in_bytes: int, out_bytes: int, single: bool = False) -> int:
     return pipeline + staged + 1024
 
 
+def _key(c) -> tuple:
+    """A config as (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps, SWAP_AB or None)."""
+    k = c.kwargs
+    return (k["BLOCK_M"], k["BLOCK_N"], k["BLOCK_K"], c.num_stages, c.num_warps, k.get("SWAP_AB"))
+
+
 def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = False) -> list:
     """The configs whose shared memory (:func:`_smem`) fits the H200's limit per block;
-    tiles narrower than 64x128 only for M <= SMALL_M."""
+    tiles narrower than 64x128 only for M <= SMALL_M, and the deep pipelines
+    (:data:`DEEP_TILES`, :data:`DEEP_SWAPPED`) only for M <= DEEP_MAX_M."""
     keep = [c for c in configs
             if _smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
+    if M > DEEP_MAX_M:
+        keep = [c for c in keep if _key(c) not in _DEEP]
     return keep or configs[-1:]
 
 
