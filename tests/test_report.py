@@ -122,22 +122,25 @@ def test_page_renders_in_headless_chromium(report, tmp_path):
     assert colours is None or len(colours) > 50      # not a blank or error page
 
 
-def _page(pick_ms, best_ms, l2_rows=()):
+def _page(pick_ms, best_ms):
     """A one-shape CTA section whose pick is the model's and whose page timed the Triton GEMM
     under the pick and grouped(8) in the given milliseconds."""
     shape = SHAPES[1]
     top = rank(*shape, ctas_per_sm=KERNEL["ctas_per_sm"])[0]
-    cta = {"shapes": [{"shape": list(shape), "ranking": [top], "model_pick": label(top["order"], top["params"]),
-                       "recommended": label(top["order"], top["params"]), "status": "model only"}],
-           "measured_now": {"rows": list(l2_rows)}}
+    pick = label(top["order"], top["params"])
+    cta = {"shapes": [{"shape": list(shape), "ranking": [top], "model_pick": pick,
+                       "recommended": pick, "status": "model only"}],
+           "measured_now": {"rows": []}}
     rows = [{"M": shape[0], "N": shape[1], "K": shape[2], "kernel": "triton", "precision": "bf16",
              "order": o, "params": json.dumps(p), "ms": ms}
-            for o, p, ms in ((top["order"], top["params"], pick_ms), ("grouped", {"group": 8}, best_ms))]
+            for o, p, ms in ((top["order"], top["params"], pick_ms),
+                             ("grouped", {"group": 8}, best_ms))]
     rows.append({**rows[0], "kernel": "cublas", "order": "", "params": "{}", "ms": 0.5 * best_ms})
     return cta, {"rows": rows}, shape, top
 
 
-@pytest.mark.parametrize("pick_ms, flagged", [(1.02, True), (1.011, True), (1.009, False), (0.95, False)])
+@pytest.mark.parametrize("pick_ms, flagged",
+                         [(1.02, True), (1.011, True), (1.009, False), (0.95, False)])
 def test_a_pick_the_page_times_slower_is_flagged_and_not_recommended(pick_ms, flagged):
     """``--measure`` times the Triton GEMM under the pick and grouped(8): a pick more than 1%
     slower there is never the recommendation; within 1% (or faster) it stands, confirmed."""
@@ -147,7 +150,8 @@ def test_a_pick_the_page_times_slower_is_flagged_and_not_recommended(pick_ms, fl
     judge_picks(cta, kernels)
     s = cta["shapes"][0]
     assert s["status"].startswith("contradicted") == flagged
-    assert s["recommended"] == ("grouped group=8 along=m" if flagged else label(top["order"], top["params"]))
+    pick = label(top["order"], top["params"])
+    assert s["recommended"] == ("grouped group=8 along=m" if flagged else pick)
     assert s["timing"]["status"] == ("contradicted" if flagged else "confirmed")
     if not flagged:
         assert s["status"].startswith("confirmed by the timing")
@@ -160,9 +164,9 @@ def test_an_l2_contradiction_stands_before_the_timing():
 
     cta, kernels, shape, top = _page(0.9, 1.0)
     name = "x".join(map(str, shape))
-    cta["measured_now"]["rows"] = [{"shape": name, "order": top["order"], "params": top["params"],
-                                    "measured_dram": 2_000_000_000},
-                                   {"shape": name, "order": "row", "params": {}, "measured_dram": 10**9}]
+    cta["measured_now"]["rows"] = [
+        {"shape": name, "order": top["order"], "params": top["params"], "measured_dram": 2 * 10**9},
+        {"shape": name, "order": "row", "params": {}, "measured_dram": 10**9}]
     judge_picks(cta, kernels)
     assert cta["shapes"][0]["status"].startswith("contradicted: measured here")
     assert cta["shapes"][0]["recommended"] == "row"

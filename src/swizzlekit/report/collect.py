@@ -153,7 +153,8 @@ def judge_picks(cta: dict, kernels: dict | None = None) -> None:
     ...                    "status": "model only",
     ...                    "ranking": [{"order": "row", "params": {}}]}]}
     >>> timed = {"rows": [{"M": 64, "N": 64, "K": 64, "kernel": "triton", "precision": "bf16",
-    ...                    "order": o, "params": "{}", "ms": ms} for o, ms in (("row", 1.03), ("col", 1.0))]}
+    ...                    "order": o, "params": "{}", "ms": ms}
+    ...                   for o, ms in (("row", 1.03), ("col", 1.0))]}
     >>> judge_picks(cta, timed)
     >>> cta["shapes"][0]["recommended"], cta["shapes"][0]["status"][:41]
     ('col', 'contradicted: timed here, the Triton bf16')

@@ -19,7 +19,8 @@ import triton
 
 from swizzlekit.gpus import gpu
 
-__all__ = ["SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode"]
+__all__ = ["SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "INTERPRETER_TILE",
+           "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode"]
 
 #: ``SWIZZLEKIT_AUTOTUNE``: ``model`` (the default) times the config model's best ``top_k``
 #: configs of those that fit; ``full`` times every one (``1``, the old default, means it too);
