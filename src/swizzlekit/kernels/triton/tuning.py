@@ -50,7 +50,7 @@ def autotune_mode(value: str | None) -> str:
 _MODE = autotune_mode(os.environ.get("SWIZZLEKIT_AUTOTUNE"))
 #: Up to this M the autotuner also tries tiles narrower than 64x128 (decode-like calls).
 SMALL_M = 256
-#: Deep pipelines (6 to 8 stages) for few rows, plain and swapped. With M <= 512 each SM holds
+#: Deep pipelines (5 to 8 stages) for few rows, plain and swapped. With M <= 512 each SM holds
 #: about one tile, and its K loop waits on DRAM unless many steps are in flight; cuBLAS runs
 #: these shapes with 6 to 16 stages (its kernel names under ncu). On the H200, autotuning
 #: every config with these added ran bf16 64, 128, 256 and 512 x 4096 x 4096 and
