@@ -66,9 +66,10 @@ from swizzlekit.gpus import GPUS
 
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
-__all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step",
-           "run_order", "FITTED", "HELDOUT", "FRESH", "RAGGED_CHECK", "DISPATCH", "HELDOUT_BY_DISPATCH",
-           "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS", "MAX_WAVES"]
+__all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step", "run_order", "FITTED",
+           "HELDOUT", "FRESH", "RAGGED_CHECK", "DISPATCH", "HELDOUT_BY_DISPATCH",
+           "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS",
+           "MAX_WAVES"]
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,9 @@ def check_problem(M, N, K, order, tile, elem_bytes):
 #: duplicate reads behind a miss that reach L2 arrive while it is pending, and count as misses.
 #: ``unaligned_lookups`` (chosen in a second stage, the others held) is the lookups per sector
 #: of an operand whose rows are every other one half a sector off, and ``skewed_lookups``
-#: (chosen on ragged runs in neither half: :data:`swizzlekit.compare.RAGGED_FIT`) that of rows
-#: off by other amounts (:func:`row_classes`).
+#: (chosen on ragged runs in neither half: the "fit" runs of
+#: :data:`swizzlekit.compare.RAGGED_TABLE`) that of rows off by other amounts
+#: (:func:`row_classes`).
 FITTED = {"window_exponent": 0.0, "coalesce": 0.0, "ways": 8, "inflight": 0.1,
           "unaligned_lookups": 2.5, "skewed_lookups": 1.5}
 #: The most lookups per sector ``unaligned_lookups`` and ``skewed_lookups`` may say.
