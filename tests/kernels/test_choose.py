@@ -75,9 +75,13 @@ def test_a_flattened_config_ranks_just_ahead_of_its_twin_until_fitted():
     """A ``/flat`` config the table lacks is its twin's time times FLAT_AHEAD; once the fit
     has an efficiency of its own, that one counts."""
     twin = "128x256x64/s3/w8"
+    unfitted = dict(choose.fitted())        # the table as it was before flattened configs
+    unfitted["efficiency"] = {k: v for k, v in unfitted["efficiency"].items()
+                              if not k.endswith("/flat")}
     for shape in [(4096, 4096, 4096), (8192, 8192, 512), (77, 1000, 776)]:
-        t = choose.predict(*shape, "16bit", "tma", twin)
-        assert choose.predict(*shape, "16bit", "tma", twin + "/flat") == t * choose.FLAT_AHEAD
+        t = choose.predict(*shape, "16bit", "tma", twin, params=unfitted)
+        flat = choose.predict(*shape, "16bit", "tma", twin + "/flat", params=unfitted)
+        assert flat == t * choose.FLAT_AHEAD
     p = dict(choose.fitted())
     p["efficiency"] = {**p["efficiency"], f"16bit/tma/{twin}/flat": 0.05}
     slow = choose.predict(8192, 8192, 8192, "16bit", "tma", twin + "/flat", params=p)
