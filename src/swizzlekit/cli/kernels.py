@@ -1,19 +1,29 @@
-"""``swizzlekit kernels``: list the registry; build, ptx, sass of the CUDA kernels (NVRTC)."""
+"""``swizzlekit kernels``: list the registry; the Triton GEMM's configs for a shape (the config
+model's ranking, on the CPU); build, ptx, sass of the CUDA kernels (NVRTC)."""
 
 from __future__ import annotations
 
 import argparse
 
-from swizzlekit.cli.common import Parser, emit
+from swizzlekit.cli.common import Parser, dims, emit
 from swizzlekit.errors import ToolError
 
 __all__ = ["add", "run"]
 
 
 def add(top) -> None:
-    kern = top.add_parser("kernels", help="GEMM kernels: list, build, ptx, sass")
+    kern = top.add_parser("kernels", help="GEMM kernels: list, configs, build, ptx, sass")
     sub = kern.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     p = sub.add_parser("list", help="every registered kernel")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("configs", help="the Triton GEMM's tile configs for one shape, ranked by "
+                       "the config model, the ones the default autotune times, and the order "
+                       "(CPU only)")
+    p.add_argument("--mnk", type=dims(3), required=True, help="MxNxK, e.g. 512x4096x4096")
+    p.add_argument("--precision", default="bf16", help="bf16, fp16, tf32, fp32 or fp8")
+    p.add_argument("--kernel", default="tma", help="tma or pointer: the load path (tma=True "
+                   "or False)")
+    p.add_argument("--persistent", action="store_true", help="a persistent grid")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
     p.add_argument("--arch", default="sm_90")
@@ -54,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             f"{r['name']:22s} {r['backend']:13s} {','.join(r['precisions']):18s} "
             f"{r['demonstrates']}" for r in rows))
         return 0
+    if args.cmd == "configs":
+        return _configs(args)
     from swizzlekit.kernels.cuda.ladder import RUNGS, build, expressions, rung
     from swizzlekit.kernels.cuda.nvrtc import check_arch
 
@@ -88,4 +100,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
     sass = _sass(compiled.cubin)
     emit({"kernel": r.name, "arch": args.arch, "sass": sass}, args.json, sass)
+    return 0
+
+
+def _configs(args: argparse.Namespace) -> int:
+    from swizzlekit.kernels.triton.explain import autotune_plan
+
+    plan = autotune_plan(*args.mnk, args.precision, args.kernel, args.persistent)
+    order = plan.order + "".join(f" {k}={v}" for k, v in sorted(plan.order_params.items()))
+    form = (", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
+    head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision}, {plan.kernel} kernel{form}: "
+            f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times the first "
+            f"{plan.timed}")
+    lines = [head, f"{'rank':>4}  {'config':26s} {'predicted':>12}  timed"]
+    lines += [f"{i:>4}  {r.config:26s} {r.seconds * 1e6:>9.1f} us  {'yes' if r.timed else ''}"
+              for i, r in enumerate(plan.configs, 1)]
+    lines.append(f"order: {order} ({plan.order_reason})")
+    emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

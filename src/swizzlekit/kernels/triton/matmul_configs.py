@@ -145,14 +145,19 @@ def _labels(elem: int, M: int, swap: bool, single: bool) -> tuple[str, ...]:
 
 def _auto_order(a, M: int, N: int, K: int, precision: str, use_tma: bool, b_kmajor: bool,
                 persistent: bool) -> tuple[str, dict]:
-    """``order="auto"`` in :func:`swizzlekit.kernels.matmul`: the L2 model's pick
-    (:func:`.auto_order.pick`) for the configs this call's autotuner keeps (swapped or not, by
-    the same rule as :func:`_prune`)."""
+    """``order="auto"`` in :func:`swizzlekit.kernels.matmul`: the order and parameters of
+    :func:`_order_pick`."""
+    chosen = _order_pick(a.element_size(), M, N, K, precision, use_tma, b_kmajor, persistent)
+    return chosen.order, chosen.params
+
+
+def _order_pick(elem: int, M: int, N: int, K: int, precision: str, use_tma: bool,
+                b_kmajor: bool, persistent: bool):
+    """The L2 model's pick (:func:`.auto_order.pick`, with its reason) for the configs this
+    call's autotuner keeps (swapped or not, by the same rule as :func:`_prune`)."""
     from swizzlekit.kernels.triton.auto_order import pick
     from swizzlekit.kernels.triton.choose import family
 
-    elem = a.element_size()
     swap = _swap_ab(elem, precision, b_kmajor, M) and (use_tma or elem == 2)
-    chosen = pick(M, N, K, family(elem, precision), "tma" if use_tma else "pointer",
-                  config_labels(elem, M, swap, not persistent), elem, elem, persistent)
-    return chosen.order, chosen.params
+    return pick(M, N, K, family(elem, precision), "tma" if use_tma else "pointer",
+                config_labels(elem, M, swap, not persistent), elem, elem, persistent)

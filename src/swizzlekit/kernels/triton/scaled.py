@@ -81,13 +81,18 @@ def _prune(configs, named_args, **kwargs):
 
 def _auto_order(M: int, N: int, K: int, out_bytes: int, use_tma: bool,
                 persistent: bool) -> tuple[str, dict]:
-    """``order="auto"``: the L2 model's pick (:func:`.auto_order.pick`) for the configs
+    """``order="auto"``: the order and parameters of :func:`_order_pick`."""
+    chosen = _order_pick(M, N, K, out_bytes, use_tma, persistent)
+    return chosen.order, chosen.params
+
+
+def _order_pick(M: int, N: int, K: int, out_bytes: int, use_tma: bool, persistent: bool):
+    """The L2 model's pick (:func:`.auto_order.pick`, with its reason) for the configs
     :func:`_prune` keeps."""
     from swizzlekit.kernels.triton.auto_order import pick
 
-    chosen = pick(M, N, K, "fp8", "fp8_tma" if use_tma else "fp8_pointer",
-                  _labels(min(M, SMALL_M + 1), out_bytes), 1, out_bytes, persistent)
-    return chosen.order, chosen.params
+    return pick(M, N, K, "fp8", "fp8_tma" if use_tma else "fp8_pointer",
+                _labels(min(M, SMALL_M + 1), out_bytes), 1, out_bytes, persistent)
 
 
 @functools.lru_cache(maxsize=16)

@@ -1,0 +1,160 @@
+"""What a GEMM call's first run will try, worked out on the CPU: the tile configs the
+autotuner's prune keeps, the config model's ranking of them, the ones the default autotune
+times, and the CTA order the L2 model picks.
+
+Nothing here is a second copy of those rules. :func:`autotune_plan` calls the kernels' own
+prune (``_prune``), the autotuner's own ``perf_model`` hook, and the order pick of
+``order="auto"``, with stand-ins for the tensors (contiguous row-major A and B, and fp8's B
+K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it). What it cannot see: the
+aligned copies that :func:`~swizzlekit.kernels.matmul` makes of large ragged operands, and
+the split of K that ``split_k=None`` times at M <= 512 (it assumes one split).
+
+>>> plan = autotune_plan(4096, 4096, 4096, "bf16")
+>>> plan.kernel, plan.order
+('tma', 'grouped')
+>>> sum(row.timed for row in plan.configs) == plan.timed
+True
+>>> try:
+...     autotune_plan(4096, 4096, 4096, "int8")
+... except SwizzleKitError as e:
+...     print(e)
+precision 'int8' is not valid; choose one of: bf16, fp16, tf32, fp32, fp8
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import NamedTuple
+
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+
+__all__ = ["PRECISIONS", "KERNELS", "MAX_DIM", "Ranked", "AutotunePlan", "autotune_plan"]
+
+#: ``swizzlekit bench``'s precision names: (operand bytes, ``matmul``'s precision).
+PRECISIONS = {"bf16": (2, "tf32"), "fp16": (2, "tf32"), "tf32": (4, "tf32"),
+              "fp32": (4, "ieee"), "fp8": (1, "fp8")}
+#: The two load paths (``tma=True`` / ``tma=False``).
+KERNELS = ("tma", "pointer")
+#: The largest M, N or K taken: the kernels index with 32-bit integers.
+MAX_DIM = 2**31 - 1
+_FP8_OUT_BYTES = 2                   # scaled_matmul's default output, bf16
+
+
+class Ranked(NamedTuple):
+    """One config as the model ranks it: its label, predicted seconds, and whether the
+    default autotune times it."""
+    config: str
+    seconds: float
+    timed: bool
+
+
+class AutotunePlan(NamedTuple):
+    """:func:`autotune_plan`'s answer. ``model``: the kernel's name in the config model;
+    ``configs``: every config the prune keeps, fastest predicted first; ``timed``: how many
+    of them the autotune mode times (``SWIZZLEKIT_AUTOTUNE``: ``mode``)."""
+    M: int
+    N: int
+    K: int
+    precision: str
+    kernel: str
+    model: str
+    persistent: bool
+    mode: str
+    swapped: bool
+    configs: tuple[Ranked, ...]
+    timed: int
+    order: str
+    order_params: dict
+    order_reason: str
+
+    def to_dict(self) -> dict:
+        out = self._asdict()
+        out["configs"] = [r._asdict() for r in self.configs]
+        return out
+
+
+def _tensor(elem: int) -> SimpleNamespace:
+    """A stand-in for a tensor or TMA descriptor: all the prune and the model read is its
+    element size."""
+    return SimpleNamespace(element_size=lambda: elem)
+
+
+def _check(M, N, K, precision, kernel, persistent) -> tuple[int, int, int]:
+    M, N, K = (check_int(name, v, 1, MAX_DIM) for name, v in zip("MNK", (M, N, K)))
+    check_choice("precision", precision, PRECISIONS)
+    check_choice("kernel", kernel, KERNELS)
+    if not isinstance(persistent, bool):
+        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    if persistent and kernel == "pointer" and precision == "fp8":
+        raise SwizzleKitError("fp8 pointer loads have no persistent grid; use kernel='tma'")
+    elem = PRECISIONS[precision][0]
+    if kernel == "tma" and (K * elem % 16 or N * elem % 16):
+        raise SwizzleKitError(
+            f"the TMA kernel needs rows of 16-byte multiples: K = {K} and N = {N} in "
+            f"{precision} ({elem} bytes) do not give them; use kernel='pointer'")
+    return M, N, K
+
+
+def _call(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool):
+    """The config model's kernel name, the kernel's configs and prune, this call's named
+    arguments and constexprs, the pick of ``order="auto"``, and whether the call swaps."""
+    from swizzlekit.kernels.triton import matmul_configs as mc
+
+    elem, mm_precision = PRECISIONS[precision]
+    tma = kernel == "tma"
+    if precision == "fp8":
+        from swizzlekit.kernels.triton import scaled
+
+        chosen = scaled._order_pick(M, N, K, _FP8_OUT_BYTES, tma, persistent)
+        named = {"M": M, "N": N, "K": K, "c_desc" if tma else "c_ptr": _tensor(_FP8_OUT_BYTES)}
+        if tma:
+            named["a_desc"] = _tensor(1)
+            consts = {"PERSISTENT": persistent}
+        else:
+            named.update(a_ptr=_tensor(1), stride_am=K, stride_ak=1, stride_bk=1, stride_bn=K)
+            consts = {}
+        return "fp8_" + kernel, scaled._configs(flat=tma), scaled._prune, named, consts, \
+            chosen, False
+    from swizzlekit.kernels.triton.matmul import TF32_COPY_MIN_M
+
+    # matmul's rule: TF32 by TMA from TF32_COPY_MIN_M rows reads a K-major copy of B
+    b_kmajor = tma and mm_precision == "tf32" and elem == 4 and M >= TF32_COPY_MIN_M
+    chosen = mc._order_pick(elem, M, N, K, mm_precision, tma, b_kmajor, persistent)
+    named = {"M": M, "N": N, "K": K}
+    consts = {"PRECISION": mm_precision}
+    if tma:
+        named["a_desc"] = _tensor(elem)
+        consts.update(B_KMAJOR=b_kmajor, PERSISTENT=persistent)
+    else:
+        named.update(a_ptr=_tensor(elem), stride_am=K, stride_ak=1, stride_bk=N, stride_bn=1)
+    swapped = mc._swap_ab(elem, mm_precision, b_kmajor, M) and (tma or elem == 2)
+    return kernel, mc._configs(swap=True, flat=tma), mc._prune, named, consts, chosen, swapped
+
+
+def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str = "tma",
+                  persistent: bool = False) -> AutotunePlan:
+    """The configs an M x N x K call (``precision`` as ``swizzlekit bench`` names them) of the
+    ``kernel`` load path would autotune over, ranked by the config model, and the order it
+    would run. One split of K, and the autotune mode of this process
+    (``SWIZZLEKIT_AUTOTUNE``)."""
+    from swizzlekit.kernels.triton import choose
+    from swizzlekit.kernels.triton.call import _order_args
+    from swizzlekit.kernels.triton.choose import config_label
+    from swizzlekit.kernels.triton.tuning import _MODE
+
+    M, N, K = _check(M, N, K, precision, kernel, persistent)
+    model, configs, prune, named, consts, chosen, swapped = _call(
+        M, N, K, precision, kernel, persistent)
+    consts.update(ORDER=_order_args(chosen.order, chosen.params)[0], SPLIT_K=1)
+    kept = prune(configs, named, **consts)
+    estimate = choose.perf_model(model)
+    ranked = sorted(((estimate(**named, **consts, **c.kwargs, num_stages=c.num_stages,
+                               num_warps=c.num_warps),
+                      config_label(c.kwargs, c.num_stages, c.num_warps)) for c in kept),
+                    key=lambda r: r[0])            # stable, as Triton's prune sorts them
+    flat = sum(c.kwargs.get("FLAT", False) for c in configs)
+    timed = {"full": len(ranked), "0": 1}.get(_MODE, choose.top_k() + flat)
+    timed = min(timed, len(ranked))
+    rows = tuple(Ranked(label, seconds, i < timed) for i, (seconds, label) in enumerate(ranked))
+    return AutotunePlan(M, N, K, precision, kernel, model, persistent, _MODE, swapped, rows,
+                        timed, chosen.order, dict(chosen.params), chosen.reason)

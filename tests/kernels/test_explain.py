@@ -1,0 +1,164 @@
+"""``explain.autotune_plan`` and ``swizzlekit kernels configs``: the configs a call's first run
+autotunes over, worked out on the CPU through the kernels' own prune and perf_model. Checked
+against the other route to the same lists (``config_labels``, which the order pick uses),
+against the model's own ``predict``, and at the door. The GPU's config lists, not the
+interpreter's one tile."""
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from swizzlekit.errors import SwizzleKitError
+
+pytest.importorskip("triton")
+
+
+@pytest.fixture(autouse=True)
+def gpu_lists(monkeypatch):
+    """The GPU's config lists for the prune. The kernel modules are imported first: their
+    autotuners take their config lists when decorated, and must keep the interpreter's."""
+    from swizzlekit.kernels.triton import matmul, matmul_configs as mc, scaled  # noqa: F401
+
+    for module in (mc, scaled):
+        monkeypatch.setattr(module, "_INTERPRET", False)
+    mc._labels.cache_clear()
+    scaled._labels.cache_clear()
+    yield
+    mc._labels.cache_clear()
+    scaled._labels.cache_clear()
+
+
+def _plan(*args, **kw):
+    from swizzlekit.kernels.triton.explain import autotune_plan
+
+    return autotune_plan(*args, **kw)
+
+
+def _check_invariants(plan):
+    from swizzlekit.kernels.triton import choose
+
+    times = [r.seconds for r in plan.configs]
+    assert times == sorted(times) and all(t > 0 for t in times)
+    assert [r.timed for r in plan.configs] == [i < plan.timed for i in range(len(times))]
+    flat = any(r.config.endswith("/flat") for r in plan.configs)
+    assert not flat or (plan.kernel == "tma" and not plan.persistent and not plan.swapped)
+    assert all(r.config.endswith("/swap") == plan.swapped
+               for r in plan.configs if not r.config.endswith("/flat"))
+    if plan.mode == "model":
+        twins = 2 if plan.kernel == "tma" else 0
+        assert plan.timed == min(choose.top_k() + twins, len(plan.configs))
+
+
+@pytest.mark.parametrize("M,N,K,precision,kernel,persistent", [
+    (512, 4096, 4096, "bf16", "tma", False), (64, 4096, 4096, "fp16", "tma", False),
+    (64, 4096, 4096, "bf16", "pointer", False), (4096, 4096, 4096, "bf16", "tma", True),
+    (4096, 4096, 4096, "tf32", "tma", False), (8192, 1024, 1024, "tf32", "tma", False),
+    (300, 2000, 1999, "bf16", "pointer", False), (1024, 1024, 1024, "fp32", "pointer", False)])
+def test_same_configs_as_the_order_picks_route(M, N, K, precision, kernel, persistent):
+    """The kernels' prune (here) and ``config_labels`` (the order pick's route) keep the same
+    configs; the flattened twins come on top, for the TMA kernel one tile per program."""
+    from swizzlekit.kernels.triton import matmul_configs as mc
+    from swizzlekit.kernels.triton.explain import PRECISIONS
+
+    plan = _plan(M, N, K, precision, kernel, persistent)
+    elem = PRECISIONS[precision][0]
+    single = kernel == "tma" and not persistent
+    plain = {r.config for r in plan.configs if not r.config.endswith("/flat")}
+    assert plain == set(mc.config_labels(elem, M, plan.swapped, single))
+    flats = {r.config.removesuffix("/flat") for r in plan.configs if r.config.endswith("/flat")}
+    assert flats <= plain and (not flats or (single and not plan.swapped))
+    if elem == 2 and single and not plan.swapped:        # fp32 tiles are too large for them
+        assert flats
+    _check_invariants(plan)
+
+
+def test_seconds_are_the_models_prediction():
+    from swizzlekit.kernels.triton import choose
+
+    for N, K in [(2000, 1999), (2001, 2000), (2001, 1999), (2000, 2000)]:   # narrow A, B, both
+        plan = _plan(300, N, K, "bf16", "pointer")
+        assert len(plan.configs) > 5
+        for r in plan.configs:
+            assert r.seconds == choose.predict(300, N, K, "16bit", "pointer", r.config,
+                                               narrow_a=K % 16 != 0, narrow_b=N % 16 != 0)
+
+
+def test_order_is_the_auto_orders_pick():
+    from swizzlekit.kernels.triton import matmul_configs as mc, scaled
+    from types import SimpleNamespace
+
+    a = SimpleNamespace(element_size=lambda: 2)
+    for M, N, K in [(4096, 4096, 4096), (16384, 16384, 2048), (64, 4096, 4096)]:
+        plan = _plan(M, N, K, "bf16")
+        assert (plan.order, plan.order_params) == mc._auto_order(a, M, N, K, "tf32", True,
+                                                                 False, False)
+        assert plan.order_reason
+    plan = _plan(4096, 4096, 4096, "fp8")
+    assert (plan.order, plan.order_params) == scaled._auto_order(4096, 4096, 4096, 2, True,
+                                                                 False)
+
+
+def test_deep_configs_only_up_to_deep_max_m():
+    from swizzlekit.kernels.triton.tuning import DEEP_MAX_M, DEEP_TILES
+
+    deep = {"{}x{}x{}/s{}/w{}".format(*t) for t in DEEP_TILES}
+    assert deep & {r.config for r in _plan(DEEP_MAX_M, 4096, 4096, "bf16").configs}
+    assert not deep & {r.config for r in _plan(DEEP_MAX_M + 1, 4096, 4096, "bf16").configs}
+
+
+def test_tf32_reads_a_k_major_copy_of_b_from_8192_rows():
+    from swizzlekit.kernels.triton.matmul import TF32_COPY_MIN_M
+
+    assert _plan(TF32_COPY_MIN_M - 1, 1024, 1024, "tf32").swapped
+    assert not _plan(TF32_COPY_MIN_M, 1024, 1024, "tf32").swapped
+    assert not _plan(TF32_COPY_MIN_M - 1, 1024, 1024, "tf32", "pointer").swapped
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4096), st.integers(1, 256), st.integers(1, 256),
+       st.sampled_from(["bf16", "fp16", "tf32", "fp8"]), st.sampled_from(["tma", "pointer"]),
+       st.booleans())
+def test_invariants_on_random_calls(M, n16, k16, precision, kernel, persistent):
+    if precision == "fp8" and kernel == "pointer":
+        persistent = False
+    plan = _plan(M, 16 * n16, 16 * k16, precision, kernel, persistent)
+    assert plan.configs
+    _check_invariants(plan)
+
+
+@pytest.mark.parametrize("args,message", [
+    ((0, 64, 64), "M must be at least 1"),
+    ((64, 64, 2**31), "K must be at most"),
+    ((64, 64, 64, "int8"), "choose one of: bf16, fp16, tf32, fp32, fp8"),
+    ((64, 64, 64, "bf16", "cuda"), "choose one of: tma, pointer"),
+    ((64, 64, 64, "bf16", "tma", "yes"), "persistent must be True or False"),
+    ((64, 64, 63, "bf16", "tma"), "use kernel='pointer'"),
+    ((64, 64, 64, "fp8", "pointer", True), "no persistent grid"),
+])
+def test_bad_input_is_named(args, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        _plan(*args)
+
+
+def test_cli_text_and_json(capsys):
+    from swizzlekit.cli import main
+
+    assert main(["kernels", "configs", "--mnk", "512x4096x4096"]) == 0
+    text = capsys.readouterr().out
+    assert "configs fit" in text and "order: grouped" in text and " yes" in text
+    assert main(["kernels", "configs", "--mnk", "64x4096x4096", "--precision", "fp8",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"] == "fp8_tma" and out["configs"] and out["timed"] >= 1
+
+
+@pytest.mark.parametrize("argv", [["--mnk", "64x64"], ["--mnk", "64x64x63"],
+                                  ["--mnk", "64x64x64", "--precision", "int8"],
+                                  ["--mnk", "64x64x64", "--kernel", "cuda"]])
+def test_cli_bad_input_exits_2(argv, capsys):
+    from swizzlekit.cli import main
+
+    assert main(["kernels", "configs", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
