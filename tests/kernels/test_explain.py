@@ -107,6 +107,12 @@ def test_deep_configs_only_up_to_deep_max_m():
     assert not deep & {r.config for r in _plan(DEEP_MAX_M + 1, 4096, 4096, "bf16").configs}
 
 
+def test_fp8_tma_takes_any_n():
+    """fp8's B is K-major, so only K bounds the TMA loads; C of a ragged N is stored masked."""
+    plan = _plan(1000, 1001, 1024, "fp8", "tma")
+    assert plan.model == "fp8_tma" and plan.configs
+
+
 def test_tf32_reads_a_k_major_copy_of_b_from_8192_rows():
     from swizzlekit.kernels.triton.matmul import TF32_COPY_MIN_M
 
@@ -133,7 +139,9 @@ def test_invariants_on_random_calls(M, n16, k16, precision, kernel, persistent):
     ((64, 64, 64, "int8"), "choose one of: bf16, fp16, tf32, fp32, fp8"),
     ((64, 64, 64, "bf16", "cuda"), "choose one of: tma, pointer"),
     ((64, 64, 64, "bf16", "tma", "yes"), "persistent must be True or False"),
-    ((64, 64, 63, "bf16", "tma"), "use kernel='pointer'"),
+    ((64, 64, 63, "bf16", "tma"), "K = 63 in bf16"),
+    ((64, 63, 64, "fp16", "tma"), "N = 63 in fp16 .* use kernel='pointer'"),
+    ((64, 64, 100, "fp8", "tma"), "K = 100 in fp8"),
     ((64, 64, 64, "fp8", "pointer", True), "no persistent grid"),
 ])
 def test_bad_input_is_named(args, message):

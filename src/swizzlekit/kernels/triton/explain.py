@@ -2,10 +2,12 @@
 autotuner's prune keeps, the config model's ranking of them, the ones the default autotune
 times, and the CTA order the L2 model picks.
 
-Nothing here is a second copy of those rules. :func:`autotune_plan` calls the kernels' own
-prune (``_prune``), the autotuner's own ``perf_model`` hook, and the order pick of
-``order="auto"``, with stand-ins for the tensors (contiguous row-major A and B, and fp8's B
-K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it). What it cannot see: the
+:func:`autotune_plan` calls the kernels' own prune (``_prune``), the autotuner's own
+``perf_model`` hook, and the order pick of ``order="auto"``, with stand-ins for the tensors
+(contiguous row-major A and B, and fp8's B K-major, as
+:func:`~swizzlekit.kernels.scaled_matmul` takes it). Two rules are restated here, each
+marked with where it lives: TF32's K-major copy of B (``matmul``), and how many configs the
+autotune mode times (``tuning._autotune``); the tests hold both. What it cannot see: the
 aligned copies that :func:`~swizzlekit.kernels.matmul` makes of large ragged operands, and
 the split of K that ``split_k=None`` times at M <= 512 (it assumes one split).
 
@@ -88,9 +90,13 @@ def _check(M, N, K, precision, kernel, persistent) -> tuple[int, int, int]:
     if persistent and kernel == "pointer" and precision == "fp8":
         raise SwizzleKitError("fp8 pointer loads have no persistent grid; use kernel='tma'")
     elem = PRECISIONS[precision][0]
-    if kernel == "tma" and (K * elem % 16 or N * elem % 16):
+    # TMA loads rows of A and B (and stores C's) of 16-byte multiples; fp8's B is K-major, and
+    # its C, where N does not allow it, is written by masked stores instead
+    rows = {"K": K} if precision == "fp8" else {"K": K, "N": N}
+    ragged = [f"{name} = {v}" for name, v in rows.items() if v * elem % 16]
+    if kernel == "tma" and ragged:
         raise SwizzleKitError(
-            f"the TMA kernel needs rows of 16-byte multiples: K = {K} and N = {N} in "
+            f"the TMA kernel needs rows of 16-byte multiples, and {' and '.join(ragged)} in "
             f"{precision} ({elem} bytes) do not give them; use kernel='pointer'")
     return M, N, K
 
@@ -153,6 +159,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                       config_label(c.kwargs, c.num_stages, c.num_warps)) for c in kept),
                     key=lambda r: r[0])            # stable, as Triton's prune sorts them
     flat = sum(c.kwargs.get("FLAT", False) for c in configs)
+    # tuning._autotune's rule: top_k plus the flattened twins (model), one (0), or all (full)
     timed = {"full": len(ranked), "0": 1}.get(_MODE, choose.top_k() + flat)
     timed = min(timed, len(ranked))
     rows = tuple(Ranked(label, seconds, i < timed) for i, (seconds, label) in enumerate(ranked))
