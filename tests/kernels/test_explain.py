@@ -18,7 +18,10 @@ pytest.importorskip("triton")
 def gpu_lists(monkeypatch):
     """The GPU's config lists for the prune. The kernel modules are imported first: their
     autotuners take their config lists when decorated, and must keep the interpreter's."""
-    from swizzlekit.kernels.triton import matmul, matmul_configs as mc, scaled  # noqa: F401
+    import importlib
+
+    importlib.import_module("swizzlekit.kernels.triton.matmul")
+    from swizzlekit.kernels.triton import matmul_configs as mc, scaled
 
     for module in (mc, scaled):
         monkeypatch.setattr(module, "_INTERPRET", False)
