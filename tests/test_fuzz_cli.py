@@ -204,9 +204,24 @@ def test_fuzzed_arguments_are_answered(args):
     if code == 0 and "--json" in args and args[0] == "cta":
         figures = list(_numbers(json.loads(out)))
         assert all(math.isfinite(x) and x >= 0 for x in figures), (args, out)
+CONFIGS = st.builds(lambda mnk, prec, kernel, persistent: [
+    "kernels", "configs", "--mnk", mnk, *prec, *kernel, *persistent, "--json"],
+    DIMS3, _opt("--precision", st.sampled_from(["bf16", "fp16", "tf32", "fp32", "fp8", "int8"])),
+    _opt("--kernel", st.sampled_from(["tma", "pointer", "cuda"])),
+    st.sampled_from([[], ["--persistent"]]))
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(KERNELS)
 def test_fuzzed_kernel_commands_are_answered(args):
     assert_answered(args, *call(args))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(CONFIGS)
+def test_fuzzed_config_rankings_are_answered(args):
+    code, out, err, seconds = call(args)
+    assert_answered(args, code, out, err, seconds)
+    if code == 0:
+        figures = list(_numbers(json.loads(out)))
+        assert all(math.isfinite(x) and x >= 0 for x in figures), (args, out)
