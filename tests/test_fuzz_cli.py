@@ -207,7 +207,7 @@ def test_fuzzed_arguments_are_answered(args):
 CONFIGS = st.builds(lambda mnk, prec, kernel, persistent: [
     "kernels", "configs", "--mnk", mnk, *prec, *kernel, *persistent, "--json"],
     DIMS3, _opt("--precision", st.sampled_from(["bf16", "fp16", "tf32", "fp32", "fp8", "int8"])),
-    _opt("--kernel", st.sampled_from(["tma", "pointer", "cuda"])),
+    _opt("--kernel", st.sampled_from(["auto", "tma", "pointer", "cuda"])),
     st.sampled_from([[], ["--persistent"]]))
 
 

@@ -93,13 +93,55 @@ def test_order_is_the_auto_orders_pick():
 
     a = SimpleNamespace(element_size=lambda: 2)
     for M, N, K in [(4096, 4096, 4096), (16384, 16384, 2048), (64, 4096, 4096)]:
-        plan = _plan(M, N, K, "bf16")
-        assert (plan.order, plan.order_params) == mc._auto_order(a, M, N, K, "tf32", True,
-                                                                 False, False)
-        assert plan.order_reason
+        for kernel in ("tma", "pointer"):
+            plan = _plan(M, N, K, "bf16", kernel)
+            assert (plan.order, plan.order_params) == mc._auto_order(
+                a, M, N, K, "tf32", kernel == "tma", False, False)
+            assert plan.order_reason
     plan = _plan(4096, 4096, 4096, "fp8")
     assert (plan.order, plan.order_params) == scaled._auto_order(4096, 4096, 4096, 2, True,
                                                                  False)
+
+
+@pytest.mark.parametrize("M,N,K,precision,kernel", [
+    (64, 4096, 4096, "bf16", "pointer"),          # 16-bit below TMA_MIN_M
+    (1024, 1024, 1024, "fp16", "pointer"),        # 16-bit, M*N*K <= TMA_MIN_MNK
+    (128, 4096, 8192, "bf16", "tma"),
+    (64, 64, 64, "tf32", "tma"), (64, 64, 64, "fp32", "tma"),     # fp32: always TMA
+    (512, 4096, 4096, "fp8", "pointer"), (1024, 4096, 4096, "fp8", "tma"),
+    (512, 4096, 4000, "fp8", "tma"),              # K no multiple of POINTER_K
+    (300, 2000, 1999, "bf16", "pointer"),         # ragged and small: as given
+])
+def test_auto_takes_the_calls_default_path(M, N, K, precision, kernel):
+    plan = _plan(M, N, K, precision, "auto")
+    assert plan.kernel == kernel and not plan.copies and plan.kernel_shape == (M, N, K)
+    assert plan.configs == _plan(M, N, K, precision, kernel).configs
+
+
+def test_the_size_rules_at_their_edges():
+    from swizzlekit.kernels.triton import matmul, scaled
+
+    m, mnk = matmul.TMA_MIN_M, matmul.TMA_MIN_MNK
+    assert not matmul.tma_by_size(2, m - 1, 2**20, 2**20) and matmul.tma_by_size(2, m, mnk // m, 2)
+    assert not matmul.tma_by_size(2, m, mnk // m, 1) and matmul.tma_by_size(4, 1, 1, 1)
+    assert scaled.tma_by_size(16, 16, 128, persistent=True)
+    assert not scaled.tma_by_size(scaled.FP8_TMA_MIN_M - 1, 2**12, 2**12)
+    assert scaled.tma_by_size(scaled.FP8_TMA_MIN_M, 2**12, 2**12)          # wide
+    assert scaled.tma_by_size(1, 2**18, 2**17 + 128)                # past FP8_TMA_MIN_MNK
+
+
+@pytest.mark.parametrize("precision,kernel,copies,shape", [
+    ("bf16", "auto", True, (3000, 5008, 4016)),   # K*2 bytes ragged: K and N rounded to 16
+    ("bf16", "pointer", True, (3000, 5008, 4016)),    # matmul copies unless tma=True
+    ("fp8", "auto", True, (3000, 5000, 4016)),    # scaled_matmul: K only, and only tma=None
+    ("fp8", "pointer", False, (3000, 5000, 4001)),
+    ("tf32", "auto", True, (3000, 5008, 4016)),
+])
+def test_large_ragged_calls_run_on_aligned_copies(precision, kernel, copies, shape):
+    plan = _plan(3000, 5000, 4001, precision, kernel)
+    assert plan.copies == copies and plan.kernel_shape == shape
+    if copies and kernel == "auto":
+        assert plan.kernel == "tma" and not plan.swapped      # TF32's copy of B is K-major
 
 
 def test_deep_configs_only_up_to_deep_max_m():
@@ -126,8 +168,8 @@ def test_tf32_reads_a_k_major_copy_of_b_from_8192_rows():
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 4096), st.integers(1, 256), st.integers(1, 256),
-       st.sampled_from(["bf16", "fp16", "tf32", "fp8"]), st.sampled_from(["tma", "pointer"]),
-       st.booleans())
+       st.sampled_from(["bf16", "fp16", "tf32", "fp8"]),
+       st.sampled_from(["auto", "tma", "pointer"]), st.booleans())
 def test_invariants_on_random_calls(M, n16, k16, precision, kernel, persistent):
     if precision == "fp8" and kernel == "pointer":
         persistent = False
@@ -140,12 +182,13 @@ def test_invariants_on_random_calls(M, n16, k16, precision, kernel, persistent):
     ((0, 64, 64), "M must be at least 1"),
     ((64, 64, 2**31), "K must be at most"),
     ((64, 64, 64, "int8"), "choose one of: bf16, fp16, tf32, fp32, fp8"),
-    ((64, 64, 64, "bf16", "cuda"), "choose one of: tma, pointer"),
+    ((64, 64, 64, "bf16", "cuda"), "choose one of: auto, tma, pointer"),
     ((64, 64, 64, "bf16", "tma", "yes"), "persistent must be True or False"),
     ((64, 64, 63, "bf16", "tma"), "K = 63 in bf16"),
     ((64, 63, 64, "fp16", "tma"), "N = 63 in fp16 .* use kernel='pointer'"),
     ((64, 64, 100, "fp8", "tma"), "K = 100 in fp8"),
     ((64, 64, 64, "fp8", "pointer", True), "no persistent grid"),
+    ((64, 64, 60, "fp8", "auto", True), "no persistent grid"),
 ])
 def test_bad_input_is_named(args, message):
     with pytest.raises(SwizzleKitError, match=message):
@@ -161,10 +204,10 @@ def test_cli_text_and_json(capsys):
     assert main(["kernels", "configs", "--mnk", "64x4096x4096", "--precision", "fp8",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["model"] == "fp8_tma" and out["configs"] and out["timed"] >= 1
+    assert out["model"] == "fp8_pointer" and out["configs"] and out["timed"] >= 1
 
 
-@pytest.mark.parametrize("argv", [["--mnk", "64x64"], ["--mnk", "64x64x63"],
+@pytest.mark.parametrize("argv", [["--mnk", "64x64"], ["--mnk", "64x64x63", "--kernel", "tma"],
                                   ["--mnk", "64x64x64", "--precision", "int8"],
                                   ["--mnk", "64x64x64", "--kernel", "cuda"]])
 def test_cli_bad_input_exits_2(argv, capsys):

@@ -21,8 +21,8 @@ def add(top) -> None:
                        "(CPU only)")
     p.add_argument("--mnk", type=dims(3), required=True, help="MxNxK, e.g. 512x4096x4096")
     p.add_argument("--precision", default="bf16", help="bf16, fp16, tf32, fp32 or fp8")
-    p.add_argument("--kernel", default="tma", help="tma or pointer: the load path (tma=True "
-                   "or False)")
+    p.add_argument("--kernel", default="auto", help="the load path the call asks for: auto "
+                   "(tma=None, the default), tma or pointer")
     p.add_argument("--persistent", action="store_true", help="a persistent grid")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
@@ -108,7 +108,8 @@ def _configs(args: argparse.Namespace) -> int:
 
     plan = autotune_plan(*args.mnk, args.precision, args.kernel, args.persistent)
     order = plan.order + "".join(f" {k}={v}" for k, v in sorted(plan.order_params.items()))
-    form = (", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
+    form = ((", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
+            + (" on aligned copies ({}x{}x{})".format(*plan.kernel_shape) if plan.copies else ""))
     head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision}, {plan.kernel} kernel{form}: "
             f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times the first "
             f"{plan.timed}")

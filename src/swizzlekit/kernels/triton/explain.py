@@ -3,13 +3,13 @@ autotuner's prune keeps, the config model's ranking of them, the ones the defaul
 times, and the CTA order the L2 model picks.
 
 :func:`autotune_plan` calls the kernels' own prune (``_prune``), the autotuner's own
-``perf_model`` hook, and the order pick of ``order="auto"``, with stand-ins for the tensors
-(contiguous row-major A and B, and fp8's B K-major, as
-:func:`~swizzlekit.kernels.scaled_matmul` takes it). Two rules are restated here, each
-marked with where it lives: TF32's K-major copy of B (``matmul``), and how many configs the
-autotune mode times (``tuning._autotune``); the tests hold both. What it cannot see: the
-aligned copies that :func:`~swizzlekit.kernels.matmul` makes of large ragged operands, and
-the split of K that ``split_k=None`` times at M <= 512 (it assumes one split).
+``perf_model`` hook, the order pick of ``order="auto"`` and the load path's size rule
+(``tma_by_size``), with stand-ins for the tensors: contiguous row-major A and B (fp8's B
+K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Three rules are
+restated here, each marked with where it lives: when a call runs on aligned copies
+(``call._pad_first``; K and N rounded up to 16), TF32's K-major B (``matmul``), and how many
+configs the autotune mode times (``tuning._autotune``). It assumes one split of K, where
+``split_k=None`` also times two at M <= 512.
 
 >>> plan = autotune_plan(4096, 4096, 4096, "bf16")
 >>> plan.kernel, plan.order
@@ -35,8 +35,8 @@ __all__ = ["PRECISIONS", "KERNELS", "MAX_DIM", "Ranked", "AutotunePlan", "autotu
 #: ``swizzlekit bench``'s precision names: (operand bytes, ``matmul``'s precision).
 PRECISIONS = {"bf16": (2, "tf32"), "fp16": (2, "tf32"), "tf32": (4, "tf32"),
               "fp32": (4, "ieee"), "fp8": (1, "fp8")}
-#: The two load paths (``tma=True`` / ``tma=False``).
-KERNELS = ("tma", "pointer")
+#: The load paths: ``tma=None`` (the call's default), ``tma=True``, ``tma=False``.
+KERNELS = ("auto", "tma", "pointer")
 #: The largest M, N or K taken: the kernels index with 32-bit integers.
 MAX_DIM = 2**31 - 1
 _FP8_OUT_BYTES = 2                   # scaled_matmul's default output, bf16
@@ -51,9 +51,11 @@ class Ranked(NamedTuple):
 
 
 class AutotunePlan(NamedTuple):
-    """:func:`autotune_plan`'s answer. ``model``: the kernel's name in the config model;
-    ``configs``: every config the prune keeps, fastest predicted first; ``timed``: how many
-    of them the autotune mode times (``SWIZZLEKIT_AUTOTUNE``: ``mode``)."""
+    """:func:`autotune_plan`'s answer. ``kernel``: the load path the call takes (tma or
+    pointer); ``model``: that kernel's name in the config model; ``copies``: whether it runs
+    on aligned copies, of the sizes ``kernel_shape``; ``configs``: every config the prune
+    keeps, fastest predicted first; ``timed``: how many of them the autotune mode times
+    (``SWIZZLEKIT_AUTOTUNE``: ``mode``)."""
     M: int
     N: int
     K: int
@@ -61,6 +63,8 @@ class AutotunePlan(NamedTuple):
     kernel: str
     model: str
     persistent: bool
+    copies: bool
+    kernel_shape: tuple[int, int, int]
     mode: str
     swapped: bool
     configs: tuple[Ranked, ...]
@@ -87,27 +91,64 @@ def _check(M, N, K, precision, kernel, persistent) -> tuple[int, int, int]:
     check_choice("kernel", kernel, KERNELS)
     if not isinstance(persistent, bool):
         raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
-    if persistent and kernel == "pointer" and precision == "fp8":
-        raise SwizzleKitError("fp8 pointer loads have no persistent grid; use kernel='tma'")
-    elem = PRECISIONS[precision][0]
-    # TMA loads rows of A and B (and stores C's) of 16-byte multiples; fp8's B is K-major, and
-    # its C, where N does not allow it, is written by masked stores instead
-    rows = {"K": K} if precision == "fp8" else {"K": K, "N": N}
-    ragged = [f"{name} = {v}" for name, v in rows.items() if v * elem % 16]
-    if kernel == "tma" and ragged:
-        raise SwizzleKitError(
-            f"the TMA kernel needs rows of 16-byte multiples, and {' and '.join(ragged)} in "
-            f"{precision} ({elem} bytes) do not give them; use kernel='pointer'")
     return M, N, K
 
 
-def _call(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool):
+def _ragged(N: int, K: int, precision: str) -> list[str]:
+    """The operands' row lengths that are no 16-byte multiples (TMA needs them to be; fp8's
+    B is K-major, and its C, where N does not allow TMA, is written by masked stores)."""
+    elem = PRECISIONS[precision][0]
+    rows = {"K": K} if precision == "fp8" else {"K": K, "N": N}
+    return [f"{name} = {v}" for name, v in rows.items() if v * elem % 16]
+
+
+class _Route(NamedTuple):
+    tma: bool
+    N: int                  # the sizes the kernel sees (aligned copies round them up)
+    K: int
+    copies: bool
+    b_kmajor: bool
+
+
+def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool) -> _Route:
+    """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
+    from swizzlekit.kernels.triton import matmul, scaled
+    from swizzlekit.kernels.triton.call import PAD_MIN_MNK
+
+    elem, mm_precision = PRECISIONS[precision]
+    fp8, ragged = precision == "fp8", _ragged(N, K, precision)
+    if kernel == "tma" and ragged:
+        raise SwizzleKitError(
+            f"the TMA kernel needs rows of 16-byte multiples, and {' and '.join(ragged)} in "
+            f"{precision} ({elem} bytes) do not give them; use kernel='pointer' or 'auto'")
+    # call._pad_first (matmul: unless tma=True) and scaled_matmul (only with tma=None)
+    copies = bool(ragged) and M * N * K >= PAD_MIN_MNK and (
+        kernel == "auto" or (kernel == "pointer" and not fp8))
+    if copies:
+        K, N = -(-K // 16) * 16, (N if fp8 else -(-N // 16) * 16)
+    if kernel == "auto":
+        by_size = (scaled.tma_by_size(M, N, K, persistent) if fp8
+                   else matmul.tma_by_size(elem, M, N, K))
+        tma = not _ragged(N, K, precision) and by_size
+    else:
+        tma = kernel == "tma"
+    if fp8 and persistent and not tma:
+        raise SwizzleKitError("fp8 pointer loads have no persistent grid: persistent=True "
+                              "needs K a multiple of 16 (TMA)")
+    # matmul: TF32 copies B K-major, for aligned copies and for TMA from TF32_COPY_MIN_M rows
+    tf32 = elem == 4 and mm_precision == "tf32"
+    b_kmajor = tf32 and (copies or (tma and M >= matmul.TF32_COPY_MIN_M))
+    return _Route(tma, N, K, copies, b_kmajor)
+
+
+def _call(M: int, precision: str, persistent: bool, route: _Route):
     """The config model's kernel name, the kernel's configs and prune, this call's named
     arguments and constexprs, the pick of ``order="auto"``, and whether the call swaps."""
     from swizzlekit.kernels.triton import matmul_configs as mc
 
     elem, mm_precision = PRECISIONS[precision]
-    tma = kernel == "tma"
+    tma, N, K, b_kmajor = route.tma, route.N, route.K, route.b_kmajor
+    kernel = "tma" if tma else "pointer"
     if precision == "fp8":
         from swizzlekit.kernels.triton import scaled
 
@@ -121,10 +162,6 @@ def _call(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool)
             consts = {}
         return "fp8_" + kernel, scaled._configs(flat=tma), scaled._prune, named, consts, \
             chosen, False
-    from swizzlekit.kernels.triton.matmul import TF32_COPY_MIN_M
-
-    # matmul's rule: TF32 by TMA from TF32_COPY_MIN_M rows reads a K-major copy of B
-    b_kmajor = tma and mm_precision == "tf32" and elem == 4 and M >= TF32_COPY_MIN_M
     chosen = mc._order_pick(elem, M, N, K, mm_precision, tma, b_kmajor, persistent)
     named = {"M": M, "N": N, "K": K}
     consts = {"PRECISION": mm_precision}
@@ -132,16 +169,19 @@ def _call(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool)
         named["a_desc"] = _tensor(elem)
         consts.update(B_KMAJOR=b_kmajor, PERSISTENT=persistent)
     else:
-        named.update(a_ptr=_tensor(elem), stride_am=K, stride_ak=1, stride_bk=N, stride_bn=1)
+        strides = (1, K) if b_kmajor else (N, 1)
+        named.update(a_ptr=_tensor(elem), stride_am=K, stride_ak=1, stride_bk=strides[0],
+                     stride_bn=strides[1])
     swapped = mc._swap_ab(elem, mm_precision, b_kmajor, M) and (tma or elem == 2)
     return kernel, mc._configs(swap=True, flat=tma), mc._prune, named, consts, chosen, swapped
 
 
-def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str = "tma",
+def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str = "auto",
                   persistent: bool = False) -> AutotunePlan:
-    """The configs an M x N x K call (``precision`` as ``swizzlekit bench`` names them) of the
-    ``kernel`` load path would autotune over, ranked by the config model, and the order it
-    would run. One split of K, and the autotune mode of this process
+    """The configs an M x N x K call (``precision`` as ``swizzlekit bench`` names them) would
+    autotune over, ranked by the config model, and the order it would run. ``kernel``: the
+    load path the call asks for (``auto``: the call's default, ``tma=None``; ``tma``;
+    ``pointer``). One split of K, and the autotune mode of this process
     (``SWIZZLEKIT_AUTOTUNE``)."""
     from swizzlekit.kernels.triton import choose
     from swizzlekit.kernels.triton.call import _order_args
@@ -149,8 +189,9 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     from swizzlekit.kernels.triton.tuning import _MODE
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
-    model, configs, prune, named, consts, chosen, swapped = _call(
-        M, N, K, precision, kernel, persistent)
+    route = _route(M, N, K, precision, kernel, persistent)
+    model, configs, prune, named, consts, chosen, swapped = _call(M, precision, persistent,
+                                                                  route)
     consts.update(ORDER=_order_args(chosen.order, chosen.params)[0], SPLIT_K=1)
     kept = prune(configs, named, **consts)
     estimate = choose.perf_model(model)
@@ -163,5 +204,6 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     timed = {"full": len(ranked), "0": 1}.get(_MODE, choose.top_k() + flat)
     timed = min(timed, len(ranked))
     rows = tuple(Ranked(label, seconds, i < timed) for i, (seconds, label) in enumerate(ranked))
-    return AutotunePlan(M, N, K, precision, kernel, model, persistent, _MODE, swapped, rows,
+    return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
+                        persistent, route.copies, (M, route.N, route.K), _MODE, swapped, rows,
                         timed, chosen.order, dict(chosen.params), chosen.reason)

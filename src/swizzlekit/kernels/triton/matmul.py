@@ -30,7 +30,7 @@ from swizzlekit.kernels.triton.matmul_configs import FLAT_TILES, _auto_order, _c
 from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
-           "PAD_MIN_MNK"]
+           "PAD_MIN_MNK", "tma_by_size"]
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
@@ -213,6 +213,17 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
 #: the swapped kernel) keep pointer loads as before, since nothing showed TMA ahead there.
 TMA_MIN_M, TMA_MIN_MNK = 128, 2**31
 
+
+def tma_by_size(elem: int, M: int, N: int, K: int) -> bool:
+    """Whether a GPU call of ``elem``-byte operands takes TMA by default where its tensors
+    allow it: always for fp32, and for 16-bit from :data:`TMA_MIN_M` rows and above
+    :data:`TMA_MIN_MNK`.
+
+    >>> tma_by_size(2, 64, 4096, 4096), tma_by_size(2, 2048, 2048, 2048), tma_by_size(4, 1, 1, 1)
+    (False, True, True)
+    """
+    return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
+
 #: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
 #: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
 #: 3000x5000x4000 218 against 248 (docs/data/bench/tf32_probe*.json).
@@ -296,7 +307,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         b_op, b_kmajor, copied = b.T.contiguous(), True, True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls
-        small = on_gpu and a.element_size() == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK)
+        small = on_gpu and not tma_by_size(a.element_size(), M, N, K)
         use_tma = ok and (on_gpu or _INTERPRET) and not small
     else:
         use_tma = tma

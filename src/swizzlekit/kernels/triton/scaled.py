@@ -42,7 +42,7 @@ from swizzlekit.kernels.triton.tuning import (INTERPRETER_TILE, SMALL_M, _autotu
                                               _with_flat)
 
 __all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
-           "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE"]
+           "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "tma_by_size"]
 
 # ----------------------------------------------------------------------------------- configs
 def _configs(pre_hook=None, flat: bool = False):
@@ -259,6 +259,19 @@ FP8_TMA_MIN_M, FP8_TMA_MIN_MNK_WIDE = 1024, 2**34
 POINTER_K = 128
 
 
+def tma_by_size(M: int, N: int, K: int, persistent: bool = False) -> bool:
+    """Whether a GPU call takes TMA by default where its tensors allow it: pointer loads up to
+    M*N*K = :data:`FP8_TMA_MIN_MNK` where K is a multiple of :data:`POINTER_K`, except wide
+    calls (M >= :data:`FP8_TMA_MIN_M` from :data:`FP8_TMA_MIN_MNK_WIDE`) and persistent ones.
+
+    >>> tma_by_size(512, 4096, 4096), tma_by_size(1024, 4096, 4096), tma_by_size(512, 4096, 4000)
+    (False, True, True)
+    """
+    wide = M >= FP8_TMA_MIN_M and M * N * K >= FP8_TMA_MIN_MNK_WIDE
+    return not (M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
+                and K % POINTER_K == 0)
+
+
 def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
                   out_dtype=None, persistent: bool = False, tma: bool | None = None,
                   split_k: int | None = None, **order_params):
@@ -315,9 +328,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         ROUTES.adopt(print_, fingerprint((a2, b2, scale_a, scale_b, c),
                                          (None, order, persistent, None, split_k, *params)))
         return c
-    wide = M >= FP8_TMA_MIN_M and M * N * K >= FP8_TMA_MIN_MNK_WIDE
-    small = (on_gpu and M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
-             and K % POINTER_K == 0)
+    small = on_gpu and not tma_by_size(M, N, K, persistent)
     use_tma = (ok and not small) if tma is None else tma
     if use_tma and not ok:
         raise SwizzleKitError("tma=True needs row-major A and Bᵀ with 16-byte aligned rows "
