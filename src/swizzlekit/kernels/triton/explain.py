@@ -133,8 +133,8 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     else:
         tma = kernel == "tma"
     if fp8 and persistent and not tma:
-        raise SwizzleKitError("fp8 pointer loads have no persistent grid: persistent=True "
-                              "needs K a multiple of 16 (TMA)")
+        raise SwizzleKitError("fp8 pointer loads have no persistent grid; persistent=True "
+                              "takes TMA, which needs K a multiple of 16")
     # matmul: TF32 copies B K-major, for aligned copies and for TMA from TF32_COPY_MIN_M rows
     tf32 = elem == 4 and mm_precision == "tf32"
     b_kmajor = tf32 and (copies or (tma and M >= matmul.TF32_COPY_MIN_M))

@@ -224,6 +224,7 @@ def tma_by_size(elem: int, M: int, N: int, K: int) -> bool:
     """
     return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
 
+
 #: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
 #: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
 #: 3000x5000x4000 218 against 248 (docs/data/bench/tf32_probe*.json).
