@@ -32,6 +32,9 @@ def add(top) -> None:
             p.add_argument("--precision", action="append", metavar="P",
                            help="bf16, fp16, tf32 or fp8 (repeat for several; default bf16, "
                                 "tf32 and fp8)")
+            p.add_argument("--set", default="table", metavar="table|narrow", dest="which",
+                           help="the config model's table (fit, held-out and fresh shapes; "
+                                "default), or the narrow set fixed to judge a lead")
         if name in SWEEPS:
             p.add_argument("--cluster", default="none", metavar="none|local|tcp://HOST:PORT",
                            help=CLUSTER_HELP)
@@ -50,13 +53,15 @@ def run(args: argparse.Namespace) -> int:
 
         shard(plan(args.which), args.shard)         # a bad --shard or --set: exit 2
         options["shard_spec"], options["which"] = args.shard, args.which
-    if args.cmd == "tiles" and args.precision:
+    if args.cmd == "tiles":                             # exit 2 before any GPU work
         from swizzlekit.errors import check_choice
-        from swizzlekit.lab.experiments.tiles import PRECISIONS
+        from swizzlekit.lab.experiments.tiles import PRECISIONS, SETS
 
-        for p in args.precision:
-            check_choice("precision", p, PRECISIONS)      # exit 2 before any GPU work
-        options["precisions"] = tuple(dict.fromkeys(args.precision))
+        for p in args.precision or ():
+            check_choice("precision", p, PRECISIONS)
+        if args.precision:
+            options["precisions"] = tuple(dict.fromkeys(args.precision))
+        options["which"] = check_choice("set", args.which, SETS)
     out_dir(args.out)
     cluster = check_cluster(getattr(args, "cluster", "none"))
     if cluster == "none":
