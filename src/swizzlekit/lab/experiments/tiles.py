@@ -13,7 +13,8 @@ The shapes carry their split (:data:`SHAPES`): issue 13's ``full`` suite and six
 with rows that are not 16-byte multiples (:data:`RAGGED_SMALL`) alternate between ``fit`` and
 ``heldout`` in that order (so each kind of shape lands in both), and 24
 shapes drawn once from a seeded log-uniform law (M 16-16384, N and K 1024-16384; a third
-ragged) are ``fresh``: judged, never fitted on.
+ragged) are ``fresh``: judged, never fitted on. ``--set narrow`` times instead
+:data:`NARROW`, 16 shapes with both operands narrow, fixed before they were measured.
 
 >>> from collections import Counter
 >>> Counter(split for *_, split in SHAPES)
