@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-__all__ = ["SwizzleKitError", "ToolError", "check_choice", "check_int", "check_ints"]
+__all__ = ["SwizzleKitError", "ToolError", "check_choice", "check_int", "check_number",
+           "check_ints"]
 
 T = TypeVar("T")
 
@@ -64,6 +65,21 @@ def check_int(what: str, value, lo: int | None = 1, hi: int | None = None) -> in
     if hi is not None and value > hi:
         raise SwizzleKitError(f"{what} must be at most {hi}; got {value}")
     return value
+
+
+def check_number(what: str, value, lo: float, hi: float) -> float:
+    """``value`` (an int or float, not a bool) as a float in ``[lo, hi]``.
+
+    >>> check_number("spread", 0.3, 0, 1)
+    0.3
+    >>> check_number("spread", True, 0, 1)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: spread must be a number from 0 to 1; got True
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise SwizzleKitError(f"{what} must be a number from {lo:g} to {hi:g}; got {value!r}")
+    return float(value)
 
 
 def check_ints(what: str, values, count: int, lo: int | None = 1) -> tuple[int, ...]:

@@ -61,7 +61,7 @@ import numpy as np
 from swizzlekit.cta.orders import check_order
 from swizzlekit.cta.reuse import partition_hits
 from swizzlekit.cta.schedule import DISPATCH, _measured_sides, _schedule, in_step, lanes, run_order
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints, check_number
 from swizzlekit.gpus import GPUS
 
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
@@ -180,26 +180,15 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
                                   "with persistent=True (--persistent), or leave it out")
         programs = check_int("programs", programs, 1, MAX_TILES)
     fitted = {"coalesce": coalesce, "window_exponent": window_exponent, "inflight": inflight}
-    for name, value in fitted.items():
-        value = FITTED[name] if value is None else value
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise SwizzleKitError(f"{name} must be a number from 0 to 1; got {value!r}")
-        fitted[name] = float(value)
+    fitted = {name: check_number(name, FITTED[name] if v is None else v, 0, 1)
+              for name, v in fitted.items()}
     q = fitted["coalesce"]
     lookups = {"unaligned_lookups": unaligned_lookups, "skewed_lookups": skewed_lookups}
-    for name, value in lookups.items():
-        value = FITTED[name] if value is None else value
-        if (isinstance(value, bool) or not isinstance(value, (int, float))
-                or not 1 <= value <= MAX_UNALIGNED_LOOKUPS):
-            raise SwizzleKitError(f"{name} must be a number from 1 to "
-                                  f"{MAX_UNALIGNED_LOOKUPS:g}; got {value!r}")
-        lookups[name] = float(value)
+    lookups = {name: check_number(name, FITTED[name] if v is None else v, 1,
+                                  MAX_UNALIGNED_LOOKUPS) for name, v in lookups.items()}
     if duration_spread is None:         # measured on the preset: one CTA per SM, or more
         duration_spread = g.cta_duration_cv[ctas_per_sm > 1]
-    elif (isinstance(duration_spread, bool) or not isinstance(duration_spread, (int, float))
-          or not 0 <= duration_spread <= 1):
-        raise SwizzleKitError(f"duration_spread must be a number from 0 to 1; "
-                              f"got {duration_spread!r}")
+    duration_spread = check_number("duration_spread", duration_spread, 0, 1)
     ways = check_int("ways", FITTED["ways"] if ways is None else ways, 0, MAX_WAYS)
     check_choice("dispatch", dispatch, DISPATCH)
     if dispatch == "measured":
@@ -213,7 +202,7 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
             "l2_bytes": g.l2_bytes if l2_bytes is None else check_int("l2_bytes", l2_bytes),
             "coalesce": float(q), "ways": ways, "inflight": fitted["inflight"],
             "dispatch": dispatch, "gpu": gpu, **lookups,
-            "duration_spread": float(duration_spread),
+            "duration_spread": duration_spread,
             "sector_bytes": g.l2_sector_bytes, "ctas_per_sm": ctas_per_sm}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_number
 from swizzlekit.gpus import GPUS
 
 __all__ = ["DISPATCH", "LANE_SEED", "DRIFT_SEED", "lanes", "in_step", "run_order"]
@@ -96,8 +96,7 @@ def run_order(slots: int, programs: int, resident: int, spread: float = 0.0) -> 
     """
     slot = np.arange(check_int("slots", slots, 1))
     programs, resident = check_int("programs", programs), check_int("resident", resident)
-    if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not 0 <= spread <= 1:
-        raise SwizzleKitError(f"spread must be a number from 0 to 1; got {spread!r}")
+    spread = check_number("spread", spread, 0, 1)
     program, rnd = slot % programs, slot // programs
     if programs > resident or spread == 0:
         return np.lexsort((program, rnd, program // resident))
