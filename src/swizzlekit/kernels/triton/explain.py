@@ -5,10 +5,10 @@ times, and the CTA order the L2 model picks.
 :func:`autotune_plan` calls the kernels' own prune (``_prune``), the autotuner's own
 ``perf_model`` hook, the order pick of ``order="auto"`` and the load path's size rule
 (``tma_by_size``), with stand-ins for the tensors: contiguous row-major A and B (fp8's B
-K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Three rules are
+K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Two rules are
 restated here, each marked with where it lives: when a call runs on aligned copies
-(``call._pad_first``; K and N rounded up to 16), TF32's K-major B (``matmul``), and how many
-configs the autotune mode times (``tuning._autotune``). It assumes one split of K, where
+(``call._pad_first``; K and N rounded up to 16) and TF32's K-major B (``matmul``); how many
+configs the autotune mode times is ``tuning.timed_configs``. It assumes one split of K, where
 ``split_k=None`` also times two at M <= 512.
 
 >>> plan = autotune_plan(4096, 4096, 4096, "bf16")
@@ -186,7 +186,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     from swizzlekit.kernels.triton import choose
     from swizzlekit.kernels.triton.call import _order_args
     from swizzlekit.kernels.triton.choose import config_label
-    from swizzlekit.kernels.triton.tuning import _MODE
+    from swizzlekit.kernels.triton.tuning import _MODE, timed_configs
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
     route = _route(M, N, K, precision, kernel, persistent)
@@ -199,10 +199,8 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                                num_warps=c.num_warps),
                       config_label(c.kwargs, c.num_stages, c.num_warps)) for c in kept),
                     key=lambda r: r[0])            # stable, as Triton's prune sorts them
-    flat = sum(c.kwargs.get("FLAT", False) for c in configs)
-    # tuning._autotune's rule: top_k plus the flattened twins (model), one (0), or all (full)
-    timed = {"full": len(ranked), "0": 1}.get(_MODE, choose.top_k() + flat)
-    timed = min(timed, len(ranked))
+    timed = timed_configs(sum(c.kwargs.get("FLAT", False) for c in configs))
+    timed = len(ranked) if timed is None else min(timed, len(ranked))
     rows = tuple(Ranked(label, seconds, i < timed) for i, (seconds, label) in enumerate(ranked))
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
                         persistent, route.copies, (M, route.N, route.K), _MODE, swapped, rows,

@@ -20,7 +20,7 @@ import triton
 from swizzlekit.gpus import gpu
 
 __all__ = ["SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "INTERPRETER_TILE",
-           "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode"]
+           "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "timed_configs"]
 
 #: ``SWIZZLEKIT_AUTOTUNE``: ``model`` (the default) times the config model's best ``top_k``
 #: configs of those that fit; ``full`` times every one (``1``, the old default, means it too);
@@ -145,9 +145,19 @@ def _autotune(model: str, flat: int = 0, **kwargs):
 
     if "cache_results" in inspect.signature(triton.autotune).parameters:
         kwargs["cache_results"] = True
-    if _MODE != "full":
+    timed = timed_configs(flat)
+    if timed is not None:
         kwargs["prune_configs_by"] = {**kwargs.get("prune_configs_by", {}),
-                                      "perf_model": choose.perf_model(model),
-                                      "top_k": choose.top_k() + flat if _MODE == "model"
-                                      else 1}
+                                      "perf_model": choose.perf_model(model), "top_k": timed}
     return triton.autotune(**kwargs)
+
+
+def timed_configs(flat: int = 0) -> int | None:
+    """How many of the configs the prune keeps this process's autotune mode times, the config
+    model's best first, for a kernel whose configs have ``flat`` flattened twins: the model's
+    ``top_k`` plus ``flat`` (``model``), 1 (``0``), or every one (``full``: None)."""
+    from swizzlekit.kernels.triton import choose
+
+    if _MODE == "full":
+        return None
+    return choose.top_k() + flat if _MODE == "model" else 1
