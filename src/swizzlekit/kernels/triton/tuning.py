@@ -13,11 +13,13 @@ small-M rule, and how many configs the autotuner times (``SWIZZLEKIT_AUTOTUNE``,
 
 from __future__ import annotations
 
+import functools
 import os
 
 import triton
 
 from swizzlekit.gpus import gpu
+from swizzlekit.kernels.triton.timing import gpu_time
 
 __all__ = ["SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "INTERPRETER_TILE",
            "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "timed_configs"]
@@ -134,8 +136,9 @@ def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = Fals
 
 
 def _autotune(model: str, flat: int = 0, **kwargs):
-    """triton.autotune, caching the chosen config per shape on disk where Triton can, and
-    timing only the config model's best few (:data:`AUTOTUNE_MODES`) of those the prune keeps.
+    """triton.autotune, caching the chosen config per shape on disk where Triton can, timing
+    each config's GPU time (:func:`~swizzlekit.kernels.triton.timing.gpu_time`), and timing
+    only the config model's best few (:data:`AUTOTUNE_MODES`) of those the prune keeps.
     ``model``: the kernel's name in the model (pointer, tma, fp8_pointer, fp8_tma). ``flat``:
     how many flattened twins the configs have; the model times that many more, since it ranks
     each just ahead of its twin (:data:`~swizzlekit.kernels.triton.choose.FLAT_AHEAD`)."""
@@ -143,8 +146,11 @@ def _autotune(model: str, flat: int = 0, **kwargs):
 
     from swizzlekit.kernels.triton import choose
 
-    if "cache_results" in inspect.signature(triton.autotune).parameters:
+    parameters = inspect.signature(triton.autotune).parameters
+    if "cache_results" in parameters:
         kwargs["cache_results"] = True
+    if "do_bench" in parameters:          # time the configs' kernels, not Triton's launch
+        kwargs["do_bench"] = functools.partial(gpu_time, warmup=25, rep=100)
     timed = timed_configs(flat)
     if timed is not None:
         kwargs["prune_configs_by"] = {**kwargs.get("prune_configs_by", {}),

@@ -4,8 +4,9 @@
 ``swizzlekit lab tiles --out DIR [--precision bf16 --precision tf32 ...]`` runs, per precision
 and shape, one call of ``swizzlekit.kernels.matmul`` (``scaled_matmul`` for fp8) with full
 autotuning and K unsplit, on fresh operands and a poisoned output checked against float64.
-It writes every config the autotuner timed (Triton's own ``do_bench``, L2 flushed before each
-repetition, the median) to ``tiles.csv``: one :class:`~swizzlekit.lab.records.TileRow` per
+It writes every config the autotuner timed (its GPU time,
+:func:`~swizzlekit.kernels.triton.timing.gpu_time`: L2 flushed before each repetition, the
+host's launch hidden, the median) to ``tiles.csv``: one :class:`~swizzlekit.lab.records.TileRow` per
 config, the winner marked. The autotuner's disk cache and the config model's pruning are
 bypassed, so every config that fits is timed afresh.
 
@@ -96,10 +97,9 @@ def measure(M: int, N: int, K: int, precision: str, split: str) -> list[dict]:
     the autotuner timed, with the call's error against float64 (output poisoned first)."""
     import functools
 
-    import triton
-
     from swizzlekit.kernels import KERNELS
     from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.timing import gpu_time
     from swizzlekit.lab.bench import PRECISIONS as BENCH_PRECISIONS, operands
     from swizzlekit.lab.verify import poisoned, relative_error
 
@@ -109,7 +109,7 @@ def measure(M: int, N: int, K: int, precision: str, split: str) -> list[dict]:
         t.cache.clear()                   # nor only the config model's best few
         t.cache_results = False
         t.perf_model = None
-        t._do_bench = functools.partial(triton.testing.do_bench, warmup=10, rep=50)
+        t._do_bench = functools.partial(gpu_time, warmup=10, rep=50)   # kernel, not launch
         t.configs_timings = None
     mm.PLANS.clear()
     a, b, out_dtype, extra, ref = operands(M, N, K, precision)
