@@ -196,7 +196,7 @@ class TileRow(_GemmRun):
     precision: str
     kernel: str                  # the autotuned kernel: pointer, tma, fp8_pointer, fp8_tma
     config: str                  # BMxBNxBK/sS/wW[/swap]
-    ms: float                    # the autotuner's do_bench median, L2 flushed
+    ms: float                    # the autotuner's median GPU time (timing.gpu_time), L2 flushed
     chosen: bool                 # the autotuner's pick (the least ms of the call)
     rel_err: float               # the call's error against float64 (its chosen config)
     ok: bool
