@@ -36,6 +36,26 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+# ------------------------------------------------------------------- CPU tier fixtures
+@pytest.fixture
+def gpu_config_lists(monkeypatch):
+    """The GPU's config lists for the kernels' prune, in a process whose autotuners hold the
+    interpreter's one tile. The kernel modules are imported first: their autotuners take
+    their config lists when decorated, and must keep the interpreter's."""
+    import importlib
+
+    importlib.import_module("swizzlekit.kernels.triton.matmul")
+    from swizzlekit.kernels.triton import matmul_configs as mc, scaled
+
+    for module in (mc, scaled):
+        monkeypatch.setattr(module, "_INTERPRET", False)
+    mc._labels.cache_clear()
+    scaled._labels.cache_clear()
+    yield
+    mc._labels.cache_clear()
+    scaled._labels.cache_clear()
+
+
 # ------------------------------------------------------------------- GPU tier fixtures
 @pytest.fixture
 def padded_route(monkeypatch):

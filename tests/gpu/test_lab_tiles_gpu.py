@@ -18,6 +18,8 @@ def test_measure_times_whole_k_launches(precision):
         m.SPLITS.clear()
     rows = measure(256, 1024, 2048, precision, "fit")
     assert len(matmul.SPLITS) == 0 and len(scaled.SPLITS) == 0
+    from swizzlekit.kernels.triton.choose import top_k      # every config, not the model's few
+    assert len(rows) > top_k() + 2
     assert rows and all(r["ok"] and r["ms"] > 0 for r in rows)
     for kernel in {r["kernel"] for r in rows}:
         assert sum(r["chosen"] for r in rows if r["kernel"] == kernel) == 1

@@ -15,21 +15,8 @@ pytest.importorskip("triton")
 
 
 @pytest.fixture(autouse=True)
-def gpu_lists(monkeypatch):
-    """The GPU's config lists for the prune. The kernel modules are imported first: their
-    autotuners take their config lists when decorated, and must keep the interpreter's."""
-    import importlib
-
-    importlib.import_module("swizzlekit.kernels.triton.matmul")
-    from swizzlekit.kernels.triton import matmul_configs as mc, scaled
-
-    for module in (mc, scaled):
-        monkeypatch.setattr(module, "_INTERPRET", False)
-    mc._labels.cache_clear()
-    scaled._labels.cache_clear()
-    yield
-    mc._labels.cache_clear()
-    scaled._labels.cache_clear()
+def gpu_lists(gpu_config_lists):
+    """The GPU's config lists (tests/conftest.py), not the interpreter's one tile."""
 
 
 def _plan(*args, **kw):
@@ -43,14 +30,22 @@ def _check_invariants(plan):
 
     times = [r.seconds for r in plan.configs]
     assert times == sorted(times) and all(t > 0 for t in times)
-    assert [r.timed for r in plan.configs] == [i < plan.timed for i in range(len(times))]
-    flat = any(r.config.endswith("/flat") for r in plan.configs)
+    assert sum(r.timed for r in plan.configs) == plan.timed >= 1
+    flat = sum(r.config.endswith("/flat") for r in plan.configs)
     assert not flat or (plan.kernel == "tma" and not plan.persistent and not plan.swapped)
     assert all(r.config.endswith("/swap") == plan.swapped
                for r in plan.configs if not r.config.endswith("/flat"))
-    if plan.mode == "model":
-        twins = 2 if plan.kernel == "tma" else 0
-        assert plan.timed == min(choose.top_k() + twins, len(plan.configs))
+    assert not plan.both_narrow or plan.kernel == "pointer"
+    if plan.mode != "model":
+        return
+    timed = [i for i, r in enumerate(plan.configs) if r.timed]
+    if not plan.both_narrow:              # a prefix: top_k, one more per flattened twin
+        assert timed == list(range(min(choose.top_k() + flat, len(plan.configs))))
+        return
+    # both operands narrow: the best-ranked config of each group of stage twins, in rank order
+    groups = [choose.stage_twin(r.config) for r in plan.configs]
+    firsts = [i for i, g in enumerate(groups) if g not in groups[:i]]
+    assert timed == firsts[:choose.narrow_top_k()]
 
 
 @pytest.mark.parametrize("M,N,K,precision,kernel,persistent", [
@@ -176,6 +171,43 @@ def test_invariants_on_random_calls(M, n16, k16, precision, kernel, persistent):
     plan = _plan(M, 16 * n16, 16 * k16, precision, kernel, persistent)
     assert plan.configs
     _check_invariants(plan)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 2048), st.integers(17, 4000), st.integers(17, 4000),
+       st.sampled_from(["bf16", "fp16", "fp8"]))
+def test_invariants_on_random_ragged_pointer_calls(M, N, K, precision):
+    """Rows that are no multiple of 16 elements: one or both operands load narrow."""
+    plan = _plan(M, N, K, precision, "pointer")
+    b_rows = K if precision == "fp8" else N                # fp8's B is K-major
+    assert plan.both_narrow == (not plan.copies and K % 16 != 0 and b_rows % 16 != 0)
+    _check_invariants(plan)
+
+
+def test_both_narrow_calls_time_one_config_per_group_of_stage_twins():
+    """Where both operands load narrow, configs that differ only in stages ran alike (the
+    narrow set, docs/benchmarks.md): the default mode times the best of each group."""
+    from swizzlekit.kernels.triton import choose
+
+    plan = _plan(275, 2325, 1789, "bf16", "pointer")
+    assert plan.both_narrow and not plan.copies
+    timed = [r.config for r in plan.configs if r.timed]
+    groups = {choose.stage_twin(r.config) for r in plan.configs}
+    assert len(groups) < len(plan.configs)                 # this call has stage twins
+    assert len({choose.stage_twin(c) for c in timed}) == len(timed)
+    assert len(timed) == min(choose.narrow_top_k(), len(groups))
+    assert not _plan(275, 2320, 1789, "bf16", "pointer").both_narrow      # B's rows are wide
+
+
+@pytest.mark.parametrize("mode", ["full", "0"])
+def test_the_other_modes_time_all_or_one(mode, monkeypatch):
+    from swizzlekit.kernels.triton import tuning
+
+    monkeypatch.setattr(tuning, "_MODE", mode)
+    for shape in [(275, 2325, 1789), (4096, 4096, 4096)]:
+        plan = _plan(*shape, "bf16")
+        assert plan.timed == (len(plan.configs) if mode == "full" else 1)
+        assert plan.configs[0].timed
 
 
 @pytest.mark.parametrize("args,message", [

@@ -111,8 +111,9 @@ def _configs(args: argparse.Namespace) -> int:
     form = ((", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
             + (" on aligned copies ({}x{}x{})".format(*plan.kernel_shape) if plan.copies else ""))
     head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision}, {plan.kernel} kernel{form}: "
-            f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times the first "
-            f"{plan.timed}")
+            f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times {plan.timed}"
+            + (" (both operands narrow: one per group of stage twins)"
+               if plan.both_narrow and plan.mode == "model" else ""))
     lines = [head, f"{'rank':>4}  {'config':26s} {'predicted':>12}  timed"]
     lines += [f"{i:>4}  {r.config:26s} {r.seconds * 1e6:>9.1f} us  {'yes' if r.timed else ''}"
               for i, r in enumerate(plan.configs, 1)]

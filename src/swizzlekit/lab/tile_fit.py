@@ -16,7 +16,14 @@ import math
 from swizzlekit.kernels.triton import choose
 from swizzlekit.kernels.triton.choose import EFFICIENCIES, GRID, TABLE, seconds, terms
 
-__all__ = ["fit", "judge", "main"]
+__all__ = ["NARROW_TABLE", "SPLITS", "fit", "judge", "main"]
+
+#: The narrow set (``swizzlekit lab tiles --set narrow``): judged, never fitted on.
+NARROW_TABLE = TABLE.with_name("tiles_h200_narrow.csv")
+#: The k judged: how many of the model's best configs are timed.
+TOP_KS = tuple(range(1, 9))
+#: The splits judged, and the table each is in.
+SPLITS = {"fit": TABLE, "heldout": TABLE, "fresh": TABLE, "narrow": NARROW_TABLE}
 
 
 def _problems(path=TABLE) -> dict:
@@ -96,33 +103,84 @@ def fit(path=TABLE) -> dict:
     params = {**g, "efficiency": dict(zip(names, chosen)),
               "default_efficiency": sorted(chosen)[len(chosen) // 2]}
     fit_regret = judge(params, "fit", path)
-    params["top_k"] = next((k for k in (1, 2, 3, 4, 5)
-                            if fit_regret[f"top{k}"]["within_1pct"] >= 0.95), 5)
+    params["top_k"] = next((k for k in TOP_KS
+                            if fit_regret[f"top{k}"]["within_1pct"] >= 0.95), TOP_KS[-1])
+    params["narrow_top_k"] = _narrow_top_k(params, path)
     params["fit_log_error"] = round(float(score), 3)
     return params
 
 
-def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dict:
-    """Per k = 1..5: how much slower the fastest of the model's k best configs runs than the
-    fastest config measured, over the split's problems (mean and worst, %), and the share of
-    problems within 1%. ``configs``: how many the full autotune timed, on average."""
-    params = params or choose.fitted()
+def _ranked(params: dict, split: str, path) -> dict:
+    """Per problem of the split: its configs as the model ranks them, fastest predicted first,
+    each ``(label, measured seconds)``, and whether both operands load narrow."""
     problems = {k: v for k, v in _problems(path).items() if k[0] == split}
-    rows = _rows(problems, split)
-    ranked: dict = {}
-    for key, cfg, t, tm in rows:
-        ranked.setdefault(key, []).append((seconds(tm, _efficiency(params, key, cfg), params), t))
+    out: dict = {}
+    for key, cfg, t, tm in _rows(problems, split):
+        out.setdefault(key, []).append((seconds(tm, _efficiency(params, key, cfg), params), cfg, t))
+    return {key: ([(cfg, t) for _, cfg, t in sorted(runs, key=lambda r: r[0])],
+                  problems[key][0][2] and problems[key][0][3])
+            for key, runs in out.items()}
+
+
+def _regret(runs: list[tuple], picks: list[int]) -> float:
+    """How much slower the fastest of ``picks`` runs than the fastest of all ``runs``."""
+    return min(runs[i][1] for i in picks) / min(t for _, t in runs) - 1
+
+
+def _figures(slow: list[float]) -> dict:
+    return {"mean_pct": round(100 * sum(slow) / len(slow), 2),
+            "worst_pct": round(100 * max(slow), 1),
+            "within_1pct": round(sum(s <= 0.01 for s in slow) / len(slow), 3)}
+
+
+def _narrow_top_k(params: dict, path=TABLE) -> int:
+    """``top_k``'s rule on the fit half's problems whose operands both load narrow, with one
+    config per group of stage twins (:func:`~swizzlekit.kernels.triton.choose.timed`)."""
+    narrow = [runs for runs, both in _ranked(params, "fit", path).values() if both]
+    for k in range(1, 13):
+        slow = [_regret(runs, choose.timed([c for c, _ in runs], True, k=k)) for runs in narrow]
+        if not narrow or sum(s <= 0.01 for s in slow) >= 0.95 * len(slow):
+            return k
+    return 12
+
+
+def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dict:
+    """Per k of :data:`TOP_KS`: how much slower the fastest of the model's k best configs runs than the
+    fastest config measured, over the split's problems (mean and worst, %), and the share of
+    problems within 1%. ``default``: the same for the configs the default autotune times
+    (:func:`~swizzlekit.kernels.triton.choose.timed`), with how many it times on average;
+    ``both_narrow``: that, over the problems whose operands both load narrow (absent if
+    none). ``configs``: how many the full autotune timed, on average."""
+    params = params or choose.fitted()
+    ranked = _ranked(params, split, path)
     out = {}
-    for k in (1, 2, 3, 4, 5):
-        slow = [min(t for _, t in sorted(runs)[:k]) / min(t for _, t in runs) - 1
-                for runs in ranked.values()]
-        out[f"top{k}"] = {"mean_pct": round(100 * sum(slow) / len(slow), 2),
-                  "worst_pct": round(100 * max(slow), 1),
-                  "within_1pct": round(sum(s <= 0.01 for s in slow) / len(slow), 3)}
+    for k in TOP_KS:
+        out[f"top{k}"] = _figures([_regret(runs, list(range(min(k, len(runs)))))
+                                   for runs, _ in ranked.values()])
+    picks = {key: _default_picks(params, runs, both) for key, (runs, both) in ranked.items()
+             if "top_k" in params}
+    if "top_k" in params:                 # fitted (fit() judges before it sets top_k)
+        out["default"] = {**_figures([_regret(ranked[key][0], p) for key, p in picks.items()]),
+                          "timed": round(sum(map(len, picks.values())) / len(picks), 1)}
+    narrow = [key for key, (_, both) in ranked.items() if both]
+    if narrow and "top_k" in params:
+        out["both_narrow"] = {**_figures([_regret(ranked[key][0], picks[key]) for key in narrow]),
+                              "problems": len(narrow),
+                              "timed": round(sum(len(picks[key]) for key in narrow) / len(narrow), 1)}
+    problems = {k: v for k, v in _problems(path).items() if k[0] == split}
     out["problems"] = len(problems)
     out["configs"] = round(sum(len(v) for v in problems.values()) / len(problems), 1)
-    out["log_error"] = round(_log_error(rows, params), 3)
+    out["log_error"] = round(_log_error(_rows(problems, split), params), 3)
     return out
+
+
+def _default_picks(params: dict, runs: list[tuple], both: bool) -> list[int]:
+    """The configs the default autotune times, as ``tuning.Prune`` picks them: ``top_k`` plus
+    the flattened twins, or ``narrow_top_k`` groups of stage twins (``top_k`` until fitted)."""
+    labels = [c for c, _ in runs]
+    if both:
+        return choose.timed(labels, True, k=params.get("narrow_top_k", params["top_k"]))
+    return choose.timed(labels, False, k=params["top_k"] + sum(c.endswith("/flat") for c in labels))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,17 +194,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     params = fit() if args.fit else choose.fitted()
     if args.fit:
-        params["judged"] = {s: judge(params, s) for s in ("fit", "heldout", "fresh")}
+        params["judged"] = {s: judge(params, s, p) for s, p in SPLITS.items()}
         choose.FITTED_PATH.write_text(json.dumps(params, indent=1, sort_keys=True) + "\n")
         choose.fitted.cache_clear()
-    for split in ("fit", "heldout", "fresh"):
-        j = judge(params, split)
-        line = "  ".join(f"top-{k}: {j[f'top{k}']['mean_pct']:.2f}% mean, "
-                         f"{j[f'top{k}']['worst_pct']:.1f}% worst, "
-                         f"{100 * j[f'top{k}']['within_1pct']:.0f}% within 1%"
-                         for k in (1, params["top_k"]))
+    show = lambda f: (f"{f['mean_pct']:.2f}% mean, {f['worst_pct']:.1f}% worst, "  # noqa: E731
+                      f"{100 * f['within_1pct']:.0f}% within 1%")
+    for split, path in SPLITS.items():
+        j = judge(params, split, path)
+        narrow = j.get("both_narrow")
         print(f"{split:8s} {j['problems']:3d} problems ({j['configs']} configs each), "
-              f"log error {j['log_error']:.3f}; {line}")
+              f"log error {j['log_error']:.3f}; top-1: {show(j['top1'])}; "
+              f"default ({j['default']['timed']} timed): {show(j['default'])}"
+              + (f"; {narrow['problems']} both narrow ({narrow['timed']} timed): {show(narrow)}"
+                 if narrow else ""))
     return 0
 
 

@@ -2,9 +2,11 @@
 fitted on one half of the H200 table and judged on the other.
 
 On the first call of a shape, Triton's autotuner compiles and times every config the prune
-keeps (10 to 25). With this model it times only the :func:`top_k` that the model ranks
-fastest (Triton's ``prune_configs_by={"perf_model", "top_k"}``); ``SWIZZLEKIT_AUTOTUNE=full``
-times them all, and ``SWIZZLEKIT_AUTOTUNE=0`` takes the model's first pick
+keeps (10 to 25). With this model it times only those :func:`timed` names: the
+:func:`top_k` that the model ranks fastest, or, where both operands are narrow, the best of
+each group of stage twins for :func:`narrow_top_k` groups (the autotuner's early prune,
+``tuning.Prune``). ``SWIZZLEKIT_AUTOTUNE=full`` times them all, and
+``SWIZZLEKIT_AUTOTUNE=0`` takes the model's first pick
 (:mod:`~swizzlekit.kernels.triton.tuning`).
 
 The model, per config (tile ``BM x BN x BK``, ``S`` stages, ``W`` warps) on an M x N x K
@@ -42,8 +44,9 @@ from types import SimpleNamespace
 from swizzlekit.data import FOLDER
 from swizzlekit.gpus import gpu, residency
 
-__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "predict",
-           "terms", "seconds", "perf_model", "family", "fitted", "config_label"]
+__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "narrow_top_k",
+           "stage_twin", "timed", "both_narrow", "predict", "terms", "seconds", "perf_model",
+           "family", "fitted", "config_label"]
 
 #: The measurements (``swizzlekit lab tiles``) and the fitted parameters.
 TABLE = FOLDER / "tiles_h200.csv"
@@ -161,6 +164,44 @@ def top_k() -> int:
     return int(fitted()["top_k"])
 
 
+def narrow_top_k() -> int:
+    """How many groups of stage twins the autotuner times where both operands are narrow
+    (:func:`timed`): the same rule as :func:`top_k`, on the fit half's both-narrow problems."""
+    return int(fitted()["narrow_top_k"])
+
+
+def stage_twin(config: str) -> str:
+    """A config's label without its stage count, which stage twins share.
+
+    >>> stage_twin("128x64x64/s3/w4/swap"), stage_twin("64x64x128/s8/w4")
+    ('128x64x64/w4/swap', '64x64x128/w4')
+    """
+    head, *rest = config.split("/")
+    return "/".join([head] + [p for p in rest if not (p[0] == "s" and p[1:].isdigit())])
+
+
+def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = None) -> list[int]:
+    """Which of a call's configs the default autotune times, given their ``labels`` ranked by
+    the model (fastest first): the first ``top_k() + flat`` (``flat``: the kernel's flattened
+    twins, each ranked just ahead of its twin). Where both operands are narrow, stage twins
+    ran alike (docs/benchmarks.md, "the narrow set"), so only the best-ranked of each group
+    is timed, for the first ``narrow_top_k()`` groups. ``k`` replaces either count.
+
+    >>> timed(["a/s3/w4", "a/s4/w4", "b/s3/w4", "c/s3/w4"], True, k=2)
+    [0, 2]
+    >>> timed(["a/s3/w4", "a/s4/w4", "b/s3/w4", "c/s3/w4"], False, k=2)
+    [0, 1]
+    """
+    if not both_narrow:
+        return list(range(min(len(labels), top_k() + flat if k is None else k)))
+    seen, firsts = set(), []
+    for i, label in enumerate(labels):
+        if stage_twin(label) not in seen:
+            seen.add(stage_twin(label))
+            firsts.append(i)
+    return firsts[:narrow_top_k() if k is None else k]
+
+
 # ------------------------------------------------------------------ the autotuner's hook
 def _narrow(stride_major: int, stride_minor: int) -> bool:
     """An operand read along its unit stride, whose other stride Triton cannot see divisible by
@@ -172,9 +213,15 @@ def _narrow(stride_major: int, stride_minor: int) -> bool:
     return True
 
 
+def both_narrow(named_args: dict) -> bool:
+    """Whether a call loads both operands by pointers, each narrow (:func:`_narrow`)."""
+    return ("a_ptr" in named_args and _narrow(named_args["stride_am"], named_args["stride_ak"])
+            and _narrow(named_args["stride_bk"], named_args["stride_bn"]))
+
+
 def perf_model(kernel: str):
-    """Triton's ``perf_model`` for ``kernel``: the named arguments and one config's constexprs
-    in, :func:`predict`'s seconds out (the autotuner keeps the ``top_k`` lowest)."""
+    """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
+    config's constexprs in, :func:`predict`'s seconds out (``tuning.Prune`` ranks by it)."""
     from swizzlekit.kernels.triton.tuning import _element_size
 
     def estimate(**kw) -> float:

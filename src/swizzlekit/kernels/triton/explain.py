@@ -7,8 +7,9 @@ times, and the CTA order the L2 model picks.
 (``tma_by_size``), with stand-ins for the tensors: contiguous row-major A and B (fp8's B
 K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Two rules are
 restated here, each marked with where it lives: when a call runs on aligned copies
-(``call._pad_first``; K and N rounded up to 16) and TF32's K-major B (``matmul``); how many
-configs the autotune mode times is ``tuning.timed_configs``. It assumes one split of K, where
+(``call._pad_first``; K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
+configs the autotune mode times is the autotuner's own early prune (``tuning.Prune``), called
+here as the autotuner calls it. It assumes one split of K, where
 ``split_k=None`` also times two at M <= 512.
 
 >>> plan = autotune_plan(4096, 4096, 4096, "bf16")
@@ -55,7 +56,8 @@ class AutotunePlan(NamedTuple):
     pointer); ``model``: that kernel's name in the config model; ``copies``: whether it runs
     on aligned copies, of the sizes ``kernel_shape``; ``configs``: every config the prune
     keeps, fastest predicted first; ``timed``: how many of them the autotune mode times
-    (``SWIZZLEKIT_AUTOTUNE``: ``mode``)."""
+    (``SWIZZLEKIT_AUTOTUNE``: ``mode``); ``both_narrow``: both operands load narrow, so the
+    default mode times one config per group of stage twins."""
     M: int
     N: int
     K: int
@@ -67,6 +69,7 @@ class AutotunePlan(NamedTuple):
     kernel_shape: tuple[int, int, int]
     mode: str
     swapped: bool
+    both_narrow: bool
     configs: tuple[Ranked, ...]
     timed: int
     order: str
@@ -186,7 +189,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     from swizzlekit.kernels.triton import choose
     from swizzlekit.kernels.triton.call import _order_args
     from swizzlekit.kernels.triton.choose import config_label
-    from swizzlekit.kernels.triton.tuning import _MODE, timed_configs
+    from swizzlekit.kernels.triton.tuning import _MODE, Prune
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
     route = _route(M, N, K, precision, kernel, persistent)
@@ -199,9 +202,11 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                                num_warps=c.num_warps),
                       config_label(c.kwargs, c.num_stages, c.num_warps)) for c in kept),
                     key=lambda r: r[0])            # stable, as Triton's prune sorts them
-    timed = timed_configs(sum(c.kwargs.get("FLAT", False) for c in configs))
-    timed = len(ranked) if timed is None else min(timed, len(ranked))
-    rows = tuple(Ranked(label, seconds, i < timed) for i, (seconds, label) in enumerate(ranked))
+    chosen_ones = {config_label(c.kwargs, c.num_stages, c.num_warps)
+                   for c in Prune(prune, model)(configs, named, **consts)}
+    rows = tuple(Ranked(label, seconds, label in chosen_ones) for seconds, label in ranked)
+    timed = len(chosen_ones)
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
-                        persistent, route.copies, (M, route.N, route.K), _MODE, swapped, rows,
-                        timed, chosen.order, dict(chosen.params), chosen.reason)
+                        persistent, route.copies, (M, route.N, route.K), _MODE, swapped,
+                        choose.both_narrow(named), rows, timed, chosen.order,
+                        dict(chosen.params), chosen.reason)

@@ -26,7 +26,7 @@ from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launc
                                              _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
-from swizzlekit.kernels.triton.matmul_configs import FLAT_TILES, _auto_order, _configs, _prune
+from swizzlekit.kernels.triton.matmul_configs import _auto_order, _configs, _prune
 from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
@@ -115,7 +115,7 @@ def _set_blocks(nargs):
         nargs[name].block_shape = block
 
 
-@_autotune("tma", flat=len(FLAT_TILES), configs=_configs(_set_blocks, swap=True, flat=True),
+@_autotune("tma", configs=_configs(_set_blocks, swap=True, flat=True),
            key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]

@@ -158,7 +158,7 @@ def _set_blocks(nargs):
             nargs[name].block_shape = block
 
 
-@_autotune("fp8_tma", flat=len(FLAT_TILES), configs=_configs(_set_blocks, flat=True),
+@_autotune("fp8_tma", configs=_configs(_set_blocks, flat=True),
            key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES", "SPLIT_K",
                 "C_PTR"],
            prune_configs_by={"early_config_prune": _prune})

@@ -22,7 +22,7 @@ from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.timing import gpu_time
 
 __all__ = ["SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "INTERPRETER_TILE",
-           "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "timed_configs"]
+           "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
 
 #: ``SWIZZLEKIT_AUTOTUNE``: ``model`` (the default) times the config model's best ``top_k``
 #: configs of those that fit; ``full`` times every one (``1``, the old default, means it too);
@@ -135,35 +135,47 @@ def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = Fals
     return keep or configs[-1:]
 
 
-def _autotune(model: str, flat: int = 0, **kwargs):
+class Prune:
+    """The autotuner's early prune: the kernel's own (``fits``: the configs that fit the
+    call), then those this process's autotune mode times (:data:`AUTOTUNE_MODES`), ranked by
+    the config model as kernel ``model`` (pointer, tma, fp8_pointer, fp8_tma): every one
+    (``full``), the first (``0``), or :func:`~swizzlekit.kernels.triton.choose.timed`'s
+    (``model``), with one more for each flattened twin kept, since the model ranks each just
+    ahead of its twin (:data:`~swizzlekit.kernels.triton.choose.FLAT_AHEAD`)."""
+
+    __slots__ = ("fits", "model")
+
+    def __init__(self, fits, model: str):
+        self.fits, self.model = fits, model
+
+    def __call__(self, configs, named_args, **kwargs):
+        from swizzlekit.kernels.triton import choose
+
+        kept = self.fits(configs, named_args, **kwargs)
+        if _MODE == "full" or len(kept) <= 1:
+            return kept
+        estimate = choose.perf_model(self.model)
+        ranked = sorted(kept, key=lambda c: estimate(**named_args, **kwargs, **c.all_kwargs()))
+        if _MODE == "0":
+            return ranked[:1]
+        labels = [choose.config_label(c.kwargs, c.num_stages, c.num_warps) for c in ranked]
+        flat = sum(label.endswith("/flat") for label in labels)
+        return [ranked[i] for i in choose.timed(labels, choose.both_narrow(named_args), flat)]
+
+
+def _autotune(model: str, **kwargs):
     """triton.autotune, caching the chosen config per shape on disk where Triton can, timing
     each config's GPU time (:func:`~swizzlekit.kernels.triton.timing.gpu_time`), and timing
-    only the config model's best few (:data:`AUTOTUNE_MODES`) of those the prune keeps.
-    ``model``: the kernel's name in the model (pointer, tma, fp8_pointer, fp8_tma). ``flat``:
-    how many flattened twins the configs have; the model times that many more, since it ranks
-    each just ahead of its twin (:data:`~swizzlekit.kernels.triton.choose.FLAT_AHEAD`)."""
+    only the configs :class:`Prune` keeps. ``model``: the kernel's name in the config model.
+    ``prune_configs_by`` must name the kernel's ``early_config_prune``."""
     import inspect
-
-    from swizzlekit.kernels.triton import choose
 
     parameters = inspect.signature(triton.autotune).parameters
     if "cache_results" in parameters:
         kwargs["cache_results"] = True
     if "do_bench" in parameters:          # time the configs' kernels, not Triton's launch
         kwargs["do_bench"] = functools.partial(gpu_time, warmup=25, rep=100)
-    timed = timed_configs(flat)
-    if timed is not None:
-        kwargs["prune_configs_by"] = {**kwargs.get("prune_configs_by", {}),
-                                      "perf_model": choose.perf_model(model), "top_k": timed}
+    by = kwargs["prune_configs_by"]
+    kwargs["prune_configs_by"] = {**by, "early_config_prune": Prune(by["early_config_prune"],
+                                                                    model)}
     return triton.autotune(**kwargs)
-
-
-def timed_configs(flat: int = 0) -> int | None:
-    """How many of the configs the prune keeps this process's autotune mode times, the config
-    model's best first, for a kernel whose configs have ``flat`` flattened twins: the model's
-    ``top_k`` plus ``flat`` (``model``), 1 (``0``), or every one (``full``: None)."""
-    from swizzlekit.kernels.triton import choose
-
-    if _MODE == "full":
-        return None
-    return choose.top_k() + flat if _MODE == "model" else 1

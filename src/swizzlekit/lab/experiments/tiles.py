@@ -106,9 +106,9 @@ def measure(M: int, N: int, K: int, precision: str, split: str) -> list[dict]:
     _, mm_precision, bound = BENCH_PRECISIONS[precision]
     tuners = _autotuners()
     for t in tuners.values():             # time every config now, not the disk's old choice
-        t.cache.clear()                   # nor only the config model's best few
-        t.cache_results = False
-        t.perf_model = None
+        t.cache.clear()                   # nor only those the config model picks (Prune):
+        t.cache_results = False           # every one the kernel's own prune keeps
+        t.early_config_prune = getattr(t.early_config_prune, "fits", t.early_config_prune)
         t._do_bench = functools.partial(gpu_time, warmup=10, rep=50)   # kernel, not launch
         t.configs_timings = None
     mm.PLANS.clear()
