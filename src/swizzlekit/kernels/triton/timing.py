@@ -82,13 +82,13 @@ def _summary(times: list[float], quantiles, return_mode: str):
 def gpu_time(fn, warmup: float = 25, rep: float = 100, grad_to_none=None, quantiles=None,
              return_mode: str = "mean"):
     """``fn``'s GPU time in milliseconds, L2 flushed before each repetition, as
-    ``triton.testing.do_bench`` (same arguments and answers), but with the host's launch
-    hidden behind a spin (module docstring). ``warmup`` and ``rep`` are milliseconds of
-    warm-up and of timed repetitions, spins included."""
+    ``triton.testing.do_bench`` (same arguments; ``quantiles`` by nearest rank), but with the
+    host's launch hidden behind a spin (module docstring). ``warmup`` and ``rep`` are
+    milliseconds of warm-up and of timed repetitions, spins included."""
     if return_mode not in RETURN_MODES:
         raise SwizzleKitError(f"return_mode {return_mode!r} is not valid; choose one of: "
                               f"{', '.join(RETURN_MODES)}")
-    if not (warmup > 0 and rep > 0):
+    if not all(isinstance(v, (int, float)) and v > 0 for v in (warmup, rep)):
         raise SwizzleKitError(f"warmup and rep are milliseconds above 0, got {warmup} and {rep}")
     if quantiles is not None and not all(0 <= q <= 1 for q in quantiles):
         raise SwizzleKitError(f"quantiles are fractions from 0 to 1, got {list(quantiles)}")
