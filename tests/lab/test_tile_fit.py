@@ -42,8 +42,8 @@ def test_top_k_is_the_fit_halfs_rule():
 
 def test_narrow_top_k_is_the_same_rule_on_the_fit_halfs_both_narrow_problems():
     params = choose.fitted()
-    narrow = [runs for runs, both in tile_fit._ranked(params, "fit", choose.TABLE).values()
-              if both]
+    fit_half = tile_fit._split("fit", choose.TABLE)
+    narrow = [runs for runs, both in tile_fit._ranked(params, fit_half, "fit").values() if both]
     assert narrow                                          # the rule has problems to go on
 
     def within(k):
@@ -80,7 +80,8 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists):
 
     params, same, checked = choose.fitted(), 0, 0
     for split, path in tile_fit.SPLITS.items():
-        for key, (runs, both) in tile_fit._ranked(params, split, path).items():
+        problems = tile_fit._split(split, path)
+        for key, (runs, both) in tile_fit._ranked(params, problems, split).items():
             _, M, N, K, precision, kernel, _ = key
             plan = autotune_plan(M, N, K, precision, "auto")
             if plan.model != kernel or sorted(c for c, _ in runs) != sorted(

@@ -16,7 +16,7 @@ import math
 from swizzlekit.kernels.triton import choose
 from swizzlekit.kernels.triton.choose import EFFICIENCIES, GRID, TABLE, seconds, terms
 
-__all__ = ["NARROW_TABLE", "SPLITS", "fit", "judge", "main"]
+__all__ = ["NARROW_TABLE", "TOP_KS", "SPLITS", "fit", "judge", "main"]
 
 #: The narrow set (``swizzlekit lab tiles --set narrow``): judged, never fitted on.
 NARROW_TABLE = TABLE.with_name("tiles_h200_narrow.csv")
@@ -103,17 +103,25 @@ def fit(path=TABLE) -> dict:
     params = {**g, "efficiency": dict(zip(names, chosen)),
               "default_efficiency": sorted(chosen)[len(chosen) // 2]}
     fit_regret = judge(params, "fit", path)
-    params["top_k"] = next((k for k in TOP_KS
-                            if fit_regret[f"top{k}"]["within_1pct"] >= 0.95), TOP_KS[-1])
+    params["top_k"] = _least_k(lambda k: fit_regret[f"top{k}"]["within_1pct"], TOP_KS)
     params["narrow_top_k"] = _narrow_top_k(params, path)
     params["fit_log_error"] = round(float(score), 3)
     return params
 
 
-def _ranked(params: dict, split: str, path) -> dict:
+def _least_k(within, ks) -> int:
+    """The fit half's rule: the least k of ``ks`` whose picks run within 1% of the fastest
+    config on 95% of the problems (``within(k)``: that share), else the largest."""
+    return next((k for k in ks if within(k) >= 0.95), ks[-1])
+
+
+def _split(split: str, path) -> dict:
+    return {k: v for k, v in _problems(path).items() if k[0] == split}
+
+
+def _ranked(params: dict, problems: dict, split: str) -> dict:
     """Per problem of the split: its configs as the model ranks them, fastest predicted first,
     each ``(label, measured seconds)``, and whether both operands load narrow."""
-    problems = {k: v for k, v in _problems(path).items() if k[0] == split}
     out: dict = {}
     for key, cfg, t, tm in _rows(problems, split):
         out.setdefault(key, []).append((seconds(tm, _efficiency(params, key, cfg), params), cfg, t))
@@ -136,38 +144,43 @@ def _figures(slow: list[float]) -> dict:
 def _narrow_top_k(params: dict, path=TABLE) -> int:
     """``top_k``'s rule on the fit half's problems whose operands both load narrow, with one
     config per group of stage twins (:func:`~swizzlekit.kernels.triton.choose.timed`)."""
-    narrow = [runs for runs, both in _ranked(params, "fit", path).values() if both]
-    for k in range(1, 13):
+    narrow = [runs for runs, both in _ranked(params, _split("fit", path), "fit").values()
+              if both]
+    if not narrow:
+        return 1
+
+    def within(k: int) -> float:
         slow = [_regret(runs, choose.timed([c for c, _ in runs], True, k=k)) for runs in narrow]
-        if not narrow or sum(s <= 0.01 for s in slow) >= 0.95 * len(slow):
-            return k
-    return 12
+        return sum(s <= 0.01 for s in slow) / len(slow)
+
+    return _least_k(within, range(1, 13))
 
 
 def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dict:
-    """Per k of :data:`TOP_KS`: how much slower the fastest of the model's k best configs runs than the
-    fastest config measured, over the split's problems (mean and worst, %), and the share of
-    problems within 1%. ``default``: the same for the configs the default autotune times
+    """Per k of :data:`TOP_KS`: how much slower the fastest of the model's k best configs runs
+    than the fastest config measured, over the split's problems (mean and worst, %), and the
+    share of problems within 1%. ``default``: the same for the configs the default autotune times
     (:func:`~swizzlekit.kernels.triton.choose.timed`), with how many it times on average;
     ``both_narrow``: that, over the problems whose operands both load narrow (absent if
     none). ``configs``: how many the full autotune timed, on average."""
     params = params or choose.fitted()
-    ranked = _ranked(params, split, path)
+    problems = _split(split, path)
+    ranked = _ranked(params, problems, split)
     out = {}
     for k in TOP_KS:
         out[f"top{k}"] = _figures([_regret(runs, list(range(min(k, len(runs)))))
                                    for runs, _ in ranked.values()])
-    picks = {key: _default_picks(params, runs, both) for key, (runs, both) in ranked.items()
-             if "top_k" in params}
     if "top_k" in params:                 # fitted (fit() judges before it sets top_k)
-        out["default"] = {**_figures([_regret(ranked[key][0], p) for key, p in picks.items()]),
-                          "timed": round(sum(map(len, picks.values())) / len(picks), 1)}
-    narrow = [key for key, (_, both) in ranked.items() if both]
-    if narrow and "top_k" in params:
-        out["both_narrow"] = {**_figures([_regret(ranked[key][0], picks[key]) for key in narrow]),
-                              "problems": len(narrow),
-                              "timed": round(sum(len(picks[key]) for key in narrow) / len(narrow), 1)}
-    problems = {k: v for k, v in _problems(path).items() if k[0] == split}
+        picks = {key: _default_picks(params, runs, both) for key, (runs, both) in ranked.items()}
+
+        def default(keys: list) -> dict:
+            return {**_figures([_regret(ranked[key][0], picks[key]) for key in keys]),
+                    "timed": round(sum(len(picks[key]) for key in keys) / len(keys), 1)}
+
+        out["default"] = default(list(ranked))
+        narrow = [key for key, (_, both) in ranked.items() if both]
+        if narrow:
+            out["both_narrow"] = {**default(narrow), "problems": len(narrow)}
     out["problems"] = len(problems)
     out["configs"] = round(sum(len(v) for v in problems.values()) / len(problems), 1)
     out["log_error"] = round(_log_error(_rows(problems, split), params), 3)
@@ -176,10 +189,10 @@ def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dic
 
 def _default_picks(params: dict, runs: list[tuple], both: bool) -> list[int]:
     """The configs the default autotune times, as ``tuning.Prune`` picks them: ``top_k`` plus
-    the flattened twins, or ``narrow_top_k`` groups of stage twins (``top_k`` until fitted)."""
+    the flattened twins, or ``narrow_top_k`` groups of stage twins."""
     labels = [c for c, _ in runs]
     if both:
-        return choose.timed(labels, True, k=params.get("narrow_top_k", params["top_k"]))
+        return choose.timed(labels, True, k=params["narrow_top_k"])
     return choose.timed(labels, False, k=params["top_k"] + sum(c.endswith("/flat") for c in labels))
 
 

@@ -6,9 +6,9 @@ and shape, one call of ``swizzlekit.kernels.matmul`` (``scaled_matmul`` for fp8)
 autotuning and K unsplit, on fresh operands and a poisoned output checked against float64.
 It writes every config the autotuner timed (its GPU time,
 :func:`~swizzlekit.kernels.triton.timing.gpu_time`: L2 flushed before each repetition, the
-host's launch hidden, the median) to ``tiles.csv``: one :class:`~swizzlekit.lab.records.TileRow` per
-config, the winner marked. The autotuner's disk cache and the config model's pruning are
-bypassed, so every config that fits is timed afresh.
+host's launch hidden, the median) to ``tiles.csv``: one
+:class:`~swizzlekit.lab.records.TileRow` per config, the winner marked. The autotuner's disk
+cache and the config model's pruning are bypassed, so every config that fits is timed afresh.
 
 The shapes carry their split (:data:`SHAPES`): issue 13's ``full`` suite and six small shapes
 with rows that are not 16-byte multiples (:data:`RAGGED_SMALL`) alternate between ``fit`` and
