@@ -87,3 +87,11 @@ def test_a_flattened_config_ranks_just_ahead_of_its_twin_until_fitted():
     slow = choose.predict(8192, 8192, 8192, "16bit", "tma", twin + "/flat", params=p)
     assert slow > choose.predict(8192, 8192, 8192, "16bit", "tma", twin, params=p)
     assert choose._parse(twin + "/flat") == (128, 256, 64, 3, 8, False)
+
+
+@pytest.mark.parametrize("kw, message", [({"k": 0}, "k must be at least 1"),
+                                         ({"k": 2.0}, "k must be an integer"),
+                                         ({"flat": -1}, "flat must be at least 0")])
+def test_timed_names_bad_counts(kw, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        choose.timed(["a/s3/w4"], False, **kw)

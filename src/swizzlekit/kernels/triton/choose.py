@@ -42,6 +42,7 @@ import math
 from types import SimpleNamespace
 
 from swizzlekit.data import FOLDER
+from swizzlekit.errors import check_int
 from swizzlekit.gpus import gpu, residency
 
 __all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "narrow_top_k",
@@ -192,6 +193,9 @@ def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = N
     >>> timed(["a/s3/w4", "a/s4/w4", "b/s3/w4", "c/s3/w4"], False, k=2)
     [0, 1]
     """
+    if k is not None:
+        check_int("k", k, 1)
+    check_int("flat", flat, 0)
     if not both_narrow:
         return list(range(min(len(labels), top_k() + flat if k is None else k)))
     seen, firsts = set(), []
