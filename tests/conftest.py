@@ -27,12 +27,21 @@ if not HAS_GPU:
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
 
+def pytest_runtest_logreport(report):
+    """With ``SWIZZLEKIT_DURATIONS=FILE``, each test's phases and seconds as they finish (a
+    tier cut off by a time limit still leaves what it ran)."""
+    path = os.environ.get("SWIZZLEKIT_DURATIONS")
+    if path:
+        with open(path, "a") as f:
+            f.write(f"{report.duration:.3f}\t{report.when}\t{report.outcome}\t{report.nodeid}\n")
+
+
 def pytest_collection_modifyitems(config, items):
     if HAS_GPU:
         return
     skip = pytest.mark.skip(reason="needs an NVIDIA GPU (GPU tier); none on this machine")
     for item in items:
-        if "gpu" in item.keywords:
+        if item.get_closest_marker("gpu") or item.get_closest_marker("gpu_slow"):
             item.add_marker(skip)
 
 
@@ -45,15 +54,16 @@ def gpu_config_lists(monkeypatch):
     import importlib
 
     importlib.import_module("swizzlekit.kernels.triton.matmul")
-    from swizzlekit.kernels.triton import matmul_configs as mc, scaled
+    importlib.import_module("swizzlekit.kernels.triton.scaled")
+    from swizzlekit.kernels.triton import matmul_configs as mc, scaled_configs as sc
 
-    for module in (mc, scaled):
+    for module in (mc, sc):
         monkeypatch.setattr(module, "_INTERPRET", False)
     mc._labels.cache_clear()
-    scaled._labels.cache_clear()
+    sc._labels.cache_clear()
     yield
     mc._labels.cache_clear()
-    scaled._labels.cache_clear()
+    sc._labels.cache_clear()
 
 
 # ------------------------------------------------------------------- GPU tier fixtures

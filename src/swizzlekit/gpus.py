@@ -35,6 +35,7 @@ class GPU:
     banks: int = 32
     bank_bytes: int = 4
     l2_sector_bytes: int = 32          # the L2's unit of lookup and of ncu's sector counters
+    memory_bytes: int = 80 * 10**9     # device memory (datasheet)
     sources: str = ""
     # occupancy rules (CUDA Occupancy Calculator, CUDA C++ Programming Guide, "Compute
     # Capabilities" table): the same for sm_80 and sm_90 except where a preset says otherwise
@@ -80,6 +81,7 @@ GPUS: dict[str, GPU] = {
                 l2_side_of_sm=("000000111111001100000011111100110000001111110011000000111111001100"
                                "001111110011000011111100110000111111001100001111110011001100000000"),
                 dispatch_order=_H200_DISPATCH, cta_duration_cv=(0.017, 0.058),
+                memory_bytes=141 * 10**9,
                 sources="SMs, L2, copy rate, cuBLAS: measured 2026-11-21; peaks: datasheet; "
                         "L2 sides, dispatch order, CTA duration spread: measured 2026-11-22 "
                         "(docs/cta.md)"),
@@ -100,12 +102,15 @@ GPUS: dict[str, GPU] = {
     "rtx4090": GPU("NVIDIA GeForce RTX 4090", 128, 72 * MiB, 1, 1008.0,
                    {"fp16": 165.2, "bf16": 165.2, "tf32": 82.6, "fp32": 82.6},
                    smem_per_sm=100 * 1024, smem_per_block=99 * 1024, max_threads_per_sm=1536,
-                   max_blocks_per_sm=24, arch="sm_89", sources="Ada whitepaper"),
+                   max_blocks_per_sm=24, arch="sm_89", memory_bytes=24 * 10**9,
+                   sources="Ada whitepaper"),
     # RTX 4050 Laptop (AD107), seed 002's device (compute capability 8.9): 20 SMs (2560 CUDA
     # cores), 24 MB L2, 96-bit GDDR6 at 16 Gbps = 192 GB/s. L2 size is a lead, not measured.
     "rtx4050-laptop": GPU("NVIDIA GeForce RTX 4050 Laptop", 20, 24 * MiB, 1, 192.0,
                           {"fp32": 8.99}, smem_per_sm=100 * 1024, smem_per_block=99 * 1024,
-                          max_threads_per_sm=1536, max_blocks_per_sm=24, arch="sm_89", sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
+                          max_threads_per_sm=1536, max_blocks_per_sm=24, arch="sm_89",
+                          memory_bytes=6 * 10**9,
+                          sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
 }
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from swizzlekit.kernels.triton import choose
-from swizzlekit.kernels.triton.tuning import autotune_mode
+from swizzlekit.kernels.triton.configs import autotune_mode
 from swizzlekit.errors import SwizzleKitError
 
 CONFIGS = sorted({name.split("/", 2)[2] for name in choose.fitted()["efficiency"]

@@ -12,6 +12,7 @@ from swizzlekit.kernels.cuda.nvrtc import CompileError, compile_cuda  # noqa: E4
 from swizzlekit.smem import Instruction, RowMajor, Swizzle, Swizzled, analyze  # noqa: E402
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch", ["sm_90", "sm_80"])
 def test_build_every_kernel(arch, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))

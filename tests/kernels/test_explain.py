@@ -140,7 +140,7 @@ def test_large_ragged_calls_run_on_aligned_copies(precision, kernel, copies, sha
 
 
 def test_deep_configs_only_up_to_deep_max_m():
-    from swizzlekit.kernels.triton.tuning import DEEP_MAX_M, DEEP_TILES
+    from swizzlekit.kernels.triton.configs import DEEP_MAX_M, DEEP_TILES
 
     deep = {"{}x{}x{}/s{}/w{}".format(*t) for t in DEEP_TILES}
     assert deep & {r.config for r in _plan(DEEP_MAX_M, 4096, 4096, "bf16").configs}
@@ -201,9 +201,9 @@ def test_both_narrow_calls_time_one_config_per_group_of_stage_twins():
 
 @pytest.mark.parametrize("mode", ["full", "0"])
 def test_the_other_modes_time_all_or_one(mode, monkeypatch):
-    from swizzlekit.kernels.triton import tuning
+    from swizzlekit.kernels.triton import configs
 
-    monkeypatch.setattr(tuning, "_MODE", mode)
+    monkeypatch.setattr(configs, "_MODE", mode)
     for shape in [(275, 2325, 1789), (4096, 4096, 4096)]:
         plan = _plan(*shape, "bf16")
         assert plan.timed == (len(plan.configs) if mode == "full" else 1)

@@ -14,7 +14,8 @@ pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
                                 reason="interpreter tier: runs where there is no GPU")
 
 from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS, flat_ok  # noqa: E402
-from swizzlekit.kernels.triton.tuning import INTERPRETER_TILE, _config_list  # noqa: E402
+from swizzlekit.kernels.triton.configs import INTERPRETER_TILE  # noqa: E402
+from swizzlekit.kernels.triton.tuning import _config_list  # noqa: E402
 
 
 def _forced(kernel, pre_hook, **kwargs):

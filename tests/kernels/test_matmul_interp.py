@@ -275,7 +275,7 @@ def test_swap_rule_and_smem_count():
 
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab
-    from swizzlekit.kernels.triton.tuning import _fitting, _smem
+    from swizzlekit.kernels.triton.configs import _fitting, _smem
 
     cases = [(4, "tf32", False, 4096), (4, "tf32", True, 4096), (4, "ieee", False, 16),
              (2, "tf32", False, 4096), (2, "tf32", False, 128), (2, "tf32", False, 129),
@@ -310,11 +310,11 @@ def test_one_tile_branch(monkeypatch):
 @pytest.mark.parametrize("M", [1, 64, 128, 129, 256, 257, 512, 513, 4096])
 @pytest.mark.parametrize("elem", [2, 4])
 def test_deep_pipelines_only_for_few_rows(M, elem, monkeypatch):
-    """The deep-pipeline configs (tuning.DEEP_TILES, DEEP_SWAPPED) reach the autotuner exactly
+    """The deep-pipeline configs (configs.DEEP_TILES, DEEP_SWAPPED) reach the autotuner exactly
     for 16-bit calls of M <= DEEP_MAX_M (in fp32 none fits the shared memory); above it, the
     configs kept are the same as without them. (The GPU's lists: the interpreter has one tile.)"""
     from swizzlekit.kernels.triton import matmul_configs as mc
-    from swizzlekit.kernels.triton.tuning import DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES, SMALL_M
+    from swizzlekit.kernels.triton.configs import DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES, SMALL_M
 
     monkeypatch.setattr(mc, "_INTERPRET", False)
     mc._labels.cache_clear()

@@ -74,7 +74,7 @@ def test_ties_are_broken_as_the_autotuner_breaks_them(tmp_path, monkeypatch):
 def test_the_judge_times_what_the_autotuner_times(gpu_config_lists):
     """Oracle: per problem of every split whose configs and load path are the current code's,
     the configs ``judge`` counts as the default autotune's are exactly those the autotuner's
-    own prune (``tuning.Prune``, through ``explain.autotune_plan``) keeps."""
+    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan
 

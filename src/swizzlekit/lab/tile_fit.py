@@ -188,7 +188,7 @@ def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dic
 
 
 def _default_picks(params: dict, runs: list[tuple], both: bool) -> list[int]:
-    """The configs the default autotune times, as ``tuning.Prune`` picks them: ``top_k`` plus
+    """The configs the default autotune times, as ``configs.Prune`` picks them: ``top_k`` plus
     the flattened twins, or ``narrow_top_k`` groups of stage twins."""
     labels = [c for c, _ in runs]
     if both:

@@ -15,17 +15,14 @@ problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`,
 from __future__ import annotations
 
 import functools
-import os
-
-import triton
 
 from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
+from swizzlekit.kernels.triton.configs import _INTERPRET
 
 __all__ = ["PRECISIONS"]
 
-_INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 #: The ``precision`` choices for fp32 inputs.
 PRECISIONS = ("tf32", "ieee")
 _DTYPES = ("float16", "bfloat16", "float32")
@@ -69,9 +66,9 @@ def _order_args_cached(order: str, items: tuple) -> tuple[str, int]:
 def _slots(name: str, p: int, tm: int, tn: int) -> int:
     """Launch slots of order ``name``: its own grid, the power-of-two square, or the tiles."""
     if name == "cutlass":
-        return (tm << p) * triton.cdiv(tn, 1 << p)
+        return (tm << p) * -(-tn // (1 << p))
     if name == "zlayer":
-        return triton.cdiv(tn, p) * tm * p
+        return -(-tn // p) * tm * p
     if name in ("morton", "hilbert"):
         side = max(2, 1 << (max(tm, tn) - 1).bit_length())
         return side * side
@@ -156,6 +153,11 @@ def _check(a, b, out, precision):
     """The door: 2-D tensors that multiply, on one device, of one supported dtype."""
     import torch
 
+    for name, t in (("a", a), ("b", b), ("out", out)):
+        if not isinstance(t, torch.Tensor) and (name != "out" or t is not None):
+            raise SwizzleKitError(f"{name} must be a torch tensor, got {type(t).__name__}")
+    if not isinstance(precision, str):
+        raise SwizzleKitError(f"precision {precision!r} is not valid; choose one of: tf32, ieee")
     if a.dim() != 2 or b.dim() != 2:
         raise SwizzleKitError(f"matmul takes 2-D tensors, got {a.dim()}-D and {b.dim()}-D")
     if a.shape[1] != b.shape[0]:

@@ -5,9 +5,9 @@ On the first call of a shape, Triton's autotuner compiles and times every config
 keeps (10 to 25). With this model it times only those :func:`timed` names: the
 :func:`top_k` that the model ranks fastest, or, where both operands are narrow, the best of
 each group of stage twins for :func:`narrow_top_k` groups (the autotuner's early prune,
-``tuning.Prune``). ``SWIZZLEKIT_AUTOTUNE=full`` times them all, and
+``configs.Prune``). ``SWIZZLEKIT_AUTOTUNE=full`` times them all, and
 ``SWIZZLEKIT_AUTOTUNE=0`` takes the model's first pick
-(:mod:`~swizzlekit.kernels.triton.tuning`).
+(:mod:`~swizzlekit.kernels.triton.configs`).
 
 The model, per config (tile ``BM x BN x BK``, ``S`` stages, ``W`` warps) on an M x N x K
 problem with ``e``-byte operands::
@@ -93,7 +93,7 @@ def _parse(config: str) -> tuple[int, int, int, int, int, bool]:
 @functools.lru_cache(maxsize=4096)
 def _residency(bm: int, bn: int, bk: int, stages: int, warps: int, elem: int, out: int,
                gpu_name: str) -> int:
-    from swizzlekit.kernels.triton.tuning import _smem
+    from swizzlekit.kernels.triton.configs import _smem
 
     cfg = SimpleNamespace(kwargs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=stages)
     regs = min(255, bm * bn // (32 * warps) + 32)
@@ -225,8 +225,8 @@ def both_narrow(named_args: dict) -> bool:
 
 def perf_model(kernel: str):
     """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
-    config's constexprs in, :func:`predict`'s seconds out (``tuning.Prune`` ranks by it)."""
-    from swizzlekit.kernels.triton.tuning import _element_size
+    config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it)."""
+    from swizzlekit.kernels.triton.configs import _element_size
 
     def estimate(**kw) -> float:
         a = kw.get("a_ptr", kw.get("a_desc"))

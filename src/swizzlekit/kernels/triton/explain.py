@@ -8,7 +8,7 @@ times, and the CTA order the L2 model picks.
 K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Two rules are
 restated here, each marked with where it lives: when a call runs on aligned copies
 (``call._pad_first``; K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
-configs the autotune mode times is the autotuner's own early prune (``tuning.Prune``), called
+configs the autotune mode times is the autotuner's own early prune (``configs.Prune``), called
 here as the autotuner calls it. It assumes one split of K, where
 ``split_k=None`` also times two at M <= 512.
 
@@ -89,11 +89,23 @@ def _tensor(elem: int) -> SimpleNamespace:
 
 
 def _check(M, N, K, precision, kernel, persistent) -> tuple[int, int, int]:
+    """The door: sizes, names, and a problem whose A, B and C fit the largest preset GPU."""
+    from swizzlekit.gpus import GPUS
+
     M, N, K = (check_int(name, v, 1, MAX_DIM) for name, v in zip("MNK", (M, N, K)))
     check_choice("precision", precision, PRECISIONS)
     check_choice("kernel", kernel, KERNELS)
     if not isinstance(persistent, bool):
         raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    elem = PRECISIONS[precision][0]
+    out = _FP8_OUT_BYTES if precision == "fp8" else elem
+    need = (M * K + K * N) * elem + M * N * out
+    largest = max(GPUS.values(), key=lambda g: g.memory_bytes)
+    if need > largest.memory_bytes:
+        raise SwizzleKitError(
+            f"{M}x{N}x{K} in {precision} needs {need / 1e9:.3g} GB for A, B and C; the limit is "
+            f"what the largest preset GPU holds ({largest.name}, "
+            f"{largest.memory_bytes / 1e9:.0f} GB)")
     return M, N, K
 
 
@@ -115,7 +127,8 @@ class _Route(NamedTuple):
 
 def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool) -> _Route:
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
-    from swizzlekit.kernels.triton import matmul, scaled
+    from swizzlekit.kernels.triton import matmul_configs as matmul
+    from swizzlekit.kernels.triton import scaled_configs as scaled
     from swizzlekit.kernels.triton.call import PAD_MIN_MNK
 
     elem, mm_precision = PRECISIONS[precision]
@@ -153,7 +166,7 @@ def _call(M: int, precision: str, persistent: bool, route: _Route):
     tma, N, K, b_kmajor = route.tma, route.N, route.K, route.b_kmajor
     kernel = "tma" if tma else "pointer"
     if precision == "fp8":
-        from swizzlekit.kernels.triton import scaled
+        from swizzlekit.kernels.triton import scaled_configs as scaled
 
         chosen = scaled._order_pick(M, N, K, _FP8_OUT_BYTES, tma, persistent)
         named = {"M": M, "N": N, "K": K, "c_desc" if tma else "c_ptr": _tensor(_FP8_OUT_BYTES)}
@@ -189,7 +202,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     from swizzlekit.kernels.triton import choose
     from swizzlekit.kernels.triton.call import _order_args
     from swizzlekit.kernels.triton.choose import config_label
-    from swizzlekit.kernels.triton.tuning import _MODE, Prune
+    from swizzlekit.kernels.triton.configs import Prune, current_mode
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
     route = _route(M, N, K, precision, kernel, persistent)
@@ -207,6 +220,6 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     rows = tuple(Ranked(label, seconds, label in chosen_ones) for seconds, label in ranked)
     timed = len(chosen_ones)
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
-                        persistent, route.copies, (M, route.N, route.K), _MODE, swapped,
+                        persistent, route.copies, (M, route.N, route.K), current_mode(), swapped,
                         choose.both_narrow(named), rows, timed, chosen.order,
                         dict(chosen.params), chosen.reason)

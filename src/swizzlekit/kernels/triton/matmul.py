@@ -26,11 +26,14 @@ from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launc
                                              _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
-from swizzlekit.kernels.triton.matmul_configs import _auto_order, _configs, _prune
-from swizzlekit.kernels.triton.tuning import ONE_TILE_AREA, _autotune
+from swizzlekit.kernels.triton.matmul_configs import (TF32_COPY_MIN_M, TMA_MIN_M, TMA_MIN_MNK,
+                                                      _auto_order, _configs, _prune,
+                                                      tma_by_size)
+from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
+from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
-           "PAD_MIN_MNK", "tma_by_size"]
+           "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK", "TF32_COPY_MIN_M", "tma_by_size"]
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
@@ -203,32 +206,6 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
 
 
 # ---------------------------------------------------------------------------------- launcher
-#: A 16-bit GEMM takes pointer loads by default where M < TMA_MIN_M or M*N*K <= TMA_MIN_MNK,
-#: and TMA elsewhere. Since plans keep encoded descriptors (plans.Plan.tma), a TMA call costs
-#: the host time of a pointer-load call (about 22-25 us on the H200), where it was the reason
-#: for pointer loads up to 2^33. Measured on the H200 (2026-11-23, docs/benchmarks.md, run 10):
-#: TMA 4-8% faster at 2048^3 in all four same-run comparisons; elsewhere below 2^33 either
-#: way within the +-10-30% that single medians of 10-40 us calls swing between passes. So the
-#: threshold moved down to below 2048^3, and the decode-like calls (M < 128, most of which run
-#: the swapped kernel) keep pointer loads as before, since nothing showed TMA ahead there.
-TMA_MIN_M, TMA_MIN_MNK = 128, 2**31
-
-
-def tma_by_size(elem: int, M: int, N: int, K: int) -> bool:
-    """Whether a GPU call of ``elem``-byte operands takes TMA by default where its tensors
-    allow it: always for fp32, and for 16-bit from :data:`TMA_MIN_M` rows and above
-    :data:`TMA_MIN_MNK`.
-
-    >>> tma_by_size(2, 64, 4096, 4096), tma_by_size(2, 2048, 2048, 2048), tma_by_size(4, 1, 1, 1)
-    (False, True, True)
-    """
-    return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
-
-
-#: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
-#: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
-#: 3000x5000x4000 218 against 248 (docs/data/bench/tf32_probe*.json).
-TF32_COPY_MIN_M = 8192
 
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
 PLANS = PlanCache()

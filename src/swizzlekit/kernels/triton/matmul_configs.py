@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import functools
 
-from swizzlekit.kernels.triton.call import _INTERPRET
-from swizzlekit.kernels.triton.tuning import (DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
-                                              INTERPRETER_TILE, SMALL_M, _config_list,
-                                              _element_size, _fitting, _with_flat)
+from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
+                                               INTERPRETER_TILE, SMALL_M, _config_list,
+                                               _element_size, _fitting, _with_flat)
 
-__all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels"]
+__all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels",
+           "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -161,3 +161,31 @@ def _order_pick(elem: int, M: int, N: int, K: int, precision: str, use_tma: bool
     swap = _swap_ab(elem, precision, b_kmajor, M) and (use_tma or elem == 2)
     return pick(M, N, K, family(elem, precision), "tma" if use_tma else "pointer",
                 config_labels(elem, M, swap, not persistent), elem, elem, persistent)
+
+
+#: A 16-bit GEMM takes pointer loads by default where M < TMA_MIN_M or M*N*K <= TMA_MIN_MNK,
+#: and TMA elsewhere. Since plans keep encoded descriptors (plans.Plan.tma), a TMA call costs
+#: the host time of a pointer-load call (about 22-25 us on the H200), where it was the reason
+#: for pointer loads up to 2^33. Measured on the H200 (2026-11-23, docs/benchmarks.md, run 10):
+#: TMA 4-8% faster at 2048^3 in all four same-run comparisons; elsewhere below 2^33 either
+#: way within the +-10-30% that single medians of 10-40 us calls swing between passes. So the
+#: threshold moved down to below 2048^3, and the decode-like calls (M < 128, most of which run
+#: the swapped kernel) keep pointer loads as before, since nothing showed TMA ahead there.
+TMA_MIN_M, TMA_MIN_MNK = 128, 2**31
+
+
+def tma_by_size(elem: int, M: int, N: int, K: int) -> bool:
+    """Whether a GPU call of ``elem``-byte operands takes TMA by default where its tensors
+    allow it: always for fp32, and for 16-bit from :data:`TMA_MIN_M` rows and above
+    :data:`TMA_MIN_MNK`.
+
+    >>> tma_by_size(2, 64, 4096, 4096), tma_by_size(2, 2048, 2048, 2048), tma_by_size(4, 1, 1, 1)
+    (False, True, True)
+    """
+    return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
+
+
+#: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
+#: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
+#: 3000x5000x4000 218 against 248 (docs/data/bench/tf32_probe*.json).
+TF32_COPY_MIN_M = 8192

@@ -28,7 +28,7 @@ import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError, check_int
-from swizzlekit.kernels.triton.tuning import _MODE
+from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
            "buffers", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS",
@@ -79,7 +79,7 @@ def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
     (False, False)
     """
     top = max(AUTO_SPLITS)
-    return (not persistent and M <= AUTO_SPLIT_MAX_M and _MODE != "0"
+    return (not persistent and M <= AUTO_SPLIT_MAX_M and current_mode() != "0"
             and triton.cdiv(K, 64) >= top * MIN_STEPS_PER_SPLIT
             and top * M * N <= MAX_WORKSPACE)
 
