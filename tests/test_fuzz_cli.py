@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swizzlekit.cli import main
+from swizzlekit.errors import MESSAGE_LIMIT
 
 #: Seconds any one call may take (the limits the commands name keep them well inside it).
 BOUND_S = 20.0
@@ -43,6 +44,7 @@ def assert_answered(args, code, out, err, seconds, expected=None):
     if code:
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("swizzlekit: error: "), (args, err)
+        assert len(lines[0]) <= MESSAGE_LIMIT, f"{args}: a {len(lines[0])}-character message"
         assert "internal error" not in err, f"{args} hit a bug: {err}"
     else:
         assert "nan" not in out.lower().replace("nanos", ""), (args, out)
@@ -97,7 +99,8 @@ NASTY = [  # (args, exit code); {tmp} is a fresh folder, {file} an existing file
     (["bench", "--suite", "nope"], 2),
     (["bench", "--out", "{file}"], 2),
     (["bench", "--cluster", "bogus"], 2),
-    (["bench", "--cluster", "tcp://127.0.0.1:1"], 2),          # nothing listens there
+    pytest.param(["bench", "--cluster", "tcp://127.0.0.1:1"], 2,   # nothing listens there:
+                 marks=pytest.mark.slow),                       # 10 s of Dask's timeout
     (["lab", "l2-sweep", "--out", "{tmp}", "--cluster", "tcp://host"], 2),
     (["lab", "peak", "--out", "{tmp}", "--cluster", "local"], 2),   # not a sweep
     (["reproduce", "seed001", "--cluster", "8786"], 2),
@@ -111,17 +114,48 @@ NASTY = [  # (args, exit code); {tmp} is a fresh folder, {file} an existing file
     (["smem", "check", "--shape", "8x8", "--elem-bytes", "16", "--access", "row", "--layout",
       "swizzle:9,9,9"], 2),
     (SOLVE[:-1] + ["block:0x4"], 2),
+    (SOLVE[:-1] + [",".join(["row"] * 20000)], 2),             # a long value, elided
+    (["smem", "show", "--shape", "8x8", "--elem-bytes", "16", "--access", "row", "--out",
+      "{tmp}/" + "a" * 300 + ".png"], 2),                       # a name the OS refuses
+    (["kernels", "configs", "--mnk", "99999999x99999999x99999999"], 2),   # past any GPU
+    (["kernels", "configs", "--mnk", "512x4096x4096", "--precision", "int8"], 2),
+    (["kernels", "configs", "--mnk", "512x4096x4096", "--kernel", "cuda"], 2),
+    (SIM + ["--order", "row", "--kernel", "table_gemm:128x128x64:fp16", "--tile",
+            "64x64x64"], 2),                                    # --kernel sets the tile
+    (SIM + ["--order", "row", "--kernel", "table_gemm:128x128x64:fp16", "--elem-bytes",
+            "4"], 2),
+    (SIM + ["--order", "row", "--programs", "64"], 2),          # --programs needs --persistent
     ([], 2),
     (["nope"], 2),
 ]
 
 
-@pytest.mark.parametrize("args, code", NASTY, ids=[" ".join(a[:4]) for a, _ in NASTY])
+@pytest.mark.parametrize("args, code", NASTY,
+                         ids=[" ".join(getattr(c, "values", c)[0][:4]) for c in NASTY])
 def test_nasty_cases(args, code, tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("x")
     args = [a.format(tmp=tmp_path, file=afile) for a in args]
     assert_answered(args, *call(args), expected=code)
+
+
+def test_a_bad_autotune_mode_is_named(monkeypatch):
+    from swizzlekit.kernels.triton import configs
+
+    monkeypatch.setenv("SWIZZLEKIT_AUTOTUNE", "garbage")
+    monkeypatch.setattr(configs, "_MODE", None)
+    args = ["kernels", "configs", "--mnk", "512x4096x4096"]
+    code, out, err, seconds = call(args)
+    assert_answered(args, code, out, err, seconds, expected=2)
+    assert "SWIZZLEKIT_AUTOTUNE" in err
+
+
+def test_cta_simulate_says_which_tile_it_used():
+    args = SIM + ["--order", "row", "--kernel", "table_gemm:128x128x64:fp16", "--json"]
+    code, out, err, _ = call(args)
+    assert code == 0 and json.loads(out)["tile"] == [128, 128, 64], err
+    code, out, _, _ = call(SIM + ["--order", "row", "--tile", "64x128x32"])
+    assert code == 0 and "64x128x32 tiles" in out
 
 
 @pytest.mark.parametrize("args, code", [

@@ -29,26 +29,76 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 __all__ = ["SwizzleKitError", "ToolError", "check_choice", "check_int", "check_number",
-           "check_ints"]
+           "check_ints", "one_line", "MESSAGE_LIMIT"]
 
 T = TypeVar("T")
 
+#: The most characters an error message has; longer values in it are elided.
+MESSAGE_LIMIT = 300
+_WORD_LIMIT = 60
+
+
+def one_line(text, limit: int = MESSAGE_LIMIT) -> str:
+    r"""``text`` on one line of at most ``limit`` characters: runs of whitespace become one
+    space, each word longer than 60 characters keeps its ends around the count it drops, and
+    what is still too long is cut with an ellipsis.
+
+    >>> one_line("bad access 'row,row,row'\n  here")
+    "bad access 'row,row,row' here"
+    >>> one_line("value " + "x" * 1000)
+    'value xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…[950 more]…xxxxxxxxxx'
+    >>> len(one_line("word " * 100))
+    300
+    """
+    words = []
+    for word in str(text).split():
+        if len(word) > _WORD_LIMIT:
+            word = f"{word[:40]}…[{len(word) - 50} more]…{word[-10:]}"
+        words.append(word)
+    line = " ".join(words)
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
 
 class SwizzleKitError(ValueError):
-    """Bad input or an unmet precondition. The message names the problem in one line."""
+    """Bad input or an unmet precondition. The message names the problem in one line of at
+    most :data:`MESSAGE_LIMIT` characters (:func:`one_line`)."""
+
+    def __init__(self, message="") -> None:
+        super().__init__(one_line(message))
 
 
 class ToolError(RuntimeError):
-    """A machine or tool failure (no GPU, a profiler or compiler that failed). One line."""
+    """A machine or tool failure (no GPU, a profiler or compiler that failed). One line, as
+    :class:`SwizzleKitError`'s."""
+
+    def __init__(self, message="") -> None:
+        super().__init__(one_line(message))
 
 
 def check_choice(what: str, value: T, choices: Iterable[T]) -> T:
-    """Return ``value`` if it is one of ``choices``; otherwise raise listing the valid ones."""
+    """Return ``value`` if it is one of ``choices``; otherwise raise listing the valid ones.
+    Where the choices are integers, ``value`` must be an integer too (a numpy one is, and comes
+    back as a Python int; ``4.0`` and ``True`` are not).
+
+    >>> check_choice("width", 4.0, (4, 8, 16))
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: width 4.0 is not valid; choose one of: 4, 8, 16
+    """
+    import numbers
+
     options = list(choices)
-    if value not in options:
+    ints = options and all(isinstance(c, int) and not isinstance(c, bool) for c in options)
+    ok = False
+    if not ints or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
+        try:
+            ok = any(value == c and type(value) is not bool for c in options)
+        except Exception:                # arrays and other values without a plain ==
+            ok = False
+    if not ok:
         listed = ", ".join(str(c) for c in options)
         raise SwizzleKitError(f"{what} {value!r} is not valid; choose one of: {listed}")
-    return value
+    return int(value) if ints else value
 
 
 def check_int(what: str, value, lo: int | None = 1, hi: int | None = None) -> int:

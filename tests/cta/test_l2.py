@@ -291,6 +291,7 @@ def test_measured_dispatch_figures_are_the_ones_quoted():
         verdict(ranked, "lockstep")
 
 
+@pytest.mark.slow
 def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     """FITTED is what compare.fit chose on the fit half (its grid, coarsened here for time, with
     its runner-up: 16 ways errs 2.88 points there and 2.3% in DRAM bytes, against 2.90 and

@@ -106,7 +106,7 @@ def test_persistent_schedule_covers_every_tile_once():
     (lambda: order("row", 0, 4), "tiles_m must be at least 1; got 0"),
     (lambda: order("row", 10**6, 10**6), "orders are built for at most 4194304"),
     (lambda: order("row", 4.0, 4), "tiles_m must be an integer"),
-    (lambda: wave_tile_loads(order("row", 2, 2), 0, 1), "positive"),
+    (lambda: wave_tile_loads(order("row", 2, 2), 0, 1), "tiles_k must be at least 1"),
 ])
 def test_bad_input(call, message):
     with pytest.raises(SwizzleKitError, match=message):

@@ -170,7 +170,7 @@ def test_xor_cols_on_power_of_two_rows_is_a_cute_swizzle():
     ("zigzag", "unknown layout 'zigzag'; valid: row-major, pad"),
     ("swizzle:3,0", "takes 3 integers"),
     ("swizzle:3,0,2", "abs\\(SShift\\)"),
-    ("pad:-1", "padding must be >= 0"),
+    ("pad:-1", "pad must be at least 0"),
     ("xor-cols:3", "not a multiple"),
     ("triton:3,1,8", "power of two"),
     ("tma:96", "TMA swizzle mode"),

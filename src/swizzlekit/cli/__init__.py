@@ -16,7 +16,7 @@ import sys
 from swizzlekit import __version__
 from swizzlekit.cli import bench, cta, kernels, lab, report, smem
 from swizzlekit.cli.common import Parser
-from swizzlekit.errors import SwizzleKitError, ToolError
+from swizzlekit.errors import SwizzleKitError, ToolError, one_line
 
 __all__ = ["main", "build_parser"]
 
@@ -34,7 +34,7 @@ def build_parser() -> Parser:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"swizzlekit: error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(one_line(f"swizzlekit: error: {message}"), file=sys.stderr)
     return code
 
 
@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    except OSError as e:             # a path the command was given cannot be read or written
+        if e.filename is None:
+            return _fail(f"the machine refused: {e.strerror or e}", 1)
+        return _fail(f"cannot use {e.filename}: {e.strerror or e} (give another path)", 2)
     except MemoryError:
         return _fail("ran out of memory (a limit this command should have named: please "
                      "report it)", 1)

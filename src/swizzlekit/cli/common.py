@@ -71,6 +71,14 @@ def out_file(path: Path, suffixes: tuple[str, ...], what: str = "--out") -> Path
     _writable_dir(path.parent if str(path.parent) else Path("."), what)
     if path.exists() and not os.access(path, os.W_OK):
         raise SwizzleKitError(f"{what} {path} exists and cannot be overwritten")
+    existed = path.exists()
+    try:                                # the name itself (too long, a character refused)
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise SwizzleKitError(f"{what} {path} cannot be written: {e.strerror or e}") from None
+    if not existed:
+        path.unlink()
     return path
 
 

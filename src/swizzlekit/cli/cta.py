@@ -19,12 +19,14 @@ def add(top) -> None:
     sub = cta.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     p = sub.add_parser("simulate", help="predict L2 hit rate and DRAM traffic of a GEMM order")
     p.add_argument("--mnk", type=dims(3), required=True, help="MxNxK, e.g. 8192x8192x8192")
-    p.add_argument("--tile", type=dims(3), default=(128, 128, 64), help="BMxBNxBK (128x128x64)")
+    p.add_argument("--tile", type=dims(3), default=None,
+                   help="BMxBNxBK (default 128x128x64; not with --kernel, which sets it)")
     p.add_argument("--gpu", default="h200", help="GPU preset (see swizzlekit.gpus)")
     p.add_argument("--order", required=True, help="an order name, or 'all' to rank them")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="order parameter, e.g. group=8 (not with --order all, which sweeps them)")
-    p.add_argument("--elem-bytes", type=int, default=2, help="bytes per element: 1, 2, 4, 8")
+    p.add_argument("--elem-bytes", type=int, default=None,
+                   help="bytes per element: 1, 2, 4, 8 (default 2; not with --kernel)")
     p.add_argument("--concurrent", type=positive, default=None,
                    help="CTAs per wave (default: the model's fitted wave)")
     p.add_argument("--ctas-per-sm", type=positive, default=None,
@@ -62,9 +64,15 @@ def _simulate(args: argparse.Namespace) -> int:
     from swizzlekit.gpus import gpu
 
     g = gpu(args.gpu)
-    tile, elem_bytes, ctas_per_sm = args.tile, args.elem_bytes, args.ctas_per_sm or 1
-    out_bytes, row_bytes = None, args.row_bytes
+    tile = (128, 128, 64) if args.tile is None else args.tile
+    elem_bytes = 2 if args.elem_bytes is None else args.elem_bytes
+    ctas_per_sm, out_bytes, row_bytes = args.ctas_per_sm or 1, None, args.row_bytes
     if args.kernel is not None:
+        given = [flag for flag, v in (("--tile", args.tile), ("--elem-bytes", args.elem_bytes))
+                 if v is not None]
+        if given:
+            raise SwizzleKitError(f"--kernel sets the tile and element size from the measured "
+                                  f"kernel; drop {' and '.join(given)}, or drop --kernel")
         from swizzlekit.errors import check_choice
         from swizzlekit.gpus import residency
         from swizzlekit.lab.experiments.l2_sweep import measured_kernels
@@ -100,7 +108,7 @@ def _simulate(args: argparse.Namespace) -> int:
         v = verdict(ranked, args.dispatch)
         out = {"gpu": args.gpu, "dispatch": args.dispatch, "recommended": best,
                "ranking": ranked, "verdict": v, "ctas_per_sm": ctas_per_sm, "tile": list(tile),
-               "elem_bytes": elem_bytes,
+               "elem_bytes": elem_bytes, "kernel": args.kernel,
                "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
         lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
         lines += [f"{label(r['order'], r['params']):22s} "
@@ -114,10 +122,12 @@ def _simulate(args: argparse.Namespace) -> int:
     tm, tn = -(-m // bm), -(-n // bn)
     pred = simulate(m, n, k, order(args.order, tm, tn, **params), **common)
     out = {"order": args.order, "params": params, "gpu": args.gpu, "ctas_per_sm": ctas_per_sm,
-           "dispatch": args.dispatch, **pred.to_dict()}
+           "dispatch": args.dispatch, "tile": list(tile), "elem_bytes": elem_bytes,
+           "kernel": args.kernel, **pred.to_dict()}
     emit(out, args.json, f"{label(args.order, params)} on {g.name}: L2 hit rate "
          f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
-         f"({pred.waves} waves; {ctas_per_sm} CTA{'' if ctas_per_sm == 1 else 's'} per SM)")
+         f"({pred.waves} waves; {'x'.join(map(str, tile))} tiles of {elem_bytes}-byte elements; "
+         f"{ctas_per_sm} CTA{'' if ctas_per_sm == 1 else 's'} per SM)")
     return 0
 
 

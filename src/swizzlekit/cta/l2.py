@@ -237,7 +237,11 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     measured spread of CTA durations, by which a persistent grid's programs drift apart
     (:func:`swizzlekit.cta.schedule.run_order`).
     """
+    if order is None:
+        raise SwizzleKitError("simulate needs an order: a (tiles, 2) array such as "
+                              "swizzlekit.cta.order('grouped', tiles_m, tiles_n)")
     M, N, K, (bm, bn, bk), order = check_problem(M, N, K, order, tile, elem_bytes)
+    elem_bytes = _element_bytes("elem_bytes", elem_bytes)
     out_bytes = _out_bytes(out_bytes, elem_bytes)
     s = settings(gpu, ctas_per_sm, persistent=persistent, l2_bytes=l2_bytes,
                  concurrent=concurrent, partitions=partitions, coalesce=coalesce,

@@ -69,6 +69,11 @@ def seed001_get_swizzle_idx(tm: int, tn: int, width: int, fixed: bool = True) ->
     The seed divides ``strip_flat_idx`` by ``gridDim.y`` to get the row; that is right only on
     square grids. ``fixed=True`` divides by ``gridDim.x``.
     """
+    tm, tn = check_int("tm", tm), check_int("tn", tn)
+    width = check_int("width", width, 1, MAX_TILES)
+    if not isinstance(fixed, (bool, np.bool_)):
+        raise SwizzleKitError(f"fixed must be True or False; got {fixed!r}")
+    _check_grid(tm, tn)
     gx, gy = tn, tm
     idx = np.arange(gx * gy)
     per_strip = width * gy
@@ -204,6 +209,24 @@ _CHOICES = {"along": ("m", "n"), "raster": ("m", "n")}
 MAX_TILES = 2**22
 
 
+def _check_grid(tiles_m: int, tiles_n: int) -> None:
+    if tiles_m * tiles_n > MAX_TILES:
+        raise SwizzleKitError(f"a {tiles_m}x{tiles_n} tile grid has {tiles_m * tiles_n} tiles; "
+                              f"orders are built for at most {MAX_TILES} (2^22)")
+
+
+def _any_order(order_) -> np.ndarray:
+    """An order of :func:`order` or :func:`check_order`'s form on the grid it spans."""
+    if not isinstance(order_, np.ndarray) or order_.ndim != 2 or order_.shape[1:] != (2,) \
+            or not np.issubdtype(order_.dtype, np.integer) or len(order_) == 0:
+        raise SwizzleKitError("the order must be a non-empty (tiles, 2) integer array, as "
+                              "swizzlekit.cta.order builds")
+    if order_.min() < 0:
+        raise SwizzleKitError("the order has a negative tile coordinate")
+    tiles_m, tiles_n = (int(v) + 1 for v in order_.max(axis=0))
+    return check_order(order_, tiles_m, tiles_n)
+
+
 def check_order(order_: np.ndarray, tiles_m: int, tiles_n: int) -> np.ndarray:
     """``order_`` as an int64 ``(tiles, 2)`` array that visits every tile of the grid once.
 
@@ -212,7 +235,16 @@ def check_order(order_: np.ndarray, tiles_m: int, tiles_n: int) -> np.ndarray:
     ...
     swizzlekit.errors.SwizzleKitError: the order is not a bijection onto the 1x2 tile grid: tile (0, 0) appears 2 times and 1 tiles are missing
     """
-    arr = np.asarray(order_)
+    tiles_m, tiles_n = check_int("tiles_m", tiles_m), check_int("tiles_n", tiles_n)
+    _check_grid(tiles_m, tiles_n)
+    if not isinstance(order_, (np.ndarray, list, tuple)):
+        raise SwizzleKitError(f"the order must be a (tiles, 2) array of tile coordinates; got "
+                              f"{type(order_).__name__}")
+    try:
+        arr = np.asarray(order_)
+    except ValueError:
+        raise SwizzleKitError("the order must be a (tiles, 2) array of tile coordinates; got "
+                              "ragged rows") from None
     if arr.ndim != 2 or arr.shape != (tiles_m * tiles_n, 2):
         raise SwizzleKitError(f"the order has shape {arr.shape}; a {tiles_m}x{tiles_n} tile grid "
                               f"needs ({tiles_m * tiles_n}, 2)")
@@ -255,10 +287,11 @@ def order(name: str, tiles_m: int, tiles_n: int, **params) -> np.ndarray:
         elif (isinstance(value, bool) or not isinstance(value, (int, np.integer))
               or value < (0 if key == "log_tile" else 1)):
             raise SwizzleKitError(f"order {name!r}: {key}={value!r} must be a positive integer")
+        elif value > (20 if key == "log_tile" else MAX_TILES):
+            raise SwizzleKitError(f"order {name!r}: {key}={value} is past any tile grid an "
+                                  f"order is built for ({MAX_TILES} tiles)")
     tiles_m, tiles_n = check_int("tiles_m", tiles_m), check_int("tiles_n", tiles_n)
-    if tiles_m * tiles_n > MAX_TILES:
-        raise SwizzleKitError(f"a {tiles_m}x{tiles_n} tile grid has {tiles_m * tiles_n} tiles; "
-                              f"orders are built for at most {MAX_TILES} (2^22)")
+    _check_grid(tiles_m, tiles_n)
     out = np.asarray(spec.build(int(tiles_m), int(tiles_n), **params), dtype=np.int64)
     return out.reshape(-1, 2)
 
@@ -271,8 +304,9 @@ def wave_tile_loads(order_: np.ndarray, tiles_k: int, concurrent: int) -> list[i
     >>> wave_tile_loads(order("row", 9, 9), 9, 9)[0], wave_tile_loads(order("grouped", 9, 9, group=3), 9, 9)[0]
     (90, 54)
     """
-    if concurrent < 1 or tiles_k < 1:
-        raise SwizzleKitError("concurrent and tiles_k must be positive")
+    order_ = _any_order(order_)
+    tiles_k = check_int("tiles_k", tiles_k, 1, 2**31)
+    concurrent = check_int("concurrent", concurrent, 1, MAX_TILES)
     loads = []
     for start in range(0, len(order_), concurrent):
         wave = order_[start:start + concurrent]
@@ -282,6 +316,6 @@ def wave_tile_loads(order_: np.ndarray, tiles_k: int, concurrent: int) -> list[i
 
 def persistent_schedule(order_: np.ndarray, num_ctas: int) -> list[np.ndarray]:
     """A persistent grid: CTA ``c`` computes tiles ``c, c + num_ctas, ...`` of the order."""
-    if num_ctas < 1:
-        raise SwizzleKitError("a persistent grid needs at least one CTA")
+    order_ = _any_order(order_)
+    num_ctas = check_int("num_ctas", num_ctas, 1, MAX_TILES)
     return [order_[c::num_ctas] for c in range(min(num_ctas, len(order_)))]

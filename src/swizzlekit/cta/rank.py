@@ -42,7 +42,17 @@ SWEEP: dict[str, list[dict]] = {
 
 
 def label(name: str, params: dict) -> str:
-    """``grouped group=8 along=m``: an order and its parameters, as the CLI prints them."""
+    """``grouped group=8 along=m``: an order and its parameters, as the CLI prints them.
+
+    >>> label("grouped", {"group": 8})
+    'grouped group=8'
+    """
+    if not isinstance(name, str) or name not in ORDERS:
+        raise SwizzleKitError(f"unknown order {name!r}; valid orders: " + ", ".join(ORDERS))
+    if not isinstance(params, dict) or any(k not in ORDERS[name].params for k in params):
+        raise SwizzleKitError(f"params must be a dict of order {name!r}'s parameters "
+                              f"({', '.join(ORDERS[name].params) or 'none'}); got {params!r}")
+    order(name, 1, 1, **params)                         # the values, checked as order() does
     return " ".join([name] + [f"{k}={v}" for k, v in params.items()])
 
 
@@ -57,6 +67,7 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
     ``row_bytes``: A's and B's row pitch (:func:`swizzlekit.cta.l2.simulate`)."""
     gpu_preset(gpu)
     M, N, K, tile, _ = check_problem(M, N, K, None, tile, elem_bytes)
+    elem_bytes = int(elem_bytes)
     bm, bn, bk = tile
     tm, tn, tk = -(-M // bm), -(-N // bn), -(-K // bk)
     if tm * tn > RANK_MAX_TILES or tm * tn * tk > RANK_MAX_TILE_STEPS:
@@ -102,6 +113,11 @@ def verdict(ranked: list[dict], dispatch: str = "coin") -> dict:
     from swizzlekit.cta.l2 import DISPATCH, HELDOUT_BY_DISPATCH
 
     held = HELDOUT_BY_DISPATCH[check_choice("dispatch", dispatch, DISPATCH)]
+    if (not isinstance(ranked, list) or not all(isinstance(r, dict) and {"order", "params",
+                                                "dram_read_bytes"} <= set(r) for r in ranked)
+            or not {"row", "grouped"} <= {r["order"] for r in ranked}):
+        raise SwizzleKitError("verdict takes the list rank() returns (every order, the row and "
+                              "grouped orders among them)")
 
     best = ranked[0]
     row = next(r for r in ranked if r["order"] == "row")

@@ -136,6 +136,7 @@ _register_cuda()
 
 
 def kernel(name: str) -> KernelSpec:
-    if name not in KERNELS:
+    """The registered kernel ``name``; the error lists the valid names."""
+    if not isinstance(name, str) or name not in KERNELS:
         raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: " + ", ".join(KERNELS))
     return KERNELS[name]

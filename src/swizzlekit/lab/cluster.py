@@ -170,8 +170,8 @@ def _distributed(spec: str):
     try:
         import distributed
     except ImportError:
-        raise SwizzleKitError(f"--cluster {spec} needs Dask: pip install 'swizzlekit[cluster]' "
-                              f"(or use --cluster none)") from None
+        raise ToolError(f"--cluster {spec} needs Dask, which this install lacks: pip install "
+                        f"'swizzlekit[cluster]' (or use --cluster none)") from None
     return distributed
 
 
@@ -184,8 +184,8 @@ def _local(gpus: bool, workers: int | None):
     try:
         from dask_cuda import LocalCUDACluster
     except ImportError:
-        raise SwizzleKitError("--cluster local needs dask-cuda: pip install "
-                              "'swizzlekit[cluster]' (or use --cluster none)") from None
+        raise ToolError("--cluster local needs dask-cuda, which this install lacks: pip "
+                        "install 'swizzlekit[cluster]' (or use --cluster none)") from None
     try:
         return LocalCUDACluster(threads_per_worker=1, dashboard_address=None,
                                 n_workers=workers)

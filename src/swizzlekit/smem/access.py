@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError, check_choice
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
 from swizzlekit.smem.banks import OPS, WIDTHS
 
-__all__ = ["AccessSpec", "parse_access", "ACCESS_FORMS", "Instruction", "thread_block",
-           "ldmatrix", "WAVEFRONT_BYTES"]
+__all__ = ["AccessSpec", "parse_access", "access_list", "ACCESS_FORMS", "Instruction",
+           "thread_block", "ldmatrix", "WAVEFRONT_BYTES"]
 
 WAVEFRONT_BYTES = 128
 ACCESS_FORMS = ("row", "col", "block:RxC[:vec=V][:stride=SRxSC]")
@@ -45,6 +45,16 @@ class AccessSpec:
     vec: int = 1
     row_stride: int = 1
     col_stride: int = 1       # distance between vector starts, in elements
+
+    def __post_init__(self) -> None:
+        check_choice("access kind", self.kind, ("row", "col", "block"))
+        for name in ("rows", "cols", "vec", "row_stride", "col_stride"):
+            lo = 0 if name in ("rows", "cols") else 1
+            object.__setattr__(self, name, check_int(f"access {name}", getattr(self, name), lo,
+                                                     2**18))
+        if self.kind == "block" and not (self.rows and self.cols):
+            raise SwizzleKitError(f"a block access needs rows and cols >= 1; got "
+                                  f"{self.rows}x{self.cols}")
 
     def __str__(self) -> str:
         if self.kind != "block":
@@ -112,12 +122,33 @@ def _starts(extent: int, period: int, count: int, step: int) -> list[int]:
             if a + u * step < extent]
 
 
+def access_list(accesses, allowed=()) -> tuple:
+    """``accesses`` as a tuple of :class:`AccessSpec` (strings parsed), or of the ``allowed``
+    types as they are; anything else is refused, naming the entry."""
+    if isinstance(accesses, (str, bytes, AccessSpec)) or not hasattr(accesses, "__iter__"):
+        raise SwizzleKitError(f"accesses must be a list of access specs ({', '.join(ACCESS_FORMS)}); "
+                              f"got {accesses!r}")
+    out = []
+    for i, a in enumerate(accesses):
+        if isinstance(a, str):
+            out.append(parse_access(a))
+        elif isinstance(a, (AccessSpec, *allowed)):
+            out.append(a)
+        else:
+            raise SwizzleKitError(f"accesses[{i}] = {a!r} is not an access spec; valid forms: "
+                                  + ", ".join(ACCESS_FORMS))
+    return tuple(out)
+
+
 def parse_access(spec: str) -> AccessSpec:
     """Parse ``row``, ``col`` or ``block:RxC[:vec=V][:stride=SRxSC]``.
 
     >>> print(parse_access("block:1x32:vec=4:stride=1x8"))
     block:1x32:vec=4:stride=1x8
     """
+    if not isinstance(spec, str):
+        raise SwizzleKitError(f"an access spec is a string; got {spec!r}; valid forms: "
+                              + ", ".join(ACCESS_FORMS))
     text = spec.strip()
     if text in ("row", "col"):
         return AccessSpec(text)
@@ -190,9 +221,18 @@ def thread_block(name: str, op: str, width: int, elem_bytes: int, block: tuple[i
     >>> i.lanes[:2], i.lanes[16]
     (((0, 0), (0, 4)), (1, 0))
     """
-    bx, by = block
+    if not isinstance(name, str):
+        raise SwizzleKitError(f"name must be a string; got {name!r}")
+    check_choice("op", op, ("ld", "st"))
+    width = check_choice("access width", width, WIDTHS)
+    elem_bytes = check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
+    bx, by = check_ints("block", block, 2)
+    warp = check_int("warp", warp, 0, 1024 // 32 - 1)
+    if bx * by > 1024:
+        raise SwizzleKitError(f"a thread block has at most 1024 threads; {bx}x{by} is {bx * by}")
+    origin = check_ints("origin", origin, 2, 0)
     vec = max(1, width // elem_bytes)
-    sr, sc = step if step is not None else (1, vec)
+    sr, sc = check_ints("step", step, 2, 0) if step is not None else (1, vec)
     lanes = []
     for lane in range(32):
         tid = warp * 32 + lane
@@ -211,8 +251,11 @@ def ldmatrix(x: int = 4, op: str = "ldmatrix", origin: tuple[int, int] = (0, 0),
     >>> ldmatrix(4).lanes[8], ldmatrix(4).lanes[16]
     ((8, 0), (0, 8))
     """
-    check_choice("ldmatrix count", x, (1, 2, 4))
+    x = check_choice("ldmatrix count", x, (1, 2, 4))
     check_choice("op", op, ("ldmatrix", "stmatrix"))
+    origin = check_ints("origin", origin, 2, 0)
+    if name is not None and not isinstance(name, str):
+        raise SwizzleKitError(f"name must be a string or None; got {name!r}")
     lanes = tuple((origin[0] + 8 * (i % 2) + j, origin[1] + 8 * (i // 2))
                   for i in range(x) for j in range(8))
     return Instruction(name or f"{op}.x{x}", op, 16, lanes)

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice
-from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, Instruction, parse_access
+from swizzlekit.smem.access import (WAVEFRONT_BYTES, AccessSpec, Instruction, access_list,
+                                     parse_access)
 from swizzlekit.smem.banks import bank_conflicts, wavefronts
 
 __all__ = ["AccessReport", "Analysis", "analyze", "placement_index", "set_costs"]
@@ -145,7 +146,8 @@ def analyze(layout, accesses: Sequence[str | AccessSpec | Instruction], elem_byt
     if not hasattr(layout, "offsets") or not hasattr(layout, "is_bijective"):
         raise SwizzleKitError(f"layout must be a tile layout of swizzlekit.smem.layouts; got "
                               f"{type(layout).__name__}")
-    if isinstance(accesses, (str, AccessSpec)) or not accesses:
+    accesses = access_list(accesses, (Instruction,))
+    if not accesses:
         raise SwizzleKitError("accesses must be a list of at least one access spec "
                               "(row, col, block:RxC)")
     if layout.rows * layout.cols > MAX_ELEMENTS:

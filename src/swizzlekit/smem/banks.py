@@ -33,10 +33,14 @@ table in ``src/swizzlekit/data/smem_wavefronts_h200.csv``; the tests check every
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from swizzlekit.errors import SwizzleKitError, check_choice
+import numpy as np
+
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.gpus import GPUS
 
 __all__ = ["BankGeometry", "H200_BANKS", "OPS", "wavefronts", "bank_conflicts", "phases",
            "set_wavefronts", "WIDTHS"]
@@ -53,6 +57,11 @@ class BankGeometry:
     banks: int = 32
     bank_bytes: int = 4
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "banks", check_choice("banks", self.banks, (16, 32, 64)))
+        object.__setattr__(self, "bank_bytes", check_choice("bank_bytes", self.bank_bytes,
+                                                            (4, 8)))
+
     @property
     def wavefront_bytes(self) -> int:
         return self.banks * self.bank_bytes
@@ -63,12 +72,47 @@ class BankGeometry:
 
 #: Every NVIDIA GPU since Maxwell, the H200 included.
 H200_BANKS = BankGeometry()
+#: No preset GPU has more shared memory than this (bytes): no lane address reaches past it.
+SMEM_LIMIT = max(g.smem_per_sm for g in GPUS.values())
+
+
+def _check_geometry(geometry) -> None:
+    if not isinstance(geometry, BankGeometry):
+        raise SwizzleKitError(f"geometry must be a BankGeometry; got {geometry!r}")
+
+
+def _lanes(offsets, what: str = "offsets") -> list:
+    """``offsets`` as a list: a sequence (list, tuple, array) of 1 to 32 lane entries."""
+    if isinstance(offsets, (str, bytes, dict)) or not hasattr(offsets, "__len__"):
+        raise SwizzleKitError(f"{what} must be a sequence of byte addresses, one per lane; got "
+                              f"{offsets!r}")
+    lanes = list(np.asarray(offsets).reshape(-1)) if isinstance(offsets, np.ndarray) \
+        else list(offsets)
+    if not 1 <= len(lanes) <= WARP:
+        raise SwizzleKitError(f"{what}: a warp has 1 to 32 lanes, got {len(lanes)} addresses")
+    return lanes
+
+
+def _address(lane: int, a, width: int) -> int:
+    """One lane's byte address: an integer in shared memory, aligned to the access width."""
+    if isinstance(a, bool) or not isinstance(a, numbers.Integral):
+        raise SwizzleKitError(f"lane {lane}: address {a!r} is not an integer")
+    a = int(a)
+    if a < 0:
+        raise SwizzleKitError(f"lane {lane}: address {a} is negative")
+    if a >= SMEM_LIMIT:
+        raise SwizzleKitError(f"lane {lane}: address {a} is past shared memory "
+                              f"({SMEM_LIMIT} bytes at most on any preset GPU)")
+    if a % width:
+        raise SwizzleKitError(f"lane {lane}: address {a} is not aligned to the "
+                              f"{width}-byte access width")
+    return a
 
 
 def _validate(offsets: Sequence[int | None], width: int, op: str) -> list[int | None]:
-    check_choice("access width", width, WIDTHS)
+    width = check_choice("access width", width, WIDTHS)
     check_choice("op", op, OPS)
-    lanes = list(offsets)
+    lanes = _lanes(offsets)
     if op in ("ldmatrix", "stmatrix"):
         if width != 16:
             raise SwizzleKitError(f"{op} moves 16-byte rows; pass width=16, not {width}")
@@ -77,19 +121,8 @@ def _validate(offsets: Sequence[int | None], width: int, op: str) -> list[int | 
                                   f"got {len(lanes)}")
         if any(a is None for a in lanes):
             raise SwizzleKitError(f"{op} is .sync.aligned: every row address must be given")
-    elif len(lanes) > WARP:
-        raise SwizzleKitError(f"a warp has 32 lanes, got {len(lanes)} addresses")
-    for lane, a in enumerate(lanes):
-        if a is None:
-            continue
-        if not isinstance(a, (int,)) and not hasattr(a, "__index__"):
-            raise SwizzleKitError(f"lane {lane}: address {a!r} is not an integer")
-        if a < 0:
-            raise SwizzleKitError(f"lane {lane}: address {a} is negative")
-        if a % width:
-            raise SwizzleKitError(f"lane {lane}: address {a} is not aligned to the "
-                                  f"{width}-byte access width")
-    return [None if a is None else int(a) for a in lanes] + [None] * (WARP - len(lanes))
+    lanes = [None if a is None else _address(lane, a, width) for lane, a in enumerate(lanes)]
+    return lanes + [None] * (WARP - len(lanes))
 
 
 def _pairs_agree(addrs: list[int | None], lanes: range, x: int) -> bool:
@@ -139,7 +172,13 @@ def set_wavefronts(byte_addresses, width: int = 4, geometry: BankGeometry = H200
     >>> set_wavefronts([0, 4, 128, 132])
     2
     """
-    words = _words(list(byte_addresses), range(len(list(byte_addresses))), width, geometry)
+    width = check_int("access width", width, 1, max(WIDTHS))
+    _check_geometry(geometry)
+    if isinstance(byte_addresses, (str, bytes, dict)) or not hasattr(byte_addresses, "__len__"):
+        raise SwizzleKitError(f"byte_addresses must be a sequence of byte addresses; got "
+                              f"{byte_addresses!r}")
+    addrs = [_address(i, a, width) for i, a in enumerate(byte_addresses)]
+    words = _words(addrs, range(len(addrs)), width, geometry)
     per_bank: dict[int, int] = {}
     for w in words:
         per_bank[w % geometry.banks] = per_bank.get(w % geometry.banks, 0) + 1
@@ -156,6 +195,7 @@ def wavefronts(offsets: Sequence[int | None], width: int = 4, op: str = "ld", *,
     ``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum`` on the H200.
     """
     addrs = _validate(offsets, width, op)
+    _check_geometry(geometry)
     return sum(set_wavefronts([addrs[i] for i in g if addrs[i] is not None], width, geometry)
                for g in phases(offsets, width, op))
 

@@ -86,8 +86,25 @@ def bit_diagram(layout: TileLayout) -> list[str]:
             f"S={sw.s} apart)"]
 
 
+def _check_layout(layout) -> None:
+    if not isinstance(layout, TileLayout):
+        raise SwizzleKitError(f"layout must be a tile layout of swizzlekit.smem (RowMajor, "
+                              f"Swizzled, XorCols, ...); got {type(layout).__name__}")
+
+
+def _check_text(what: str, text, identifier: bool = False) -> str:
+    """A name for the emitted code: a C identifier, or (``r``, ``c``) a one-line expression."""
+    if not isinstance(text, str) or not text.strip() or "\n" in text \
+            or (identifier and not text.isidentifier()):
+        form = "a C identifier" if identifier else "a one-line expression"
+        raise SwizzleKitError(f"{what} must be {form}; got {text!r}")
+    return text
+
+
 def cuda_function(layout: TileLayout, name: str = "smem_offset") -> str:
     """A ``__host__ __device__`` function returning the element offset of (r, c)."""
+    _check_layout(layout)
+    _check_text("name", name, identifier=True)
     lines = [f"// {layout}"] + [f"// {d}" for d in bit_diagram(layout)]
     expr = expression(layout).replace("//", "/")
     lines += [f"__host__ __device__ __forceinline__ int {name}(int r, int c) {{",
@@ -99,11 +116,13 @@ def cuda_function(layout: TileLayout, name: str = "smem_offset") -> str:
 def triton_expr(layout: TileLayout, r: str = "r", c: str = "c") -> str:
     """An expression for a Triton kernel, ``r`` and ``c`` being broadcastable int tensors
     (for example ``offs_m[:, None]`` and ``offs_k[None, :]``)."""
-    return expression(layout, r, c)
+    _check_layout(layout)
+    return expression(layout, _check_text("r", r), _check_text("c", c))
 
 
 def cute_type(layout: TileLayout) -> str | None:
     """The CuTe layout type, or None when CuTe cannot express the layout."""
+    _check_layout(layout)
     shape = f"Shape<_{layout.rows},_{layout.cols}>"
     if isinstance(layout, RowMajor):
         return f"Layout<{shape}, Stride<_{layout.cols + layout.pad},_1>>"

@@ -32,12 +32,26 @@ from functools import cached_property
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError, check_choice
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.gpus import GPUS
 from swizzlekit.smem import gf2
 
 __all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "XorCols",
            "Stacked", "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2", "LAYOUT_FORMS",
            "parse_layout"]
+
+
+#: Shared memory holds at most this many bytes on any preset GPU (228 KiB an SM): no tile
+#: layout has more elements, and no offset or swizzle reaches past :data:`MAX_BITS` bits.
+SMEM_LIMIT = max(g.smem_per_sm for g in GPUS.values())
+MAX_BITS = (SMEM_LIMIT - 1).bit_length()
+
+
+def _set_ints(obj, what: str, **ranges) -> None:
+    """Check each named field of a frozen dataclass as an integer in ``(lo, hi)`` and store it
+    as a Python int (numpy integers are integers)."""
+    for name, (lo, hi) in ranges.items():
+        object.__setattr__(obj, name, check_int(f"{what}: {name}", getattr(obj, name), lo, hi))
 
 
 def is_pow2(n: int) -> bool:
@@ -81,9 +95,7 @@ class Swizzle:
     s: int
 
     def __post_init__(self) -> None:
-        for name, v in (("B", self.b), ("M", self.m), ("S", self.s)):
-            if not isinstance(v, (int, np.integer)):
-                raise SwizzleKitError(f"Swizzle<B,M,S>: {name}={v!r} is not an integer")
+        _set_ints(self, "Swizzle<B,M,S>", b=(None, None), m=(None, None), s=(None, None))
         if self.m < 0:
             raise SwizzleKitError(f"Swizzle<{self.b},{self.m},{self.s}>: MBase must be positive.")
         if self.b < 0:
@@ -93,6 +105,9 @@ class Swizzle:
                                   f"more than BBits. (CuTe's static_assert; the general XOR form "
                                   f"takes it: xor:{self.b},{self.m},{self.s} on the command line, "
                                   f"LinearLayout.from_xor in Python)")
+        if self.bits > MAX_BITS:
+            raise SwizzleKitError(f"{self} touches {self.bits} bits of the offset; shared "
+                                  f"memory ({SMEM_LIMIT // 1024} KiB at most) has {MAX_BITS}")
 
     @property
     def yyy_mask(self) -> int:
@@ -139,7 +154,18 @@ class LinearLayout:
     bases: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "bases", tuple(int(v) for v in self.bases))
+        if isinstance(self.bases, (str, bytes)) or not hasattr(self.bases, "__iter__"):
+            raise SwizzleKitError(f"LinearLayout: bases must be a sequence of integers (the "
+                                  f"image of each offset bit); got {self.bases!r}")
+        bases = tuple(check_int(f"LinearLayout: bases[{j}]", v, 0, 2**MAX_BITS - 1)
+                      for j, v in enumerate(self.bases))
+        if len(bases) > MAX_BITS:
+            raise SwizzleKitError(f"LinearLayout: {len(bases)} bases; a shared-memory offset "
+                                  f"has at most {MAX_BITS} bits")
+        object.__setattr__(self, "bases", bases)
+        if any(v >= 1 << len(bases) for v in bases):
+            raise SwizzleKitError(f"{self}: an image has bits past the {len(bases)} the map "
+                                  f"takes, so it is not a layout of those offsets")
         if not gf2.is_invertible(self.matrix):
             raise SwizzleKitError(f"{self}: the bit matrix is singular, so it is not a layout "
                                   f"(two positions would share a storage offset)")
@@ -152,8 +178,11 @@ class LinearLayout:
 
             0bxxxxYYYxxZZZxxx    with |S| < B, YYY and ZZZ overlap: still a bijection
         """
-        if b < 0 or m < 0:
-            raise SwizzleKitError(f"XOR form ({b},{m},{s}): B and M must be >= 0")
+        b, m = (check_int(f"XOR form: {n}", v, 0, MAX_BITS) for n, v in (("B", b), ("M", m)))
+        s = check_int("XOR form: S", s, -MAX_BITS, MAX_BITS)
+        if b + m + abs(s) > MAX_BITS:
+            raise SwizzleKitError(f"XOR form ({b},{m},{s}) touches {b + m + abs(s)} bits; shared "
+                                  f"memory offsets have {MAX_BITS}")
         if s == 0 and b > 0:
             raise SwizzleKitError(f"XOR form ({b},{m},0) XORs bits onto themselves: not a bijection")
         ymask = ((1 << b) - 1) << (m + max(0, s))
@@ -239,11 +268,12 @@ class TileLayout:
         raise NotImplementedError
 
     def _check_shape(self) -> None:
-        for name in ("rows", "cols"):
-            v = getattr(self, name)
-            if not isinstance(v, (int, np.integer)) or v <= 0:
-                raise SwizzleKitError(f"{type(self).__name__}: {name}={v!r} must be a positive "
-                                      f"integer")
+        what = type(self).__name__
+        _set_ints(self, what, rows=(1, SMEM_LIMIT), cols=(1, SMEM_LIMIT))
+        if self.rows * self.cols > SMEM_LIMIT:
+            raise SwizzleKitError(f"{what}: {self.rows}x{self.cols} is {self.rows * self.cols} "
+                                  f"elements; shared memory holds at most {SMEM_LIMIT} "
+                                  f"(one-byte elements, {SMEM_LIMIT // 1024} KiB)")
 
     def offsets(self) -> np.ndarray:
         """The ``rows x cols`` table of element offsets."""
@@ -288,8 +318,7 @@ class RowMajor(TileLayout):
 
     def __post_init__(self) -> None:
         self._check_shape()
-        if self.pad < 0:
-            raise SwizzleKitError(f"padding must be >= 0, got {self.pad}")
+        _set_ints(self, "RowMajor", pad=(0, SMEM_LIMIT))
 
     def __call__(self, r, c):
         return r * (self.cols + self.pad) + c
@@ -312,6 +341,9 @@ class Swizzled(TileLayout):
 
     def __post_init__(self) -> None:
         self._check_shape()
+        if not isinstance(self.functor, (Swizzle, LinearLayout)):
+            raise SwizzleKitError(f"Swizzled: functor must be a Swizzle or a LinearLayout; got "
+                                  f"{self.functor!r}")
         if not (is_pow2(self.rows) and is_pow2(self.cols)):
             raise SwizzleKitError(f"a bit swizzle needs power-of-two rows and cols, got "
                                   f"{self.rows}x{self.cols}; use XorCols or RowMajor(pad=...)")
@@ -351,8 +383,8 @@ class XorCols(TileLayout):
         self._check_shape()
         if self.ld is None:
             object.__setattr__(self, "ld", self.cols)
-        if min(self.bits, self.col_shift, self.row_shift) < 0:
-            raise SwizzleKitError("XorCols: bits, col_shift and row_shift must be >= 0")
+        _set_ints(self, "XorCols", bits=(0, MAX_BITS), col_shift=(0, MAX_BITS),
+                  row_shift=(0, MAX_BITS), ld=(1, SMEM_LIMIT))
         span = 1 << (self.bits + self.col_shift)
         if self.cols % span:
             raise SwizzleKitError(f"XorCols: {self.cols} columns are not a multiple of "
@@ -390,6 +422,8 @@ class TritonShared(TileLayout):
 
     def __post_init__(self) -> None:
         self._check_shape()
+        _set_ints(self, "TritonShared", vec=(1, SMEM_LIMIT), per_phase=(1, SMEM_LIMIT),
+                  max_phase=(1, SMEM_LIMIT))
         for name in ("vec", "per_phase", "max_phase"):
             if not is_pow2(getattr(self, name)):
                 raise SwizzleKitError(f"Triton shared encoding: {name}={getattr(self, name)} "
@@ -540,6 +574,11 @@ def parse_layout(spec: str, rows: int, cols: int, elem_bytes: int) -> TileLayout
     ...
     swizzlekit.errors.SwizzleKitError: unknown layout 'zigzag'; valid: row-major, pad, swizzle, xor, linear, xor-cols, triton, tma, interleave
     """
+    if not isinstance(spec, str):
+        raise SwizzleKitError(f"layout spec must be a string such as 'swizzle:3,0,3'; got "
+                              f"{spec!r}; valid forms: " + ", ".join(LAYOUT_FORMS))
+    rows, cols = check_int("rows", rows, 1, SMEM_LIMIT), check_int("cols", cols, 1, SMEM_LIMIT)
+    elem_bytes = check_choice("elem_bytes", elem_bytes, (1, 2, 4, 8, 16))
     name, _, args = spec.partition(":")
     if name not in LAYOUT_FORMS:
         raise SwizzleKitError(f"unknown layout {name!r}; valid: " + ", ".join(LAYOUT_FORMS))

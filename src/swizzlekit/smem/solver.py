@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
-from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
+from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, access_list
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
 from swizzlekit.smem.instructions import choices
@@ -179,12 +179,16 @@ def solve(rows: int, cols: int, elem_bytes: int, accesses: Sequence[str | Access
     if rows * cols > MAX_ELEMENTS:
         raise SwizzleKitError(f"a {rows}x{cols} tile has {rows * cols} elements; the solver "
                               f"answers tiles of at most {MAX_ELEMENTS} elements (256x256)")
-    if isinstance(accesses, (str, AccessSpec)) or not (accesses or read or write):
+    specs = access_list(accesses)
+    for side, spec in (("read", read), ("write", write)):
+        if spec is not None and not isinstance(spec, str):
+            raise SwizzleKitError(f"{side} must name an instruction such as 'ld.v4:row' or "
+                                  f"'auto'; got {spec!r}")
+    if not (specs or read or write):
         raise SwizzleKitError("accesses must be a list of access specs (row, col, block:RxC), "
                               "or read=/write= must name an instruction; none was given")
     if max_pad is not None:
-        max_pad = check_int("max_pad", max_pad, 0)
-    specs = tuple(parse_access(a) if isinstance(a, str) else a for a in accesses)
+        max_pad = check_int("max_pad", max_pad, 0, max(cols, WAVEFRONT_BYTES))
     if read is None and write is None:
         sol = _solve(rows, cols, elem_bytes, specs, max_pad)
         return dataclasses.replace(sol, tma_equivalent=_tma_equivalent(sol, specs, 1))

@@ -1,0 +1,292 @@
+"""Every public function answers misuse at the door: a :class:`SwizzleKitError` whose message
+is one line of at most 300 characters, never a raw Python error, a hang, or a silent answer.
+
+The public surface is what the packages export and the README uses: ``swizzlekit.smem``,
+``swizzlekit.cta`` (with ``cta.l2.simulate`` and ``cta.rank``), ``swizzlekit.gpus``,
+``swizzlekit.kernels`` and ``kernels.triton.explain.autotune_plan``. Each function comes with one
+valid call and the kind of each argument; every argument is then given, in turn, the bad values
+of its kind (wrong types, NaN, out of range, empty, too large), and the valid value as numpy
+scalars, which must give the same answer as the Python value. Runs on the base install (no torch,
+no Triton) as on the full one: ``matmul`` and ``scaled_matmul`` only where torch is there.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pytest
+
+from swizzlekit import cta, gpus, kernels, smem
+from swizzlekit.cta import l2
+from swizzlekit.cta import rank as cta_rank
+from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
+from swizzlekit.kernels.triton.explain import autotune_plan
+from swizzlekit.smem.layouts import parse_layout
+
+NAN, INF = float("nan"), float("inf")
+#: Seconds one refused call may take (a refusal must not compute first).
+BOUND_S = 5.0
+
+# ------------------------------------------------------------------ the bad values, by kind
+_NOT_INT = ["3", 2.5, NAN, INF, None, True, [3], (3,), b"3", 3 + 0j]
+BAD = {
+    "count": _NOT_INT + [0, -1, 2**70],          # a positive integer (sizes, counts)
+    "natural": _NOT_INT + [-1, 2**70],           # an integer >= 0
+    "name": [None, 3, 2.5, "", "nope", ["row"], b"row"],   # one of a registry's names
+    "names": [None, 3, "row", [None], [3], [""], ["nope"], [["row"]]],  # a list of names
+    "bool": ["yes", 2, None, NAN],
+    "pair": [None, 3, "8x8", (8,), (8, 8, 8), ("8", 8), (8.5, 8), (NAN, 8), (-1, 8), [None, 8]],
+    "triple": [None, 3, "128x128x64", (128, 128), (128, 128, 64, 1), (0, 128, 64),
+               (128.0, 128, 64), (NAN, 128, 64), (-128, 128, 64)],
+    "order": [None, 3, "row", [[0, 0], [0, 1]], np.zeros((0, 2), dtype=int),
+              np.array([[0, 0], [0, 0]]), np.array([[0.5, 0], [1, 1]]),
+              np.array([[-1, 0], [0, 1]]), np.array([[NAN, 0], [0, 1]])],
+    "offsets": [None, 3, "0 4", [], [None] * 33, [4 * i for i in range(33)], ["0"], [0.5],
+                [NAN], [-4], [2**40 + 4 * i for i in range(32)], [[0]]],
+    "layout": [None, 3, "row-major", np.arange(4)],
+    "gpu": [None, 3, "", "b300", ["h200"]],
+    "gpu_or_preset": [None, 3, "", "b300"],
+    "ranked": [None, 3, [], [None], [{}], "row"],
+    "params": [None, 3, "group=8", {"group": "x"}, {"nope": 1}, {3: 1}],
+    "swizzle_bits": _NOT_INT + [-1, 64, 1000],
+    "bases": [None, 3, "1,2", (0,), (1, 1), (1.5, 2), (NAN,), (-1, 2), (2**70,)],
+}
+_NUMPY = (np.int64, np.int32, np.int16)
+
+
+@dataclass
+class Fn:
+    """One public function: how to call it, one valid call, and each argument's kind."""
+    name: str
+    call: Callable
+    valid: dict
+    kinds: dict
+    needs: tuple = ()                                       # modules it needs installed
+    skip: dict = field(default_factory=dict)                # arg -> bad values it may take
+
+
+def _order(tm=4, tn=4):
+    return cta.order("row", tm, tn)
+
+
+def _layout():
+    return smem.Swizzled(8, 8, smem.Swizzle(3, 0, 3))
+
+
+FUNCTIONS = [
+    # ------------------------------------------------------------------------ swizzlekit.smem
+    Fn("solve", smem.solve, dict(rows=8, cols=8, elem_bytes=16, accesses=["row", "col"]),
+       dict(rows="count", cols="count", elem_bytes="count", accesses="names")),
+    Fn("solve read/write", smem.solve, dict(rows=8, cols=8, elem_bytes=16, accesses=[],
+                                           read="ld.v4:row", write="st.v4:row"),
+       dict(read="name", write="name"), skip={"read": [None], "write": [None]}),
+    Fn("solve max_pad", smem.solve, dict(rows=8, cols=8, elem_bytes=16, accesses=["col"],
+                                         max_pad=2), dict(max_pad="natural"),
+       skip={"max_pad": [None]}),
+    Fn("analyze", smem.analyze, dict(layout=_layout(), accesses=["row"], elem_bytes=16),
+       dict(layout="layout", accesses="names", elem_bytes="count")),
+    Fn("parse_access", smem.parse_access, dict(spec="block:4x2"), dict(spec="name")),
+    Fn("parse_layout", parse_layout, dict(spec="swizzle:3,0,3", rows=8, cols=8, elem_bytes=16),
+       dict(spec="name", rows="count", cols="count", elem_bytes="count")),
+    Fn("ldmatrix", smem.ldmatrix, dict(x=4, op="ldmatrix", origin=(0, 0)),
+       dict(x="count", op="name", origin="pair"), skip={"origin": [(8.5, 8)]}),
+    Fn("thread_block", smem.thread_block,
+       dict(name="t", op="ld", width=16, elem_bytes=4, block=(4, 8), warp=0, origin=(0, 0)),
+       dict(op="name", width="count", elem_bytes="count", block="pair", warp="natural",
+            origin="pair")),
+    Fn("wavefronts", smem.wavefronts, dict(offsets=[16 * i for i in range(32)], width=16,
+                                           op="ld"),
+       dict(offsets="offsets", width="count", op="name")),
+    Fn("bank_conflicts", smem.bank_conflicts, dict(offsets=[4 * i for i in range(32)], width=4),
+       dict(offsets="offsets", width="count")),
+    Fn("phases", smem.phases, dict(offsets=[4 * i for i in range(32)], width=4, op="ld"),
+       dict(offsets="offsets", width="count", op="name")),
+    Fn("set_wavefronts", smem.set_wavefronts, dict(byte_addresses=[4 * i for i in range(32)],
+                                                   width=4),
+       dict(byte_addresses="offsets", width="count"),
+       skip={"byte_addresses": [[], [4 * i for i in range(33)]]}),
+    Fn("BankGeometry", smem.BankGeometry, dict(banks=32, bank_bytes=4),
+       dict(banks="count", bank_bytes="count")),
+    Fn("case", smem.case, dict(name=smem.CASES[0].name), dict(name="name")),
+    Fn("cuda_function", smem.cuda_function, dict(layout=_layout(), name="smem_offset"),
+       dict(layout="layout", name="name"), skip={"name": ["nope"]}),
+    Fn("cute_type", smem.cute_type, dict(layout=_layout()), dict(layout="layout")),
+    Fn("triton_expr", smem.triton_expr, dict(layout=_layout(), r="r", c="c"),
+       dict(layout="layout", r="name", c="name"), skip={"r": ["nope"], "c": ["nope"]}),
+    Fn("Swizzle", smem.Swizzle, dict(b=3, m=0, s=3),
+       dict(b="swizzle_bits", m="swizzle_bits", s="swizzle_bits"),
+       skip={"b": [0], "m": [0], "s": [0]}),
+    Fn("LinearLayout", smem.LinearLayout, dict(bases=(1, 2, 4)), dict(bases="bases")),
+    Fn("RowMajor", smem.RowMajor, dict(rows=8, cols=8, pad=1),
+       dict(rows="count", cols="count", pad="natural")),
+    Fn("Swizzled", smem.Swizzled, dict(rows=8, cols=8, functor=smem.Swizzle(3, 0, 3)),
+       dict(rows="count", cols="count", functor="layout")),
+    Fn("XorCols", smem.XorCols, dict(rows=8, cols=8, bits=3),
+       dict(rows="count", cols="count", bits="natural")),
+    Fn("TritonShared", smem.TritonShared, dict(rows=8, cols=8, vec=1, per_phase=1, max_phase=8),
+       dict(rows="count", cols="count", vec="count", per_phase="count", max_phase="count")),
+    Fn("TmaSwizzle", smem.TmaSwizzle, dict(rows=8, cols=64, mode=128, elem_bytes=2),
+       dict(rows="count", cols="count", mode="count", elem_bytes="count")),
+    # ------------------------------------------------------------------------- swizzlekit.cta
+    Fn("order", cta.order, dict(name="grouped", tiles_m=9, tiles_n=9, group=3),
+       dict(name="name", tiles_m="count", tiles_n="count", group="count")),
+    Fn("check_order", cta.check_order, dict(order_=_order(), tiles_m=4, tiles_n=4),
+       dict(order_="order", tiles_m="count", tiles_n="count")),
+    Fn("persistent_schedule", cta.persistent_schedule, dict(order_=_order(), num_ctas=3),
+       dict(order_="order", num_ctas="count")),
+    Fn("wave_tile_loads", cta.wave_tile_loads, dict(order_=_order(9, 9), tiles_k=9,
+                                                    concurrent=3),
+       dict(order_="order", tiles_k="count", concurrent="count")),
+    Fn("seed001_get_swizzle_idx", cta.seed001_get_swizzle_idx,
+       dict(tm=8, tn=8, width=2, fixed=True),
+       dict(tm="count", tn="count", width="count", fixed="bool")),
+    Fn("simulate", l2.simulate, dict(M=1024, N=1024, K=512, order=_order(8, 8),
+                                     tile=(128, 128, 64), elem_bytes=2, gpu="h200",
+                                     ctas_per_sm=1),
+       dict(M="count", N="count", K="count", order="order", tile="triple", elem_bytes="count",
+            gpu="gpu", ctas_per_sm="count")),
+    Fn("rank", cta_rank.rank, dict(M=1024, N=1024, K=512, tile=(128, 128, 64), elem_bytes=2,
+                                   gpu="h200", ctas_per_sm=1),
+       dict(M="count", N="count", K="count", tile="triple", elem_bytes="count", gpu="gpu",
+            ctas_per_sm="count")),
+    Fn("verdict", cta_rank.verdict, dict(ranked=None, dispatch="coin"),
+       dict(ranked="ranked", dispatch="name")),
+    Fn("label", cta_rank.label, dict(name="grouped", params={"group": 8}),
+       dict(name="name", params="params")),
+    # ------------------------------------------------------------------------ swizzlekit.gpus
+    Fn("gpu", gpus.gpu, dict(name="h200"), dict(name="gpu")),
+    Fn("residency", gpus.residency, dict(g="h200", threads=256, regs_per_thread=128,
+                                         smem_bytes=96 * 1024),
+       dict(g="gpu_or_preset", threads="count", regs_per_thread="natural",
+            smem_bytes="natural")),
+    Fn("residency_limits", gpus.residency_limits, dict(g="h100-sxm", threads=128,
+                                                       regs_per_thread=96,
+                                                       smem_bytes=48 * 1024),
+       dict(g="gpu_or_preset", threads="count", regs_per_thread="natural",
+            smem_bytes="natural")),
+    # --------------------------------------------------------------------- swizzlekit.kernels
+    Fn("kernel", kernels.kernel, dict(name="triton"), dict(name="name")),
+    Fn("autotune_plan", autotune_plan, dict(M=512, N=4096, K=4096, precision="bf16",
+                                            kernel="auto", persistent=False),
+       dict(M="count", N="count", K="count", precision="name", kernel="name",
+            persistent="bool")),
+]
+
+# verdict's valid call ranks a real problem
+FUNCTIONS[[f.name for f in FUNCTIONS].index("verdict")].valid["ranked"] = cta_rank.rank(
+    1024, 1024, 512)
+
+
+def _cases():
+    for fn in FUNCTIONS:
+        for arg, kind in fn.kinds.items():
+            for i, bad in enumerate(BAD[kind]):
+                if any(bad is s or (type(bad) is type(s) and _same(bad, s))
+                       for s in fn.skip.get(arg, [])):
+                    continue
+                yield pytest.param(fn, arg, bad, id=f"{fn.name}-{arg}-{i}:{_short(bad)}")
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def _answer(fn: Fn, kwargs: dict):
+    start = time.perf_counter()
+    try:
+        result = fn.call(**kwargs)
+    except SwizzleKitError as e:
+        seconds = time.perf_counter() - start
+        text = str(e)
+        assert "\n" not in text and 0 < len(text) <= MESSAGE_LIMIT, text
+        return "refused", text, seconds
+    return "answered", result, time.perf_counter() - start
+
+
+@pytest.mark.parametrize("fn, arg, bad", list(_cases()))
+def test_misuse_is_refused_at_the_door(fn, arg, bad):
+    kwargs = {**fn.valid, arg: bad}
+    verdict, detail, seconds = _answer(fn, kwargs)
+    assert verdict == "refused", f"{fn.name}({arg}={bad!r}) was accepted: {detail!r}"
+    assert seconds < BOUND_S, f"{fn.name}({arg}={bad!r}) took {seconds:.1f} s to refuse"
+
+
+def _equal(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _int_args():
+    for fn in FUNCTIONS:
+        for arg, kind in fn.kinds.items():
+            if kind in ("count", "natural", "swizzle_bits"):
+                yield pytest.param(fn, arg, id=f"{fn.name}-{arg}")
+
+
+@pytest.mark.parametrize("fn, arg", list(_int_args()))
+def test_numpy_integers_are_integers(fn, arg):
+    want = fn.call(**fn.valid)
+    for np_type in _NUMPY:
+        if not np.iinfo(np_type).min <= fn.valid[arg] <= np.iinfo(np_type).max:
+            continue
+        got = fn.call(**{**fn.valid, arg: np_type(fn.valid[arg])})
+        assert _equal(repr(got), repr(want)) or _equal(got, want), (fn.name, arg, np_type)
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=[f.name for f in FUNCTIONS])
+def test_the_valid_call_is_answered(fn):
+    """The baseline each misuse departs from is itself a good call (else a refusal proves
+    nothing)."""
+    verdict, detail, _ = _answer(fn, dict(fn.valid))
+    assert verdict == "answered", detail
+
+
+def _finite(obj) -> bool:
+    if isinstance(obj, float):
+        return math.isfinite(obj) and obj >= 0
+    if isinstance(obj, dict):
+        return all(_finite(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return all(_finite(v) for v in obj)
+    return True
+
+
+def test_model_answers_are_finite_and_non_negative():
+    pred = l2.simulate(1024, 1024, 512, _order(8, 8))
+    assert _finite(pred.to_dict())
+    assert _finite(cta_rank.rank(1024, 1024, 512))
+    assert _finite(autotune_plan(512, 4096, 4096).to_dict())
+
+
+# ------------------------------------------------------------------ the GEMMs (need torch)
+def test_matmul_refuses_what_is_not_a_tensor():
+    torch = pytest.importorskip("torch")
+    for a, b, kw in [(np.ones((4, 4)), np.ones((4, 4)), {}),
+                     (np.ones((4, 4)), np.ones((4, 4)), {"order": "zigzag"}),
+                     ([[1.0]], [[1.0]], {}), (None, None, {}),
+                     (torch.ones(4, 4), np.ones((4, 4)), {}),
+                     (torch.ones(4), torch.ones(4), {}),
+                     (torch.ones(4, 4), torch.ones(5, 4), {}),
+                     (torch.ones(4, 4), torch.ones(4, 4), {"order": "zigzag"}),
+                     (torch.ones(4, 4), torch.ones(4, 4), {"order": 3}),
+                     (torch.ones(4, 4), torch.ones(4, 4), {"precision": "fp64"}),
+                     (torch.ones(4, 4), torch.ones(4, 4), {"split_k": 0}),
+                     (torch.ones(4, 4), torch.ones(4, 4), {"split_k": 2.5})]:
+        with pytest.raises(SwizzleKitError) as e:
+            kernels.matmul(a, b, **kw)
+        assert "\n" not in str(e.value) and len(str(e.value)) <= MESSAGE_LIMIT
