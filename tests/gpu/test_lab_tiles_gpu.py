@@ -3,7 +3,7 @@ only, every timed config within its float64 bound, one winner per kernel."""
 
 import pytest
 
-pytestmark = pytest.mark.gpu
+pytestmark = [pytest.mark.gpu, pytest.mark.gpu_slow]
 torch = pytest.importorskip("torch")
 
 

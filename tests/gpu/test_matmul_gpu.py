@@ -11,7 +11,8 @@ PRECISIONS = [(torch.float16, "tf32", "float16"), (torch.bfloat16, "tf32", "bflo
 
 
 @pytest.mark.parametrize("dtype,precision,bound", PRECISIONS, ids=lambda x: str(x))
-@pytest.mark.parametrize("m,n,k", [(1000, 1100, 300), (4096, 4096, 1024), (129, 4097, 65)])
+@pytest.mark.parametrize("m,n,k", [(1000, 1100, 300), (129, 4097, 65),
+                                   pytest.param(4096, 4096, 1024, marks=pytest.mark.gpu_slow)])
 def test_precisions_and_shapes(dtype, precision, bound, m, n, k):
     from swizzlekit.kernels.triton.matmul import TOLERANCE
     from swizzlekit.lab.verify import check_matmul as check
@@ -29,6 +30,7 @@ def test_transposes(ta, tb):
     assert err == err and err < TOLERANCE["bfloat16"]
 
 
+@pytest.mark.gpu_slow
 def test_every_order_and_persistent():
     from swizzlekit.cta import ORDERS
     from swizzlekit.kernels.triton.matmul import TOLERANCE
@@ -184,6 +186,7 @@ def test_split_k(tma, m, n, k, split):
 
 
 
+@pytest.mark.gpu_slow
 @pytest.mark.parametrize("tma", [False, True])
 def test_split_k_on_a_full_gpu_is_deterministic(tma):
     """Split 8 ways over 4096 x 4096 (a thousand tiles and more, several waves, splits of a
@@ -208,6 +211,7 @@ def test_split_k_on_a_full_gpu_is_deterministic(tma):
     torch.cuda.synchronize()
     assert all(int(t.abs().sum()) == 0 for t in split_k._COUNTERS.values())
 
+@pytest.mark.gpu_slow
 @pytest.mark.parametrize("tma", [False, True])
 @pytest.mark.parametrize("dtype,precision,bound", PRECISIONS, ids=lambda x: str(x))
 def test_every_tile_config_alone(dtype, precision, bound, tma):
@@ -220,7 +224,7 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab
-    from swizzlekit.kernels.triton.tuning import _smem
+    from swizzlekit.kernels.triton.configs import _smem
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     kernel = mm._matmul_tma_kernel if tma else mm._matmul_kernel

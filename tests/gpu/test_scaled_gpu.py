@@ -51,6 +51,7 @@ def test_every_order_persistent_and_pointer_loads():
         scaled.PLANS.clear()
 
 
+@pytest.mark.gpu_slow
 @pytest.mark.parametrize("tma", [False, True])
 def test_every_tile_config_alone(tma):
     """Each config the autotuner may choose, forced one at a time on a ragged shape: the

@@ -17,6 +17,8 @@ from swizzlekit.errors import SwizzleKitError, ToolError
 from swizzlekit.lab.cluster import Job, check_cluster, open_cluster, run_jobs
 from swizzlekit.lab.records import L2SweepRow, Table, read_csv, write_csv
 
+pytestmark = pytest.mark.slow          # Dask workers start in subprocesses: ~40 s in all
+
 distributed = pytest.importorskip("distributed")
 
 ROWS = read_csv(SWEEP_TABLE, L2SweepRow)
@@ -58,7 +60,7 @@ def test_an_unreachable_scheduler_is_named_quickly():
 
 def test_without_the_extra_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)     # import distributed fails
-    with pytest.raises(SwizzleKitError, match=r"swizzlekit\[cluster\]"):
+    with pytest.raises(ToolError, match=r"swizzlekit\[cluster\]"):
         with open_cluster("local", gpus=False):
             pass
     with open_cluster("none") as client:                     # the default needs nothing

@@ -5,7 +5,7 @@ Each entry of :data:`EXPERIMENTS` is ``name -> (module, what it measures)``; the
 --out DIR`` runs one (``swizzlekit lab list`` lists them).
 
 >>> sorted(EXPERIMENTS)
-['banks', 'ceilings', 'dispatch', 'l2', 'l2-sweep', 'overhead', 'peak', 'sanitize', 'tf32-layout', 'tiles', 'tune']
+['banks', 'ceilings', 'dispatch', 'l2', 'l2-sweep', 'order-times', 'overhead', 'peak', 'sanitize', 'tf32-layout', 'tiles', 'tune']
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
                  "(the L2 model's table)"),
     "l2-sweep": ("l2_sweep", "the L2 model's fit and held-out tables: shapes x tile configs x "
                              "residencies x element types x orders, under ncu (--shard I/N)"),
+    "order-times": ("order_times", "every order of the L2 sweep's problems timed in 5 "
+                                   "interleaved, rotated replicates (the time model's table)"),
     "dispatch": ("dispatch", "which SM each CTA of the order-table GEMM runs on and when, and "
                              "which L2 partition is near each SM (the L2 model's dispatch)"),
     "overhead": ("overhead", "host time against GPU time of one GEMM call on small problems"),
@@ -33,7 +35,8 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
     "tiles": ("tiles", "every tile config the GEMM's autotuner tries, timed per shape and "
                        "precision (the config model's table)"),
     "tf32-layout": ("tf32_layout", "TF32 GEMM with B row-major (pointer loads, swapped, copied) and K-major"),
-    "sanitize": ("sanitize", "every CUDA rung under compute-sanitizer memcheck and racecheck"),
+    "sanitize": ("sanitize", "every CUDA rung and Triton GEMM path under compute-sanitizer "
+                             "memcheck, racecheck and synccheck"),
 }
 
 

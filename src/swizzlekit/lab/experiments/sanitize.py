@@ -1,16 +1,31 @@
-"""Every CUDA rung once on a ragged and a square shape, under compute-sanitizer.
+"""Every CUDA rung and every Triton GEMM path once, under compute-sanitizer's memcheck,
+racecheck and synccheck.
 
-``swizzlekit lab sanitize --out DIR`` runs this module's child under ``compute-sanitizer
---tool memcheck`` and ``--tool racecheck``; an out-of-bounds access or a shared-memory race
-fails it (exit 1), and both logs land in ``DIR``.
+``swizzlekit lab sanitize --out DIR`` runs this module's child under each tool; an
+out-of-bounds or misaligned access, a shared-memory race or a barrier hazard fails it (exit 1,
+naming the tool), and each tool's log lands in ``DIR`` with ``summary.json`` (the tool, its
+exit code, the paths it ran and the errors it counted).
+
+The paths (:data:`TRITON_PATHS`): the 16-bit GEMM by pointer loads, swapped (few rows), by TMA,
+persistent, split over K, on aligned copies of ragged operands, TF32 and fp32; fp8 with
+scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
+order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
+with ``SWIZZLEKIT_AUTOTUNE=0`` (one config per path, not a timing sweep under the tool), and
+copies forced from any size (``call.PAD_MIN_MNK = 1``) so the copies path runs at that size.
 
 CUDA API calls that return an error are not reported (``--report-api-errors no``):
 cuda-bindings probes driver entry points with ``cuGetProcAddress`` when it loads a module,
 and the symbols this driver lacks come back as ``CUDA_ERROR_INVALID_VALUE`` by design (34
-such reports on the H200, 2026-11-22, none from a kernel). A failing call of ours raises in
-``kernels/cuda/launch.py`` anyway, which fails the child.
+such reports on the H200, 2026-11-22, none from a kernel). A failing call of ours raises
+(``kernels/cuda/launch.py``, Triton's launcher, torch), which fails the child, and the child
+checks every output against float64.
 """
 
+from __future__ import annotations
+
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,18 +33,101 @@ from pathlib import Path
 
 from swizzlekit.errors import ToolError
 
+__all__ = ["TOOLS", "TRITON_PATHS", "launch_all", "run"]
 
-def launch_all() -> None:
+#: compute-sanitizer's tools, run in turn.
+TOOLS = ("memcheck", "racecheck", "synccheck")
+#: (name, M, N, K, dtype, keyword arguments of the call)
+TRITON_PATHS = (
+    ("bf16 pointer", 129, 257, 72, "bf16", {"tma": False}),
+    ("bf16 swapped (M <= 128)", 48, 520, 136, "bf16", {}),
+    ("bf16 TMA", 256, 384, 200, "bf16", {"tma": True}),
+    ("bf16 TMA persistent", 384, 384, 256, "bf16", {"tma": True, "persistent": True}),
+    ("bf16 split-K", 64, 512, 1024, "bf16", {"split_k": 2}),
+    ("bf16 aligned copies", 130, 250, 67, "bf16", {}),
+    ("fp16 grouped order", 300, 260, 96, "fp16", {"order": "grouped"}),
+    ("tf32", 200, 264, 120, "fp32", {"precision": "tf32"}),
+    ("fp32 ieee", 130, 136, 64, "fp32", {"precision": "ieee"}),
+    ("fp8 pointer", 129, 272, 256, "fp8", {"tma": False}),
+    ("fp8 TMA rowwise", 256, 256, 208, "fp8", {"tma": True, "rowwise": True}),
+    ("baseline bf16", 256, 256, 128, "baseline", {}),
+    ("order table", 300, 260, 128, "table", {}),
+)
+
+
+def _check(out, ref, what: str) -> None:
+    import torch
+
+    err = ((out.double() - ref).norm() / ref.norm()).item()
+    if not err < 2e-2:                       # NaN fails too
+        raise AssertionError(f"{what}: relative error {err:.3g} against float64")
+    if not torch.isfinite(out).all():
+        raise AssertionError(f"{what}: non-finite outputs")
+
+
+def _triton_path(name: str, m: int, n: int, k: int, kind: str, kwargs: dict) -> None:
+    import torch
+
+    from swizzlekit import kernels
+    from swizzlekit.cta import order
+    from swizzlekit.kernels.triton.baseline import matmul_baseline
+    from swizzlekit.kernels.triton.scaled import scaled_matmul
+    from swizzlekit.kernels.triton.table_gemm import table_gemm
+
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    kwargs = dict(kwargs)
+    if kind == "fp8":
+        a = torch.randn(m, k, device="cuda", generator=gen).to(torch.float8_e4m3fn)
+        bt = torch.randn(n, k, device="cuda", generator=gen).to(torch.float8_e4m3fn)
+        rowwise = kwargs.pop("rowwise", False)
+        sa = torch.rand(m if rowwise else 1, 1, device="cuda", generator=gen) + 0.5
+        sb = torch.rand(1, n if rowwise else 1, device="cuda", generator=gen) + 0.5
+        out = scaled_matmul(a, bt.T, sa.reshape(-1, 1) if rowwise else sa.reshape(()),
+                            sb.reshape(1, -1) if rowwise else sb.reshape(()), **kwargs)
+        ref = (a.double() * sa.double()) @ (bt.double().T * sb.double())
+        _check(out, ref, name)
+        return
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32,
+             "baseline": torch.bfloat16, "table": torch.float16}[kind]
+    a = torch.randn(m, k, device="cuda", generator=gen).to(dtype)
+    b = torch.randn(k, n, device="cuda", generator=gen).to(dtype)
+    if kind == "baseline":
+        out = matmul_baseline(a, b)
+    elif kind == "table":
+        out = table_gemm(a, b, order("hilbert", -(-m // 128), -(-n // 128)))
+    else:
+        out = kernels.matmul(a, b, **kwargs)
+    _check(out, a.double() @ b.double(), name)
+
+
+def launch_all() -> list[str]:
+    """Every CUDA rung on a ragged and a square shape, then every Triton path; the names run."""
     import torch
 
     from swizzlekit.kernels.cuda.ladder import RUNGS, run as run_rung
+    from swizzlekit.kernels.triton import call
 
+    ran = []
     for m, n, k in ((129, 257, 65), (256, 256, 256)):
         a = torch.randn(m, k, device="cuda")
         b = torch.randn(k, n, device="cuda")
         for r in RUNGS:
-            run_rung(r.name, a, b)
+            out = run_rung(r.name, a, b)
+            if out is not None:
+                _check(out, a.double() @ b.double(), f"{r.name} {m}x{n}x{k}")
+            ran.append(f"cuda {r.name} {m}x{n}x{k}")
+    call.PAD_MIN_MNK = 1                 # the aligned-copies path at a sanitizer-sized shape
+    for name, m, n, k, kind, kwargs in TRITON_PATHS:
+        _triton_path(name, m, n, k, kind, kwargs)
+        ran.append(f"triton {name} {m}x{n}x{k}")
     torch.cuda.synchronize()
+    return ran
+
+
+def _errors(log: str) -> int:
+    """compute-sanitizer's own count: its closing ``ERROR SUMMARY: N errors`` line."""
+    found = re.findall(r"ERROR SUMMARY: (\d+) error", log)
+    return int(found[-1]) if found else -1
 
 
 def run(out: Path) -> Path:
@@ -37,16 +135,27 @@ def run(out: Path) -> Path:
     if not Path(tool).exists():
         raise ToolError("compute-sanitizer not found on PATH or in /usr/local/cuda/bin")
     out.mkdir(parents=True, exist_ok=True)
-    for check in ("memcheck", "racecheck"):
+    env = {**os.environ, "SWIZZLEKIT_AUTOTUNE": "0", "PYTHONUNBUFFERED": "1"}
+    summary, failed = [], []
+    for check in TOOLS:
         done = subprocess.run([tool, "--tool", check, "--error-exitcode", "1",
                                "--report-api-errors", "no", sys.executable,
                                "-m", "swizzlekit.lab.experiments.sanitize"],
-                              capture_output=True, text=True)
-        (out / f"{check}.log").write_text(done.stdout + done.stderr)
+                              capture_output=True, text=True, env=env)
+        log = done.stdout + done.stderr
+        (out / f"{check}.log").write_text(log)
+        ran = [line[len("ran: "):] for line in log.splitlines() if line.startswith("ran: ")]
+        summary.append({"tool": check, "exit": done.returncode, "errors": _errors(log),
+                        "paths": ran})
         if done.returncode != 0:
-            raise ToolError(f"compute-sanitizer {check} found errors; see {out / check}.log")
-    return out / "memcheck.log"
+            failed.append(check)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    if failed:
+        raise ToolError(f"compute-sanitizer {', '.join(failed)} failed (errors, or a child that "
+                        f"did not finish); see {out}/<tool>.log")
+    return out / "summary.json"
 
 
 if __name__ == "__main__":          # the child that compute-sanitizer runs
-    launch_all()
+    for line in launch_all():
+        print("ran:", line)
