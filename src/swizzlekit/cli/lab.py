@@ -22,7 +22,7 @@ def add(top) -> None:
         p = sub.add_parser(name, help=what)
         p.add_argument("--out", type=Path, required=True, help="folder for its tables and logs")
         p.add_argument("--json", action="store_true")
-        if name == "l2-sweep":
+        if name in ("l2-sweep", "order-times"):
             p.add_argument("--shard", default="0/1", metavar="I/N",
                            help="run shard I of N (whole shapes); default all")
             p.add_argument("--set", default="sweep", metavar="sweep|fresh", dest="which",
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
              "\n".join(f"{k:12s} {v[1]}" for k, v in EXPERIMENTS.items()))
         return 0
     options = {}
-    if args.cmd == "l2-sweep":
+    if args.cmd in ("l2-sweep", "order-times"):
         from swizzlekit.lab.experiments.l2_sweep import plan, shard
 
         shard(plan(args.which), args.shard)         # a bad --shard or --set: exit 2

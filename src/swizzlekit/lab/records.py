@@ -30,8 +30,8 @@ from typing import IO, TypeVar
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "TuneRow", "TileRow", "Table", "write_csv", "read_csv",
-           "to_dicts", "write_json"]
+__all__ = ["BenchRow", "NcuRow", "L2Row", "L2SweepRow", "OrderTimeRow", "TuneRow", "TileRow",
+           "Table", "write_csv", "read_csv", "to_dicts", "write_json"]
 
 R = TypeVar("R")
 
@@ -160,6 +160,47 @@ class L2SweepRow(_GemmRun):
 
     def key(self) -> tuple:
         """The run this row measured (its :class:`~swizzlekit.lab.experiments.l2_sweep.SweepRun`)."""
+        return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
+                self.persistent)
+
+
+@dataclass(frozen=True)
+class OrderTimeRow(_GemmRun):
+    """One run of the order-table GEMM timed in replicates (``swizzlekit lab order-times``):
+    the orders of a problem timed in turn, ``replicates`` times over, the order of turns
+    rotated each time; ``ms`` is the median of the replicates, each a do_bench median with
+    the L2 flushed. The time model's table."""
+    split: str                   # "fit", "heldout" or "fresh" (by shape, as the L2 sweep)
+    M: int
+    N: int
+    K: int
+    config: str
+    dtype: str
+    order: str
+    params: str
+    persistent: bool
+    programs: int
+    threads: int
+    regs_per_thread: int
+    smem_bytes: int
+    ctas_per_sm: int
+    ms: float                    # median of the replicates
+    ms_min: float
+    ms_max: float
+    replicates: str              # every replicate's ms, ";"-separated, in the order taken
+    rel_err: float
+    gpu: str = ""
+    gpu_uuid: str = ""
+
+    @property
+    def tile(self) -> tuple[int, int, int]:
+        return tuple(int(x) for x in self.config.split("x"))
+
+    @property
+    def times_ms(self) -> list[float]:
+        return [float(x) for x in self.replicates.split(";") if x]
+
+    def key(self) -> tuple:
         return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
                 self.persistent)
 

@@ -1,0 +1,105 @@
+"""Every order of the L2 sweep's problems timed in replicates: the time model's table.
+
+One problem is a shape with a tile config and element type (:func:`.l2_sweep.plan`: 13 runs,
+eleven orders and two persistent grids). Each run is checked once against float64 (its
+output poisoned first), then the runs are timed in turn, ``replicates`` times over, the turn
+order rotated by one each time, so that no order always follows the same neighbour or
+always runs first. Each replicate is a do_bench median with the L2 flushed
+(:func:`~swizzlekit.lab.harness.median_ms`); a run's ``ms`` is the median of its replicates,
+and ``ms_min``/``ms_max`` their spread. "Fastest" is the least median.
+
+``swizzlekit lab order-times --out DIR [--set sweep|fresh] [--shard I/N]`` writes
+``order_times.csv`` (:class:`~swizzlekit.lab.records.OrderTimeRow`, resumable: a later call
+skips what the table holds) and ``order_times.json`` (the command and the environment).
+No Nsight Compute: the time model reads its DRAM and L2 terms from the L2 model.
+
+>>> rotated(["a", "b", "c"], 1)
+['b', 'c', 'a']
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from swizzlekit.errors import check_int
+
+__all__ = ["REPLICATES", "rotated", "time_problem", "run"]
+
+#: Replicates per run: the issue's floor, and what one H100 lease can afford for the sweep.
+REPLICATES = 5
+#: do_bench's warm-up and measuring windows per replicate (ms).
+WARMUP_MS, REP_MS = 10, 40
+
+
+def rotated(items: list, turn: int) -> list:
+    """``items`` starting at position ``turn`` (mod its length)."""
+    k = turn % len(items)
+    return items[k:] + items[:k]
+
+
+def time_problem(group, a, b, replicates: int = REPLICATES) -> list[dict]:
+    """Check, then time in rotated replicates, the runs ``group`` of one problem on operands
+    ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but where it ran."""
+    import dataclasses
+
+    import torch
+
+    from swizzlekit.kernels.triton.table_gemm import DTYPES, default_programs, resources
+    from swizzlekit.lab.experiments.l2_sweep import _launcher, split_of
+    from swizzlekit.lab.harness import median_ms
+    from swizzlekit.lab.verify import relative_error
+
+    replicates = check_int("replicates", replicates, 1, 100)
+    ref = a.double() @ b.double()
+    launches, rows = [], []
+    for r in group:
+        dtype = DTYPES[r.dtype][1]
+        programs = default_programs(r.config, dtype, r.shape) if r.persistent else 0
+        res = resources(r.config, dtype, r.persistent, shape=r.shape, programs=programs or None)
+        fn, c = _launcher(r, programs, a, b)
+        fn()
+        torch.cuda.synchronize()
+        err = relative_error(c, ref=ref)
+        launches.append(fn)
+        rows.append({**{k: v for k, v in dataclasses.asdict(r).items()
+                        if k != "ctas_per_sm_hint"},
+                     "split": split_of(r.shape), "programs": programs,
+                     **{k: res[k] for k in ("threads", "regs_per_thread", "smem_bytes",
+                                            "ctas_per_sm")},
+                     "rel_err": err, "times": []})
+    del ref
+    for turn in range(replicates):
+        for i in rotated(list(range(len(group))), turn):
+            rows[i]["times"].append(median_ms(launches[i], warmup_ms=WARMUP_MS, rep_ms=REP_MS))
+    for row in rows:
+        times = row.pop("times")
+        row.update(ms=statistics.median(times), ms_min=min(times), ms_max=max(times),
+                   replicates=";".join(f"{t:.5f}" for t in times))
+    return rows
+
+
+def run(out: Path, which: str = "sweep", shard_spec: str = "0/1",
+        replicates: int = REPLICATES) -> Path:
+    """Time every run of set ``which`` (shard ``shard_spec``) on this GPU into
+    ``out/order_times.csv``, one problem at a time, skipping runs the table holds."""
+    from swizzlekit.lab.experiments.l2_sweep import _by_problem, plan, shard
+    from swizzlekit.lab.harness import environment, this_gpu
+    from swizzlekit.lab.records import OrderTimeRow, Table
+
+    out.mkdir(parents=True, exist_ok=True)
+    table = Table(out / "order_times.csv", OrderTimeRow, OrderTimeRow.key)
+    todo = [r for r in shard(plan(which), shard_spec) if r.key() not in table]
+    gpu, uuid = this_gpu()
+    for group, (a, b, _) in _by_problem(todo):
+        rows = time_problem(group, a, b, replicates)
+        table.add(OrderTimeRow(**row, gpu=gpu, gpu_uuid=uuid) for row in rows)
+        best = min(rows, key=lambda row: row["ms"])
+        print(f"{'x'.join(map(str, group[0].shape))} {group[0].config} {group[0].dtype}: "
+              f"fastest {best['order']} {best['params']} {best['ms']:.3f} ms", flush=True)
+    meta = {"command": f"swizzlekit lab order-times --out DIR --set {which} --shard "
+                       f"{shard_spec}", "replicates": replicates,
+            "warmup_ms": WARMUP_MS, "rep_ms": REP_MS, "env": environment()}
+    (out / "order_times.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out / "order_times.csv"
