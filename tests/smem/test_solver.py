@@ -222,3 +222,45 @@ def test_non_power_of_two_rows_stack_power_of_two_solutions():
     sol = solve(24, 4, 16, ["col", "block:2x4", "block:4x2"])
     assert sol.family == "stacked" and sol.wavefronts == sol.lower_bound == 36
     assert sol.optimal and sol.storage == 96 and sol.layout.is_bijective()
+
+
+# ------------------------------------------------------------- odd shapes never crash (issue 41)
+@pytest.mark.parametrize("rows, cols, elem_bytes, accesses, kw", [
+    (65, 8, 1, [], {"read": "ld.v4:row"}),              # a vector wider than a row
+    (33, 2, 2, ["row"], {"write": "cp.async:row"}),
+])
+def test_vectors_wider_than_a_row_are_refused_by_name(rows, cols, elem_bytes, accesses, kw):
+    with pytest.raises(SwizzleKitError, match="row of the"):
+        solve(rows, cols, elem_bytes, accesses, **kw)
+
+
+_OPS = st.sampled_from([None, "auto", "auto:col", "ld.v1:row", "ld.v2:col", "ld.v4:row",
+                        "ld.v4:col", "ldmatrix.x4", "ldmatrix.x2.trans"])
+_WRITES = st.sampled_from([None, "auto", "st.v1:col", "st.v4:row", "cp.async:row",
+                           "cp.async:col", "stmatrix.x4", "tma"])
+
+
+def _odd_solve(rows, cols, elem_bytes, accesses, read, write):
+    try:
+        sol = solve(rows, cols, elem_bytes, accesses, read=read, write=write)
+    except SwizzleKitError:
+        return
+    assert sol.layout.is_bijective() and sol.wavefronts >= sol.lower_bound >= 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 40), st.sampled_from([1, 2, 4, 8, 16]),
+       st.lists(st.sampled_from(["row", "col", "block:2x4", "block:4x2"]), max_size=2),
+       _OPS, _WRITES)
+def test_odd_shapes_widths_and_instructions_never_crash(rows, cols, elem_bytes, accesses, read,
+                                                        write):
+    _odd_solve(rows, cols, elem_bytes, accesses, read, write)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None)
+@given(st.integers(1, 130), st.integers(1, 70), st.sampled_from([1, 2, 4, 8, 16]),
+       st.lists(st.sampled_from(["row", "col", "block:2x4", "block:4x2", "block:8x1"]),
+                max_size=3), _OPS, _WRITES)
+def test_odd_shapes_never_crash_many(rows, cols, elem_bytes, accesses, read, write):
+    _odd_solve(rows, cols, elem_bytes, accesses, read, write)

@@ -210,6 +210,11 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
         except SwizzleKitError as e:                  # a footprint that does not fit
             skipped.append(f"{'+'.join(map(str, ops))}: {e}")
             continue
+        wide = [op for op in ops if op.vector(elem_bytes) > cols]
+        if wide:       # a lane's vector must stay inside one row of the tile
+            skipped.append(f"{wide[0]} moves {wide[0].vector(elem_bytes)}-element vectors; a "
+                           f"row of the {rows}x{cols} tile holds {cols}")
+            continue
         tma = any(op.kind == "tma" for op in ops)
         if tma and (cols * elem_bytes) % 16:
             skipped.append(f"tma: a box row must be a multiple of 16 bytes, not "
