@@ -52,6 +52,13 @@ def test_show_writes_a_png(tmp_path, capsys):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_show_draws_the_access_that_conflicts_most(capsys, tmp_path):
+    out = tmp_path / "m.png"
+    assert main(["smem", "show", "--shape", "8x8", "--elem-bytes", "16", "--access", "row",
+                 "--access", "col", "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["access"] == "col"     # row is conflict-free
+
+
 def test_cases_json(capsys, tmp_path):
     assert main(["smem", "cases", "--json", "--out", str(tmp_path)]) == 0
     cases = json.loads(capsys.readouterr().out)["cases"]

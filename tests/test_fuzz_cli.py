@@ -27,6 +27,13 @@ from swizzlekit.errors import MESSAGE_LIMIT
 BOUND_S = 20.0
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path, monkeypatch):
+    """Commands with a default output folder (bench-out, reproduce-out) create it in the
+    working folder: keep that out of the repository."""
+    monkeypatch.chdir(tmp_path)
+
+
 def call(args: list[str]) -> tuple[int, str, str, float]:
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()

@@ -39,7 +39,8 @@ def add(top) -> None:
     _common(sub.add_parser("solve", help="find the layout that avoids bank conflicts"),
             ops=True)
     _common(sub.add_parser("check", help="wavefronts of each access under a layout"), True)
-    p = sub.add_parser("show", help="PNG bank maps, before and after")
+    p = sub.add_parser("show", help="PNG bank maps, before and after, of the access that "
+                       "conflicts most (of those given with --access)")
     _common(p, layout=True)
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
     p = sub.add_parser("cases", help="solve and check every built-in case (seeds 004, 002)")
@@ -127,11 +128,16 @@ def run(args: argparse.Namespace) -> int:
     after = layout or solve(rows, cols, args.elem_bytes, args.access).layout
     analyze(after, args.access, args.elem_bytes)            # every access spec checked
     before = RowMajor(rows, cols)
-    panels = [(before, args.access[0], f"before: {before}"),
-              (after, args.access[0], f"after: {after}")]
+    # the access that conflicts most before (the first of equals): the one worth a picture
+    reports = analyze(before, args.access, args.elem_bytes).reports
+    drawn = args.access[max(range(len(reports)), key=lambda i: (reports[i].conflict_degree,
+                                                                -i))]
+    panels = [(before, drawn, f"before: {before}, {drawn}"),
+              (after, drawn, f"after: {after}, {drawn}")]
     path = save_bank_maps(args.out, panels, args.elem_bytes,
                           f"{rows}x{cols} tile of {args.elem_bytes}-byte elements")
-    emit({"png": str(path)}, args.json, f"wrote {path}")
+    emit({"png": str(path), "access": drawn}, args.json, f"wrote {path} ({drawn}, the access "
+         f"that conflicts most before)")
     return 0
 
 
