@@ -196,10 +196,12 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
     wave = round(g.sms * ctas_per_sm ** fitted["window_exponent"])
     return {"programs": g.sms * ctas_per_sm if programs is None else programs,
             "resident": g.sms * ctas_per_sm,
-            "concurrent": wave if concurrent is None else check_int("concurrent", concurrent),
+            "concurrent": (wave if concurrent is None
+                           else check_int("concurrent", concurrent, 1, MAX_TILES)),
             "partitions": (g.l2_partitions if partitions is None
                            else check_int("partitions", partitions, 1, 16)),
-            "l2_bytes": g.l2_bytes if l2_bytes is None else check_int("l2_bytes", l2_bytes),
+            "l2_bytes": (g.l2_bytes if l2_bytes is None       # an L2 of at most 1 GiB
+                         else check_int("l2_bytes", l2_bytes, 1, 2**30)),
             "coalesce": float(q), "ways": ways, "inflight": fitted["inflight"],
             "dispatch": dispatch, "gpu": gpu, **lookups,
             "duration_spread": duration_spread,
@@ -326,6 +328,9 @@ def row_classes(row_bytes, K: int, N: int, elem_bytes: int,
     >>> row_classes(None, 3999, 4096, 2)          # an odd K: 7998-byte rows
     ('skewed', 'on')
     """
+    K, N = check_int("K", K, 1, 2**40), check_int("N", N, 1, 2**40)
+    elem_bytes = _element_bytes("elem_bytes", elem_bytes)
+    sector_bytes = check_int("sector_bytes", sector_bytes, 1, 1024)
     if row_bytes is None:
         row_bytes = (K * elem_bytes, N * elem_bytes)
     return tuple("on" if pitch % sector_bytes == 0 else
