@@ -14,11 +14,14 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_number
 from swizzlekit.gpus import GPUS
 
-__all__ = ["DISPATCH", "LANE_SEED", "DRIFT_SEED", "lanes", "in_step", "run_order"]
+__all__ = ["DISPATCH", "LANE_SEED", "DRIFT_SEED", "MAX_CTAS", "lanes", "in_step", "run_order"]
 
 #: How CTAs land on the L2's partitions (:func:`lanes`): a seeded coin (fitted model), or the
 #: SM order and SM sides measured on the GPU (``swizzlekit lab dispatch``).
 DISPATCH = ("coin", "measured")
+#: The most CTAs (or slots, or programs) a schedule is made for: 2^24, past any grid the
+#: L2 model answers (2^16 tiles).
+MAX_CTAS = 2**24
 #: The seed of the CTA-to-partition coin (see :func:`lanes`).
 LANE_SEED = 0x5EED
 #: The seed of a persistent grid's tile durations (:func:`run_order`): a stream of its own,
@@ -47,16 +50,17 @@ def lanes(ctas: int, partitions: int, programs: int | None = None, *, dispatch: 
     """
     from swizzlekit.gpus import gpu as preset
 
-    ctas, partitions = check_int("ctas", ctas), check_int("partitions", partitions)
+    ctas = check_int("ctas", ctas, 1, MAX_CTAS)
+    partitions = check_int("partitions", partitions, 1, 16)
     if programs is not None:
-        programs = check_int("programs", programs)
+        programs = check_int("programs", programs, 1, MAX_CTAS)
     check_choice("dispatch", dispatch, DISPATCH)
-    ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm)
+    ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm, 1, 64)
+    g = preset(gpu)
     coin = np.random.default_rng(LANE_SEED).integers(0, partitions, programs or ctas)
     coin = coin[np.arange(ctas) % programs] if programs else coin
     if dispatch == "coin" or partitions != 2:
         return coin
-    g = preset(gpu)
     side, i = _measured_sides(g), np.arange(ctas)
     if programs:
         return side[(i % programs) % g.sms]
@@ -72,7 +76,16 @@ def in_step(wave, ctas_per_sm: int):
     >>> in_step(np.arange(3), 2).tolist(), in_step(np.arange(3), 1).tolist()
     ([True, False, False], [True, True, True])
     """
-    return (np.asarray(wave) == 0) | (ctas_per_sm == 1)
+    ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm, 1, 64)
+    try:
+        waves = np.asarray(wave)
+    except ValueError:
+        raise SwizzleKitError(f"wave must be a wave index or an array of them; got {wave!r}") \
+            from None
+    if not np.issubdtype(waves.dtype, np.integer) or (waves < 0).any():
+        raise SwizzleKitError(f"wave must be a wave index (an integer >= 0) or an array of "
+                              f"them; got {wave!r}")
+    return (waves == 0) | (ctas_per_sm == 1)
 
 
 def run_order(slots: int, programs: int, resident: int, spread: float = 0.0) -> np.ndarray:
@@ -94,8 +107,9 @@ def run_order(slots: int, programs: int, resident: int, spread: float = 0.0) -> 
     >>> run_order(12, 4, 4, spread=0.3).tolist()    # from the second round on, out of step
     [0, 1, 2, 3, 4, 6, 7, 5, 8, 10, 11, 9]
     """
-    slot = np.arange(check_int("slots", slots, 1))
-    programs, resident = check_int("programs", programs), check_int("resident", resident)
+    slot = np.arange(check_int("slots", slots, 1, MAX_CTAS))
+    programs = check_int("programs", programs, 1, MAX_CTAS)
+    resident = check_int("resident", resident, 1, MAX_CTAS)
     spread = check_number("spread", spread, 0, 1)
     program, rnd = slot % programs, slot // programs
     if programs > resident or spread == 0:

@@ -601,7 +601,8 @@ class Stacked(TileLayout):
     parts: tuple
 
     def __post_init__(self) -> None:
-        if not self.parts or not all(isinstance(p, TileLayout) for p in self.parts):
+        if not isinstance(self.parts, (tuple, list)) or not self.parts \
+                or not all(isinstance(p, TileLayout) for p in self.parts):
             raise SwizzleKitError("Stacked needs at least one TileLayout part")
         if len({p.cols for p in self.parts}) != 1:
             raise SwizzleKitError("Stacked: every part must have the same number of columns")
