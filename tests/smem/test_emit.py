@@ -14,6 +14,7 @@ from swizzlekit.smem.emit import expression
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,
                                      TritonShared, XorCols, log2)
 from swizzlekit.smem.rows import Interleaved
+from swizzlekit.smem.rowxor import RowXor
 
 LAYOUTS = [RowMajor(8, 9, 1), Swizzled(8, 8, Swizzle(3, 0, 3)), Swizzled(8, 16, Swizzle(2, 1, -3)),
            Swizzled(8, 4, LinearLayout.from_xor(3, 0, 2)), XorCols(8, 24, 3),
@@ -23,6 +24,9 @@ LAYOUTS += [solve(24, 4, 16, ["col", "block:2x4", "block:4x2"]).layout]      # S
 LAYOUTS += [Interleaved(RowMajor(8, 9), 2), Interleaved(RowMajor(7, 9), 2),   # k rows as one
             Interleaved(XorCols(16, 24, 3), 4), Interleaved(RowMajor(30, 5), 4),
             TmaSwizzle(8, 128, 128, 2), TmaSwizzle(24, 48, 32, 2), TmaSwizzle(16, 64, 64, 4)]
+LAYOUTS += [RowXor(64, 40, (0, 4, 2, 6, 1, 5, 3, 7)), RowXor(12, 24, (0, 5, 2)),   # row XORs:
+            RowXor(64, 48, (0, 8, 16, 24), transposed=True),                     # linear, free,
+            RowXor(8, 8, (0, 1, 2, 3, 4, 5, 6, 7))]                              # transposed
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=str)

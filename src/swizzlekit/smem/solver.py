@@ -13,7 +13,11 @@ Candidates are tried in the order of preference, each costed exactly by the anal
    solutions stacked, either periodically (the largest power of two that fits, repeated, and
    the rest) or by the row count's binary digits (24 = 16 + 8), each part stored compactly
    after the one before (:class:`~swizzlekit.smem.layouts.Stacked`);
-5. padding.
+5. TMA modes and interleaved rows (:mod:`~swizzlekit.smem.rows`);
+6. row XORs: the column XORed with any function of the row, linear in its bits or of a short
+   period, on the tile or its transpose (:mod:`~swizzlekit.smem.rowxor`; tiles of up to
+   :data:`ROW_XOR_MAX_ELEMENTS` elements);
+7. padding.
 
 The lower bound holds for every layout: a placement that reads ``n`` elements moves
 ``n * elem_bytes`` bytes, and one wavefront moves at most 128, so it takes at least
@@ -51,6 +55,7 @@ from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, TmaSwizzle, XorCols, is_pow2, log2)
 from swizzlekit.smem.rows import interleavings
+from swizzlekit.smem.rowxor import search as row_xor_search
 
 __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT",
            "MAX_ELEMENTS"]
@@ -59,7 +64,12 @@ __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT
 #: XOR forms: where a mode fits a power-of-two tile it *is* a CuTe swizzle, and where a
 #: coordinate XOR does as well it is the simpler code. ``Solution.tma_equivalent`` names a
 #: TMA mode that does as well as the answer whenever one exists.
-FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "tma", "interleaved", "padded")
+#: The row-XOR search (:func:`swizzlekit.smem.rowxor.search`) runs on tiles of up to this many
+#: elements: each of its steps costs the whole tile, and larger tiles would leave the solver's
+#: one-second budget.
+ROW_XOR_MAX_ELEMENTS = 8192
+FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "tma", "interleaved", "row-xor",
+            "padded")
 
 
 @dataclass(frozen=True)
@@ -251,12 +261,15 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
 
 @functools.lru_cache(maxsize=256)
 def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
-           max_pad: int | None, tma_only: bool = False, vector: int = 1) -> Solution:
+           max_pad: int | None, tma_only: bool = False, vector: int = 1,
+           row_xor: bool = True) -> Solution:
     """:func:`solve` on checked arguments; pure, so cached (a stacked layout solves the same
     power-of-two parts for each way of stacking them). ``tma_only``: the layouts a TMA write
     can make (row-major, or one of its swizzle modes). Only layouts that keep every aligned
     group of ``keep`` columns contiguous and aligned are taken, ``keep`` being the widest
-    vector of ``vector`` and the specs' ``vec``: a 16-byte load needs its 16 bytes whole."""
+    vector of ``vector`` and the specs' ``vec``: a 16-byte load needs its 16 bytes whole.
+    ``row_xor``: search the row XORs too (not for the parts of a stacked layout, whose
+    searches would add up past the time budget)."""
     keep = _keep(specs, vector)
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
@@ -370,6 +383,17 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         for layout in interleavings(rows, inners):
             if consider(layout, "interleaved"):
                 return done("")
+    # the column XORed with any function of the row (or, for whole elements, of the column on
+    # the transposed tile): masks found by coordinate descent, each step costed exactly
+    def cost_of(layout: TileLayout) -> int:
+        return int(set_costs(layout.offsets(), idx, elem_bytes)[0].sum())
+
+    for transposed in ((False, True) if keep == 1 else (False,)):
+        if rows * cols > ROW_XOR_MAX_ELEMENTS or not row_xor:
+            break
+        found = row_xor_search(rows, cols, cost_of, keep, transposed)
+        if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
+            return done("")
     pads = n_elems if max_pad is None else max_pad
     shapes = Translates.of([p for ps in placements for p in ps], cols)
     for pad in range(1, pads + 1):
@@ -379,11 +403,11 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                     (rows - 1) * (cols + pad) + cols):
             return done("")
     searched_forms = ("every CuTe swizzle and TMA mode, the XOR layouts described above, a "
-                      "local search over all invertible GF(2) maps, coordinate XORs"
+                      "local search over all invertible GF(2) maps, coordinate XORs, row XORs"
                       if pow2 else
-                      "TMA modes, coordinate XORs, stacked power-of-two solutions, "
+                      "TMA modes, coordinate XORs, row XORs, stacked power-of-two solutions, "
                       "interleaved rows" if is_pow2(cols) else
-                      "TMA modes, coordinate XORs, interleaved rows")
+                      "TMA modes, coordinate XORs, row XORs, interleaved rows")
     return done(f"the best of {searched} candidates: {searched_forms} and padding up to "
                 f"{pads} elements")
 
@@ -492,7 +516,7 @@ def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad, keep:
             continue
         try:
             solved[n] = _solve(n, cols, elem_bytes, tuple(fitting), max_pad, False,
-                               keep).layout
+                               keep, row_xor=False).layout
         except SwizzleKitError:
             return None
     return Stacked(tuple(solved[n] for n in parts))
