@@ -55,6 +55,7 @@ BAD = {
     "swizzle_bits": _NOT_INT + [-1, 64, 1000],
     "bases": [None, 3, "1,2", (0,), (1, 1), (1.5, 2), (NAN,), (-1, 2), (2**70,)],
     "wave": [None, "0", 2.5, NAN, -1, [[0.5]], np.array([-1, 0]), np.array([0.5])],
+    "masks": [None, 3, (), (8,), (0, -1), (0, 1.5), (NAN,), "01", (2**70,)],
     "fraction": [None, "0.3", NAN, INF, -0.1, 1.5, True, [0.3]],
     "parts": [None, 3, (), ("row",), (smem.RowMajor(2, 4), smem.RowMajor(2, 8)), "row"],
 }
@@ -134,6 +135,10 @@ FUNCTIONS = [
        dict(rows="count", cols="count", vec="count", per_phase="count", max_phase="count")),
     Fn("TmaSwizzle", smem.TmaSwizzle, dict(rows=8, cols=64, mode=128, elem_bytes=2),
        dict(rows="count", cols="count", mode="count", elem_bytes="count")),
+    Fn("RowXor", smem.RowXor, dict(rows=8, cols=8, masks=(0, 1, 2, 3), transposed=False),
+       dict(rows="count", cols="count", masks="masks", transposed="bool")),
+    Fn("Interleaved", smem.Interleaved, dict(inner=smem.RowMajor(8, 9), k=2),
+       dict(inner="layout", k="count")),
     # ------------------------------------------------------------------------- swizzlekit.cta
     Fn("order", cta.order, dict(name="grouped", tiles_m=9, tiles_n=9, group=3),
        dict(name="name", tiles_m="count", tiles_n="count", group="count")),

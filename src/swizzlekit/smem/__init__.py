@@ -16,6 +16,8 @@ from swizzlekit.smem.cases import CASES, GEMM_TILES, Case, case
 from swizzlekit.smem.emit import cuda_function, cute_type, triton_expr
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Stacked, Swizzle, Swizzled,
                                      TileLayout, TmaSwizzle, TritonShared, XorCols)
+from swizzlekit.smem.rows import Interleaved
+from swizzlekit.smem.rowxor import RowXor
 from swizzlekit.smem.solver import Solution, solve
 
 __all__ = [
@@ -25,6 +27,6 @@ __all__ = [
     "CASES", "GEMM_TILES", "Case", "case",
     "cuda_function", "cute_type", "triton_expr",
     "LinearLayout", "RowMajor", "Swizzle", "Swizzled", "TileLayout", "TmaSwizzle",
-    "TritonShared", "XorCols", "Stacked",
+    "TritonShared", "XorCols", "Stacked", "Interleaved", "RowXor",
     "Solution", "solve",
 ]

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import RowMajor, TileLayout, XorCols
 
@@ -56,7 +58,10 @@ class Interleaved(TileLayout):
             raise SwizzleKitError(f"Interleaved takes a RowMajor or XorCols inner layout, got "
                                   f"{type(self.inner).__name__}")
         rows = self.inner.rows
-        if not isinstance(self.k, int) or self.k not in valid_ks(rows):
+        if isinstance(self.k, np.integer):                 # numpy integers are integers
+            object.__setattr__(self, "k", int(self.k))
+        if not isinstance(self.k, int) or isinstance(self.k, bool) \
+                or self.k not in valid_ks(rows):
             raise SwizzleKitError(f"Interleaved: k={self.k!r} cannot deal {rows} rows into k "
                                   f"non-empty groups; valid: {valid_ks(rows) or 'none'}")
 
