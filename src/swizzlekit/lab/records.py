@@ -50,6 +50,20 @@ class _GemmRun:
         return json.loads(self.params) if self.params else {}
 
 
+class _SweepRun(_GemmRun):
+    """A row of one run of the order-table GEMM in the L2 sweep's plan: its tile, and the
+    key of its :class:`~swizzlekit.lab.experiments.l2_sweep.SweepRun`."""
+
+    @property
+    def tile(self) -> tuple[int, int, int]:
+        return tuple(int(x) for x in self.config.split("x"))
+
+    def key(self) -> tuple:
+        """The run this row measured (a resumed table skips it)."""
+        return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
+                self.persistent)
+
+
 class _BenchRun(_GemmRun):
     """A row of ``swizzlekit bench``: keyed like :meth:`swizzlekit.lab.bench.Run.key`."""
 
@@ -122,7 +136,7 @@ class L2Row(_GemmRun):
 
 
 @dataclass(frozen=True)
-class L2SweepRow(_GemmRun):
+class L2SweepRow(_SweepRun):
     """One launch of the order-table GEMM in the L2 sweep: the kernel as compiled (registers,
     shared memory, residency), Nsight Compute's L2 and DRAM counters, and its time."""
     split: str                   # "fit" or "heldout" (by shape)
@@ -154,18 +168,9 @@ class L2SweepRow(_GemmRun):
     gpu: str = ""
     gpu_uuid: str = ""
 
-    @property
-    def tile(self) -> tuple[int, int, int]:
-        return tuple(int(x) for x in self.config.split("x"))
-
-    def key(self) -> tuple:
-        """The run this row measured (its :class:`~swizzlekit.lab.experiments.l2_sweep.SweepRun`)."""
-        return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
-                self.persistent)
-
 
 @dataclass(frozen=True)
-class OrderTimeRow(_GemmRun):
+class OrderTimeRow(_SweepRun):
     """One run of the order-table GEMM timed in replicates (``swizzlekit lab order-times``):
     the orders of a problem timed in turn, ``replicates`` times over, the order of turns
     rotated each time; ``ms`` is the median of the replicates, each a do_bench median with
@@ -193,16 +198,8 @@ class OrderTimeRow(_GemmRun):
     gpu_uuid: str = ""
 
     @property
-    def tile(self) -> tuple[int, int, int]:
-        return tuple(int(x) for x in self.config.split("x"))
-
-    @property
     def times_ms(self) -> list[float]:
         return [float(x) for x in self.replicates.split(";") if x]
-
-    def key(self) -> tuple:
-        return (self.M, self.N, self.K, self.config, self.dtype, self.order, self.params,
-                self.persistent)
 
 
 @dataclass(frozen=True)
