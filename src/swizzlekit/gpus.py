@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["GPU", "GPUS", "gpu", "residency", "residency_limits"]
+__all__ = ["GPU", "GPUS", "SMEM_LIMIT", "gpu", "residency", "residency_limits"]
 
 MiB = 2**20
 
@@ -112,6 +112,11 @@ GPUS: dict[str, GPU] = {
                           memory_bytes=6 * 10**9,
                           sources="seed 002 (device name, CC 8.9); vendor specs (leads)"),
 }
+
+
+#: The most shared memory an SM has on any preset (bytes): no tile layout, lane address or
+#: swizzled offset of shared memory reaches past it.
+SMEM_LIMIT = max(g.smem_per_sm for g in GPUS.values())
 
 
 def gpu(name: str) -> GPU:

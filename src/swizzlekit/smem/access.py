@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints
+from swizzlekit.gpus import SMEM_LIMIT
 from swizzlekit.smem.banks import OPS, WIDTHS
 
 __all__ = ["AccessSpec", "parse_access", "access_list", "ACCESS_FORMS", "Instruction",
@@ -51,7 +52,7 @@ class AccessSpec:
         for name in ("rows", "cols", "vec", "row_stride", "col_stride"):
             lo = 0 if name in ("rows", "cols") else 1
             object.__setattr__(self, name, check_int(f"access {name}", getattr(self, name), lo,
-                                                     2**18))
+                                                     SMEM_LIMIT))
         if self.kind == "block" and not (self.rows and self.cols):
             raise SwizzleKitError(f"a block access needs rows and cols >= 1; got "
                                   f"{self.rows}x{self.cols}")

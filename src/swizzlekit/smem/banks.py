@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
-from swizzlekit.gpus import GPUS
+from swizzlekit.gpus import SMEM_LIMIT
 
 __all__ = ["BankGeometry", "H200_BANKS", "OPS", "wavefronts", "bank_conflicts", "phases",
            "set_wavefronts", "WIDTHS"]
@@ -72,10 +72,6 @@ class BankGeometry:
 
 #: Every NVIDIA GPU since Maxwell, the H200 included.
 H200_BANKS = BankGeometry()
-#: No preset GPU has more shared memory than this (bytes): no lane address reaches past it.
-SMEM_LIMIT = max(g.smem_per_sm for g in GPUS.values())
-
-
 def _check_geometry(geometry) -> None:
     if not isinstance(geometry, BankGeometry):
         raise SwizzleKitError(f"geometry must be a BankGeometry; got {geometry!r}")

@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
-from swizzlekit.gpus import GPUS
+from swizzlekit.gpus import SMEM_LIMIT
 from swizzlekit.smem import gf2
 
 __all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "XorCols",
@@ -41,9 +41,8 @@ __all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "Xor
            "parse_layout"]
 
 
-#: Shared memory holds at most this many bytes on any preset GPU (228 KiB an SM): no tile
-#: layout has more elements, and no offset or swizzle reaches past :data:`MAX_BITS` bits.
-SMEM_LIMIT = max(g.smem_per_sm for g in GPUS.values())
+#: No tile layout has more elements than shared memory has bytes (:data:`SMEM_LIMIT`, 228 KiB
+#: on the presets), and no offset or swizzle reaches past this many bits.
 MAX_BITS = (SMEM_LIMIT - 1).bit_length()
 
 

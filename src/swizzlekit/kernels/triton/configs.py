@@ -23,7 +23,7 @@ import os
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
 
-__all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M",
+__all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "current_mode",
            "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
 
 #: Triton's interpreter runs the kernels on the CPU (tests): one small config, nothing to tune.

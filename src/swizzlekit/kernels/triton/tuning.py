@@ -17,7 +17,7 @@ import functools
 
 import triton
 
-from swizzlekit.kernels.triton import configs as _configs
+from swizzlekit.kernels.triton import configs as tile_configs
 from swizzlekit.kernels.triton.configs import Prune
 from swizzlekit.kernels.triton.timing import gpu_time
 
@@ -34,7 +34,7 @@ def to_triton(configs) -> list:
 def _config_list(shapes, pre_hook=None, **extra) -> list:
     """``triton.Config`` from (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps) tuples
     (:func:`~swizzlekit.kernels.triton.configs._config_list`)."""
-    return to_triton(_configs._config_list(shapes, pre_hook, **extra))
+    return to_triton(tile_configs._config_list(shapes, pre_hook, **extra))
 
 
 def _autotune(model: str, **kwargs):
