@@ -238,7 +238,9 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
     pairs.sort(key=lambda p: p[0])
     floor = min((p[1] for p in pairs), default=0)
     best = None
-    for issued, _, ops, footprints, tma in pairs:
+    for issued, bound, ops, footprints, tma in pairs:
+        if best is not None and best[0] <= (bound, rows * cols, issued):
+            continue           # its bound, in the least storage, cannot beat the best found
         vector = max(op.vector(elem_bytes) for op in ops)
         # pairs are compared without the row-XOR search (0.25 s each); the chosen one gets it
         sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector,
