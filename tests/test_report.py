@@ -173,3 +173,10 @@ def test_an_l2_contradiction_stands_before_the_timing():
     cta, _, _, _ = _page(1.5, 1.0)
     judge_picks(cta, {"rows": []})
     assert cta["shapes"][0]["status"] == "model only" and "timing" not in cta["shapes"][0]
+
+
+def test_a_swizzle_cute_forbids_is_never_shown_as_a_cute_form():
+    from swizzlekit.report.html import _cute
+
+    assert _cute({"cute": None, "cute_forbidden": "Swizzle<3,0,2>"})["text"].startswith("none:")
+    assert _cute({"cute": "Swizzle<3,0,3>", "cute_forbidden": None})["text"] == "Swizzle<3,0,3>"

@@ -354,6 +354,8 @@ def seed003() -> dict:
 def seed004(cases: list[dict]) -> dict:
     """Seed 004's answers beside the solver's, from the smem section's cases."""
     return {"title": "Seed 004: the seed's swizzles against the solver's",
-            "rows": [{"case": c["name"], "published": c["answer"], "solver": c["cute"]
-                      or c["cute_forbidden"] or c["layout"], "conflict_free": c["conflict_free"]}
+            "rows": [{"case": c["name"], "published": c["answer"],
+                      "solver": c["cute"] or (f"{c['cute_forbidden']} (forbidden by CuTe)"
+                                              if c["cute_forbidden"] else c["layout"]),
+                      "conflict_free": c["conflict_free"]}
                      for c in cases if c["source"] == "seed 004"]}

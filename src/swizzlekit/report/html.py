@@ -58,6 +58,15 @@ def _code(text) -> dict:
     return {"kind": "code", "text": str(text) if text else ""}
 
 
+def _cute(t: dict) -> dict:
+    """The CuTe form, or the swizzle CuTe's formula would write marked as one CuTe forbids."""
+    if t["cute"]:
+        return _code(t["cute"])
+    if t["cute_forbidden"]:
+        return _code(f"none: {t['cute_forbidden']} is forbidden by CuTe (|S| < B)")
+    return _code(None)
+
+
 def _fig(img: Path, name: str, caption: str) -> dict:
     data = base64.b64encode((img / name).read_bytes()).decode()
     return {"src": f"data:image/png;base64,{data}", "caption": caption}
@@ -86,11 +95,11 @@ def _proof(t: dict) -> str:
 
 def _smem(d: dict, img: Path) -> dict:
     tiles = [[t["name"], t["source"], t["answer"], " ".join(t["accesses"]), _code(t["layout"]),
-              _code(t["cute"] or t["cute_forbidden"]), t["tma"] or "–", _code(t["triton"]),
+              _cute(t), t["tma"] or "–", _code(t["triton"]),
               f"{t['wavefronts_before']} → {t['wavefronts_after']} (bound {t['lower_bound']})",
               _proof(t)] for t in d["gemm_tiles"]]
     cases = [[c["name"], c["source"], " ".join(c["accesses"]), _code(c["layout"]),
-              _code(c["cute"] or c["cute_forbidden"]), c["answer"],
+              _cute(c), c["answer"],
               f"{c['wavefronts_before']} → {c['wavefronts_after']}", c["storage"], _proof(c)]
              for c in d["cases"]]
     return {"tiles": table(["tile", "precision", "read by", "accesses", "layout", "CuTe", "TMA",
