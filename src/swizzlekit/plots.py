@@ -96,19 +96,29 @@ def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
     cols = min(32, panels[0][0].cols)
     if cols <= 16:       # narrow tiles side by side, wide ones stacked
         fig, axes = _figure(1, len(panels), squeeze=False,
-                                 figsize=(max(4.6, 0.4 * cols + 2) * len(panels), 0.4 * rows + 2.6))
+                                 figsize=(max(4.6, 0.4 * cols + 2) * len(panels), 0.4 * rows + 2.9))
     else:
         fig, axes = _figure(len(panels), 1, squeeze=False,
-                                 figsize=(0.25 * cols + 1.5, (0.25 * rows + 1.8) * len(panels)))
+                                 figsize=(0.25 * cols + 1.5, (0.25 * rows + 1.8) * len(panels) + 0.3))
     for ax, (layout, spec, title) in zip(axes.reshape(-1), panels):
         highlight = None
         if spec is not None:
             highlight, wf = worst_placement(layout, spec, elem_bytes)
             title = f"{title}\n{spec}: {wf} wavefront{'s' if wf != 1 else ''} (worst placement)"
         bank_map(ax, layout, elem_bytes, highlight, title)
-    if suptitle:
-        fig.suptitle(suptitle, fontsize=10)
+    fig.suptitle("\n".join(filter(None, (suptitle, bank_legend(elem_bytes)))), fontsize=9)
     return _save(fig, path)
+
+
+def bank_legend(elem_bytes: int) -> str:
+    """What a bank map's colours and numbers mean, for ``elem_bytes``-byte elements.
+
+    >>> bank_legend(16)
+    'colour and number: the 16-byte bank group (of 8) of each element; outlined: the worst placement'
+    """
+    unit = max(elem_bytes, 4)
+    what = "bank (of 32)" if unit == 4 else f"{unit}-byte bank group (of {WAVEFRONT_BYTES // unit})"
+    return f"colour and number: the {what} of each element; outlined: the worst placement"
 
 
 def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: int,
