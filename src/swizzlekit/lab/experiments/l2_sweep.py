@@ -38,6 +38,7 @@ from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
            "split_of", "sweep_order", "measured_kernels", "shard", "run", "measure", "METRICS",
+           "checked_launch",
            "ELEM_BYTES", "OUT_BYTES", "FRESH_SHAPES", "SETS", "row_bytes"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
@@ -232,32 +233,39 @@ def _by_problem(runs: list[SweepRun]):
         yield group, _operands(group[0])
 
 
-def _time_all(runs: list[SweepRun], out: Path) -> None:
-    """Check every run against float64 (output poisoned first) and time it (L2 flushed)."""
+def checked_launch(r: SweepRun, a, b, ref) -> tuple:
+    """(the run's launch, its fields: programs, the compiled kernel's threads, registers,
+    shared memory and residency, and its error against ``ref`` after one poisoned launch)."""
     import torch
 
     from swizzlekit.kernels.triton.table_gemm import DTYPES, default_programs, resources
-    from swizzlekit.lab.harness import median_ms
     from swizzlekit.lab.verify import relative_error
+
+    dtype = DTYPES[r.dtype][1]
+    programs = default_programs(r.config, dtype, r.shape) if r.persistent else 0
+    # the kernel this launch compiles (a persistent grid's: its program count's)
+    res = resources(r.config, dtype, r.persistent, shape=r.shape, programs=programs or None)
+    fn, c = _launcher(r, programs, a, b)
+    fn()
+    torch.cuda.synchronize()
+    fields = {"programs": programs, "rel_err": relative_error(c, ref=ref),
+              **{k: res[k] for k in ("threads", "regs_per_thread", "smem_bytes",
+                                     "ctas_per_sm")}}
+    return fn, fields
+
+
+def _time_all(runs: list[SweepRun], out: Path) -> None:
+    """Check every run against float64 (output poisoned first) and time it (L2 flushed)."""
+    from swizzlekit.lab.harness import median_ms
 
     results = []
     for group, (a, b, _) in _by_problem(runs):
         ref = a.double() @ b.double()
         for r in group:
-            dtype = DTYPES[r.dtype][1]
-            programs = default_programs(r.config, dtype, r.shape) if r.persistent else 0
-            # the kernel this launch compiles (a persistent grid's: its program count's)
-            res = resources(r.config, dtype, r.persistent, shape=r.shape,
-                            programs=programs or None)
-            fn, c = _launcher(r, programs, a, b)
-            fn()
-            torch.cuda.synchronize()
-            err = relative_error(c, ref=ref)
+            fn, fields = checked_launch(r, a, b, ref)
             ms = median_ms(fn, warmup_ms=25, rep_ms=100)
-            kernel = {k: res[k] for k in ("threads", "regs_per_thread", "smem_bytes",
-                                          "ctas_per_sm")}
-            results.append({**dataclasses.asdict(r), **kernel, "programs": programs, "ms": ms,
-                            "rel_err": err})
+            err = fields["rel_err"]
+            results.append({**dataclasses.asdict(r), **fields, "ms": ms})
             print(f"{r.M}x{r.N}x{r.K} {r.config} {r.dtype} {r.order} {r.params}"
                   f"{' persistent' if r.persistent else ''}: {ms:.3f} ms, error {err:.1e}",
                   flush=True)

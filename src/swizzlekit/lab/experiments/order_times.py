@@ -44,31 +44,18 @@ def time_problem(group, a, b, replicates: int = REPLICATES) -> list[dict]:
     ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but where it ran."""
     import dataclasses
 
-    import torch
-
-    from swizzlekit.kernels.triton.table_gemm import DTYPES, default_programs, resources
-    from swizzlekit.lab.experiments.l2_sweep import _launcher, split_of
+    from swizzlekit.lab.experiments.l2_sweep import checked_launch, split_of
     from swizzlekit.lab.harness import median_ms
-    from swizzlekit.lab.verify import relative_error
 
     replicates = check_int("replicates", replicates, 1, 100)
     ref = a.double() @ b.double()
     launches, rows = [], []
     for r in group:
-        dtype = DTYPES[r.dtype][1]
-        programs = default_programs(r.config, dtype, r.shape) if r.persistent else 0
-        res = resources(r.config, dtype, r.persistent, shape=r.shape, programs=programs or None)
-        fn, c = _launcher(r, programs, a, b)
-        fn()
-        torch.cuda.synchronize()
-        err = relative_error(c, ref=ref)
+        fn, fields = checked_launch(r, a, b, ref)
         launches.append(fn)
         rows.append({**{k: v for k, v in dataclasses.asdict(r).items()
                         if k != "ctas_per_sm_hint"},
-                     "split": split_of(r.shape), "programs": programs,
-                     **{k: res[k] for k in ("threads", "regs_per_thread", "smem_bytes",
-                                            "ctas_per_sm")},
-                     "rel_err": err, "times": []})
+                     "split": split_of(r.shape), **fields, "times": []})
     del ref
     for turn in range(replicates):
         for i in rotated(list(range(len(group))), turn):
