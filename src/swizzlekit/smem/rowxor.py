@@ -104,14 +104,7 @@ def linear_basis(masks: tuple) -> tuple | None:
     if not is_pow2(len(masks)):
         return None
     basis = tuple(masks[1 << j] for j in range(len(masks).bit_length() - 1))
-    for r, m in enumerate(masks):
-        x = 0
-        for j, b in enumerate(basis):
-            if r >> j & 1:
-                x ^= b
-        if x != m:
-            return None
-    return basis
+    return basis if _linear_masks(basis, len(masks)) == tuple(masks) else None
 
 
 def row_xor_expression(layout: RowXor, r: str, c: str) -> str:
@@ -133,7 +126,8 @@ def row_xor_expression(layout: RowXor, r: str, c: str) -> str:
     return f"({outer} * {ld} + ({inner} ^ {mask}))"
 
 
-def _linear_masks(basis: list, period: int) -> tuple:
+def _linear_masks(basis, period: int) -> tuple:
+    """``masks[r]`` for ``r < period``: the XOR of ``basis[j]`` over the set bits j of r."""
     out = []
     for r in range(period):
         x = 0

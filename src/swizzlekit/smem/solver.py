@@ -247,15 +247,14 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
                      row_xor=len(pairs) == 1)
         key = (sol.wavefronts, sol.storage, issued)
         if best is None or key < best[0]:
-            best = (key, sol, ops, footprints, vector)
+            best = (key, sol, ops, footprints, vector, tma)
         if key[:2] == (floor, rows * cols):
             break
     if best is None:
         raise SwizzleKitError(f"no instruction fits a {rows}x{cols} tile of {elem_bytes}-byte "
                               "elements: " + "; ".join(skipped))
-    (wf, storage, _), sol, ops, footprints, vector = best
+    (wf, storage, _), sol, ops, footprints, vector, tma = best
     if len(pairs) > 1 and (wf, storage) != (floor, rows * cols):
-        tma = any(op.kind == "tma" for op in ops)
         again = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector)
         if (again.wavefronts, again.storage) < (wf, storage):
             sol = again
@@ -397,12 +396,11 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     def cost_of(layout: TileLayout) -> int:
         return int(set_costs(layout.offsets(), idx, elem_bytes)[0].sum())
 
-    for transposed in ((False, True) if keep == 1 else (False,)):
-        if rows * cols > ROW_XOR_MAX_ELEMENTS or not row_xor:
-            break
-        found = row_xor_search(rows, cols, cost_of, keep, transposed)
-        if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
-            return done("")
+    if row_xor and rows * cols <= ROW_XOR_MAX_ELEMENTS:
+        for transposed in ((False, True) if keep == 1 else (False,)):
+            found = row_xor_search(rows, cols, cost_of, keep, transposed)
+            if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
+                return done("")
     pads = n_elems if max_pad is None else max_pad
     shapes = Translates.of([p for ps in placements for p in ps], cols)
     for pad in range(1, pads + 1):
