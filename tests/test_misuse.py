@@ -23,6 +23,7 @@ import pytest
 from swizzlekit import cta, gpus, kernels, smem
 from swizzlekit.cta import l2
 from swizzlekit.cta import rank as cta_rank
+from swizzlekit.cta import timing
 from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
 from swizzlekit.kernels.triton.explain import autotune_plan
 from swizzlekit.smem.layouts import parse_layout
@@ -51,6 +52,7 @@ BAD = {
     "gpu": [None, 3, "", "b300", ["h200"]],
     "gpu_or_preset": [None, 3, "", "b300"],
     "ranked": [None, 3, [], [None], [{}], "row"],
+    "byte_counts": [None, 3, [], "12", b"12", [NAN], [INF], [-1], [[1, 2]], [2**70], ["x"]],
     "params": [None, 3, "group=8", {"group": "x"}, {"nope": 1}, {3: 1}],
     "swizzle_bits": _NOT_INT + [-1, 64, 1000],
     "bases": [None, 3, "1,2", (0,), (1, 1), (1.5, 2), (NAN,), (-1, 2), (2**70,)],
@@ -195,8 +197,13 @@ FUNCTIONS = [
                                    gpu="h200", ctas_per_sm=1),
        dict(M="count", N="count", K="count", tile="triple", elem_bytes="count", gpu="gpu",
             ctas_per_sm="count")),
-    Fn("verdict", cta_rank.verdict, dict(ranked=None, dispatch="coin"),
-       dict(ranked="ranked", dispatch="name")),
+    Fn("verdict", cta_rank.verdict, dict(ranked=None, gpu="h200"),
+       dict(ranked="ranked", gpu="gpu")),
+    Fn("kernel_time", timing.kernel_time, dict(M=4096, N=4096, K=4096, elem_bytes=2,
+                                               per_wave_dram_read_bytes=[10**8, 10**7],
+                                               dram_write_bytes=2**25, gpu="h100-sxm"),
+       dict(M="count", N="count", K="count", elem_bytes="count",
+            per_wave_dram_read_bytes="byte_counts", dram_write_bytes="natural", gpu="gpu")),
     Fn("label", cta_rank.label, dict(name="grouped", params={"group": 8}),
        dict(name="name", params="params")),
     # ------------------------------------------------------------------------ swizzlekit.gpus

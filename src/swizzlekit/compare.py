@@ -28,7 +28,7 @@ from swizzlekit.data import FOLDER
 from swizzlekit.seeds import SEED001_ORDERS
 
 __all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
-           "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen", "GOALS", "judge",
+           "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen", "GOALS",
            "RAGGED_TABLE", "compare_ragged", "fit_skewed", "SKEWED_GRID",
            "compare_seed001", "sweep", "main"]
 
@@ -243,31 +243,6 @@ def fit_point(window_exponent: float, coalesce: float, ways: int = 0,
     setting = {"window_exponent": window_exponent, "coalesce": coalesce, "ways": ways,
                "inflight": inflight, "unaligned_lookups": mu}
     return {**setting, **errors(compare_sweep("fit", **setting))}
-
-
-def judge(pick: str, measured: list[dict], tolerance: float = 0.05) -> dict:
-    """The model's pick for one shape and kernel against measured runs of that shape and
-    kernel (dicts with ``label``, ``measured_dram`` and optionally ``ms``).
-
-    ``status``: "unmeasured" (no runs, or the pick not among them), "confirmed" (the pick's
-    measured DRAM bytes within ``tolerance`` of the least measured, and its time within 1% of
-    the fastest where timed), or "contradicted". ``best_measured``: the run to use instead.
-
-    >>> judge("a", [{"label": "a", "measured_dram": 100}, {"label": "b", "measured_dram": 60}])["status"]
-    'contradicted'
-    """
-    if not measured:
-        return {"status": "unmeasured", "best_measured": None}
-    timed = all(r.get("ms") for r in measured)
-    best = min(measured, key=lambda r: (r["ms"] if timed else r["measured_dram"]))
-    least = min(r["measured_dram"] for r in measured)
-    mine = [r for r in measured if r["label"] == pick]
-    if not mine:
-        return {"status": "unmeasured", "best_measured": best["label"]}
-    ok = mine[0]["measured_dram"] <= (1 + tolerance) * least and (
-        not timed or mine[0]["ms"] <= 1.01 * best["ms"])
-    return {"status": "confirmed" if ok else "contradicted", "best_measured": best["label"],
-            "pick_dram": mine[0]["measured_dram"], "least_dram": least}
 
 
 def compare_seed001(path=TABLES[0], **settings) -> list[dict]:

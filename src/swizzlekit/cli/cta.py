@@ -105,17 +105,20 @@ def _simulate(args: argparse.Namespace) -> int:
 
         ranked = rank(m, n, k, **common)
         best = ranked[0]
-        v = verdict(ranked, args.dispatch)
+        v = verdict(ranked, args.gpu)
         out = {"gpu": args.gpu, "dispatch": args.dispatch, "recommended": best,
                "ranking": ranked, "verdict": v, "ctas_per_sm": ctas_per_sm, "tile": list(tile),
                "elem_bytes": elem_bytes, "kernel": args.kernel,
                "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
-        lines = [f"{'order':22s} {'L2 hit %':>9s} {'DRAM read MB':>13s}"]
-        lines += [f"{label(r['order'], r['params']):22s} "
-                  f"{r['l2_hit_rate']:9.1f} {r['dram_read_bytes'] / 1e6:13.0f}" for r in ranked]
-        lines.append(f"model's pick: {v['text']} (held-out error: hit rate "
-                     f"{v['error']['hit_mean']} points mean, {v['error']['hit_worst']} worst; "
-                     f"DRAM {v['error']['dram_median_pct']}% median; docs/cta.md)")
+        lines = [f"{'order':22s} {'time us':>9s} {'vs row':>7s} {'L2 hit %':>9s} "
+                 f"{'DRAM read MB':>13s}"]
+        lines += [f"{label(r['order'], r['params']):22s} {r['time_s'] * 1e6:9.1f} "
+                  f"{r['time_vs_row']:7.3f} {r['l2_hit_rate']:9.1f} "
+                  f"{r['dram_read_bytes'] / 1e6:13.0f}" for r in ranked]
+        held = v["heldout"].get("heldout", {})
+        lines.append(f"model's pick: {v['text']} (time model fitted on {v['fitted_on']}; "
+                     f"held out, its pick runs within 2% of the fastest order on "
+                     f"{held.get('pick_within_2pct', 0):.0%} of problems; docs/cta.md)")
         emit(out, args.json, "\n".join(lines))
         return 0
     params = order_params(args.param)
@@ -124,7 +127,8 @@ def _simulate(args: argparse.Namespace) -> int:
     out = {"order": args.order, "params": params, "gpu": args.gpu, "ctas_per_sm": ctas_per_sm,
            "dispatch": args.dispatch, "tile": list(tile), "elem_bytes": elem_bytes,
            "kernel": args.kernel, **pred.to_dict()}
-    emit(out, args.json, f"{label(args.order, params)} on {g.name}: L2 hit rate "
+    emit(out, args.json, f"{label(args.order, params)} on {g.name}: predicted time "
+         f"{pred.time_s * 1e6:.1f} us, L2 hit rate "
          f"{pred.l2_hit_rate:.1f}%, DRAM read {pred.dram_read_bytes / 1e6:.0f} MB "
          f"({pred.waves} waves; {'x'.join(map(str, tile))} tiles of {elem_bytes}-byte elements; "
          f"{ctas_per_sm} CTA{'' if ctas_per_sm == 1 else 's'} per SM)")

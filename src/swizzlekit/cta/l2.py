@@ -35,6 +35,10 @@ its held-out half (docs/cta.md; :mod:`swizzlekit.compare`):
   sector off (:func:`row_classes` "half") take ``unaligned_lookups`` (fitted) per sector;
   rows whose offsets step through other values ("skewed") take ``skewed_lookups``.
 
+The prediction also carries ``time_s``, the kernel's time by the time model
+(:func:`swizzlekit.cta.timing.kernel_time`: each wave's compute and DRAM times, fitted per
+GPU on replicate-timed orders).
+
 The LRU needs no per-access loop. A tile read by a partition in wave w was last read in wave
 w' (same k). Between the two, the distinct bytes that partition read are
 ``(tk-1-k) U(w', w-1) + k U(w'+1, w) + U(w'+1, w-1)``, where ``U(a, b)`` is the A and B bytes
@@ -61,6 +65,7 @@ import numpy as np
 from swizzlekit.cta.orders import check_order
 from swizzlekit.cta.reuse import partition_hits
 from swizzlekit.cta.schedule import DISPATCH, _measured_sides, _schedule, in_step, lanes, run_order
+from swizzlekit.cta.timing import kernel_time
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints, check_number
 from swizzlekit.gpus import GPUS
 
@@ -80,11 +85,13 @@ class L2Prediction:
     lookups: int                # sectors looked up (near reads + fabric + writes)
     waves: int
     per_wave_dram_read_bytes: tuple[int, ...]
+    time_s: float               # the kernel's predicted time (swizzlekit.cta.timing)
 
     def to_dict(self) -> dict:
         return {"l2_hit_rate": self.l2_hit_rate, "dram_read_bytes": self.dram_read_bytes,
                 "dram_write_bytes": self.dram_write_bytes, "lookups": self.lookups,
-                "waves": self.waves, "per_wave_dram_read_bytes": list(self.per_wave_dram_read_bytes)}
+                "waves": self.waves, "per_wave_dram_read_bytes": list(self.per_wave_dram_read_bytes),
+                "time_s": self.time_s}
 
 
 #: Element widths the model takes: fp8, fp16/bf16, fp32/tf32, fp64.
@@ -306,7 +313,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     # the extra lookups of rows that do not start on a sector, all hits
     extra = _extra_lookups(s, rows, len(order) * tk * a_bytes, len(order) * tk * b_bytes)
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
-                       dram, M * N * out_bytes, partitions)
+                       dram, M * N * out_bytes, partitions, (M, N, K, elem_bytes, gpu))
 
 
 def row_classes(row_bytes, K: int, N: int, elem_bytes: int,
@@ -361,8 +368,9 @@ def _element_bytes(name: str, value) -> int:
 
 
 def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total: float,
-                dram: np.ndarray, writes: int, scale: int) -> L2Prediction:
-    """ncu's hit rate over near reads, fabric lookups and C's writes (which hit).
+                dram: np.ndarray, writes: int, scale: int, problem: tuple) -> L2Prediction:
+    """ncu's hit rate over near reads, fabric lookups and C's writes (which hit), and the
+    time of ``problem`` (``M, N, K, elem_bytes, gpu``) by :func:`swizzlekit.cta.timing.kernel_time`.
 
     Every byte count comes in multiplied by ``scale`` (the partition count), so that a
     partition's share of a tile is a whole number and the fast model and the oracle add up
@@ -370,6 +378,8 @@ def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total:
     once, at the end, from the same integer total)."""
     lookups = near_total + fab_total + writes * scale
     hit = 100.0 * (near_hits + fab_hits + writes * scale) / lookups
+    per_wave = tuple(round(float(x) / scale) for x in dram)
+    M, N, K, elem_bytes, gpu = problem
     return L2Prediction(round(float(hit), 2), round(float(dram.sum()) / scale), writes,
-                        round(lookups / scale / 32), len(dram),
-                        tuple(round(float(x) / scale) for x in dram))
+                        round(lookups / scale / 32), len(dram), per_wave,
+                        kernel_time(M, N, K, elem_bytes, per_wave, writes, gpu))

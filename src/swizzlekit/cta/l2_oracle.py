@@ -109,4 +109,5 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     gone = cfg["coalesce"] * dup_bytes * partitions
     extra = _extra_lookups(cfg, rows, read["a"], read["b"])        # each a hit
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
-                       dram, M * N * out_bytes, partitions)
+                       dram, M * N * out_bytes, partitions,
+                       (M, N, K, elem_bytes, model.get("gpu", "h200")))

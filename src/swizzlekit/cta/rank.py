@@ -1,12 +1,15 @@
-"""Rank every CTA order for one GEMM on one GPU by the L2 model, and recommend one.
+"""Rank every CTA order for one GEMM on one GPU by the time model, and recommend one.
 
 Each order of :data:`~swizzlekit.cta.ORDERS` is tried with the parameter values of
-:data:`SWEEP` (group sizes, strip widths, ...); the ranking is by predicted DRAM bytes read,
-then by predicted L2 hit rate.
+:data:`SWEEP` (group sizes, strip widths, ...); the ranking is by predicted kernel time
+(:mod:`swizzlekit.cta.timing`, on the L2 model's DRAM bytes per wave), then by predicted
+DRAM bytes read, then by predicted L2 hit rate.
 
 >>> best = rank(8192, 8192, 8192)[0]
 >>> label(best["order"], best["params"]), best["l2_hit_rate"], round(best["vs_row"], 2)
 ('strip_snake width=8', 75.47, 0.38)
+>>> round(best["time_s"] * 1e3, 2), round(best["time_vs_row"], 3)
+(2.34, 0.925)
 >>> rank(4096, 4096, 4096, gpu="b300")
 Traceback (most recent call last):
 ...
@@ -61,8 +64,9 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
          concurrent: int | None = None, dispatch: str = "coin",
          out_bytes: int | None = None, programs: int | None = None,
          row_bytes: tuple[int, int] | None = None) -> list[dict]:
-    """Every order and parameter set, best first: ``order``, ``params``, ``l2_hit_rate`` (%),
-    ``dram_read_bytes``, and ``vs_row`` (DRAM bytes over the row order's). ``out_bytes``: C's
+    """Every order and parameter set, best first: ``order``, ``params``, ``time_s`` (the
+    predicted kernel time), ``l2_hit_rate`` (%), ``dram_read_bytes``, ``vs_row`` (DRAM bytes
+    over the row order's) and ``time_vs_row`` (time over the row order's). ``out_bytes``: C's
     element size (default ``elem_bytes``); ``programs``: a persistent grid's program count;
     ``row_bytes``: A's and B's row pitch (:func:`swizzlekit.cta.l2.simulate`)."""
     gpu_preset(gpu)
@@ -92,45 +96,56 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
     for name in ORDERS:
         for params in SWEEP.get(name, [{}]):
             pred = simulate(M, N, K, order(name, tm, tn, **params), **settings)
-            out.append({"order": name, "params": params, "l2_hit_rate": pred.l2_hit_rate,
-                        "dram_read_bytes": pred.dram_read_bytes})
-    row = next(r["dram_read_bytes"] for r in out if r["order"] == "row")
+            out.append({"order": name, "params": params, "time_s": pred.time_s,
+                        "l2_hit_rate": pred.l2_hit_rate, "dram_read_bytes": pred.dram_read_bytes})
+    row = next(r for r in out if r["order"] == "row")
     for r in out:
-        r["vs_row"] = r["dram_read_bytes"] / row if row else 1.0
-    out.sort(key=lambda r: (r["dram_read_bytes"], -r["l2_hit_rate"]))
+        r["vs_row"] = r["dram_read_bytes"] / row["dram_read_bytes"] if row["dram_read_bytes"] else 1.0
+        r["time_vs_row"] = r["time_s"] / row["time_s"]
+    out.sort(key=lambda r: (r["time_s"], r["dram_read_bytes"], -r["l2_hit_rate"]))
     return out
 
 
-def verdict(ranked: list[dict], dispatch: str = "coin") -> dict:
-    """Whether the order matters for this GEMM, by the model's own held-out error under
-    ``dispatch`` (:data:`swizzlekit.cta.l2.HELDOUT_BY_DISPATCH`): it does not when the row
-    order's predicted DRAM bytes are within that error (the median, in %) of the best order's.
-    Also the best group size.
+def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
+    """Whether the order matters for this GEMM, by predicted time against the noise band of
+    ``gpu`` (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`, how far replicate timings of one
+    order lie apart): it does unless no order is predicted faster than grouped(8) by more
+    than the band, and then the pick is grouped(8), the simplest of the fast orders. Also the
+    best group size, and the held-out figures of the time model on that GPU.
 
-    >>> verdict(rank(8192, 8192, 8192))["matters"]
-    True
+    >>> v = verdict(rank(8192, 8192, 8192))
+    >>> v["matters"], v["pick"], v["gain_vs_grouped8_pct"]
+    (False, 'grouped group=8 along=m', 0.2)
     """
-    from swizzlekit.cta.l2 import DISPATCH, HELDOUT_BY_DISPATCH
+    from swizzlekit.cta.timing import ORDER_NOISE_PCT, TIME_HELDOUT, time_parameters
 
-    held = HELDOUT_BY_DISPATCH[check_choice("dispatch", dispatch, DISPATCH)]
+    fitted = time_parameters(gpu)["fitted"]
+    band = ORDER_NOISE_PCT[fitted]
     if (not isinstance(ranked, list) or not all(isinstance(r, dict) and {"order", "params",
-                                                "dram_read_bytes"} <= set(r) for r in ranked)
-            or not {"row", "grouped"} <= {r["order"] for r in ranked}):
-        raise SwizzleKitError("verdict takes the list rank() returns (every order, the row and "
-                              "grouped orders among them)")
-
+                                                "time_s"} <= set(r) for r in ranked)
+            or not any(r["order"] == "row" for r in ranked)
+            or not any(r["order"] == "grouped" and r["params"] == {"group": 8, "along": "m"}
+                       for r in ranked)):
+        raise SwizzleKitError("verdict takes the list rank() returns (every order, the row "
+                              "order and grouped(8) among them)")
     best = ranked[0]
     row = next(r for r in ranked if r["order"] == "row")
+    g8 = next(r for r in ranked if r["order"] == "grouped" and r["params"] == {"group": 8,
+                                                                                 "along": "m"})
     grouped = next(r for r in ranked if r["order"] == "grouped")
-    gain = row["dram_read_bytes"] / max(best["dram_read_bytes"], 1) - 1
-    matters = gain * 100 > held["dram_median_pct"]
-    return {"matters": matters, "best": label(best["order"], best["params"]),
-            "row_over_best_pct": round(gain * 100, 1),
+    gain = g8["time_s"] / best["time_s"] - 1
+    row_gain = row["time_s"] / best["time_s"] - 1
+    matters = gain * 100 > band
+    pick = best if matters else g8
+    name = label(pick["order"], pick["params"])
+    text = (f"{name}: predicted {gain * 100:.1f}% faster than grouped(8) and "
+            f"{row_gain * 100:.1f}% faster than the row order" if matters else
+            f"grouped group=8: no order is predicted faster by more than the noise band "
+            f"({band}%; the row order {row_gain * 100:+.1f}%)")
+    return {"matters": matters, "pick": name, "pick_order": pick["order"],
+            "pick_params": pick["params"], "best": label(best["order"], best["params"]),
+            "time_s": pick["time_s"], "gain_vs_grouped8_pct": round(gain * 100, 1),
+            "row_over_best_pct": round(row_gain * 100, 1), "noise_band_pct": band,
             "best_grouped": label(grouped["order"], grouped["params"]),
-            "error": held,
-            "text": (f"{label(best['order'], best['params'])}: the row order reads "
-                     f"{gain * 100:.0f}% more from DRAM" if matters else
-                     f"the order does not matter here: the row order's DRAM bytes are within "
-                     f"{gain * 100:.1f}% of the best, inside the model's held-out error "
-                     f"({held['dram_median_pct']}% median)")
-                    + f"; best group size: {label(grouped['order'], grouped['params'])}"}
+            "heldout": TIME_HELDOUT.get(fitted, {}), "fitted_on": fitted,
+            "text": text + f"; best group size: {label(grouped['order'], grouped['params'])}"}

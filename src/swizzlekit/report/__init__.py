@@ -57,7 +57,7 @@ def build(gpu: str = "h200", out: str | Path = "swizzlekit-report", measure: boo
         from swizzlekit.report import measured
 
         results: dict = {}
-        steps += [(title, lambda f=f, t=title: results.__setitem__(t, f(out)))
+        steps += [(title, lambda f=f, t=title: results.__setitem__(t, f(out, gpu)))
                   for title, f in measured.STEPS]
     with Progress(disable=not progress, transient=True) as bar:
         task = bar.add_task("report", total=len(steps))
@@ -75,11 +75,12 @@ def build(gpu: str = "h200", out: str | Path = "swizzlekit-report", measure: boo
 
 def _merge(data: dict, results: dict, steps) -> None:
     """Put the measured results where the page shows them."""
-    ceilings, kernels, l2, s1, s2 = (results[t] for t, _ in steps)
+    ceilings, kernels, l2, times, s1, s2 = (results[t] for t, _ in steps)
     data["meta"]["env"] = ceilings["env"]
     data["meta"]["ceilings"] = ceilings
     data["kernels"] = {**kernels, "env": ceilings["env"]}
     data["cta"]["measured_now"] = l2
+    data["cta"]["order_times"] = times
     data["seeds"]["seed001"]["measured_now"] = s1["table"]
     at = {(int(r["M"]), r["kernel"]): r for r in s2["rows"]}
     for row in data["seeds"]["seed002"]["rows"]:

@@ -112,14 +112,14 @@ def cta_section(gpu: str, img: Path | None) -> dict:
     for m, n, k in SHAPES:
         ranked = rank(m, n, k, gpu=gpu, ctas_per_sm=KERNEL["ctas_per_sm"])
         grouped = [r for r in ranked if r["order"] == "grouped"]
-        v = verdict(ranked)
+        v = verdict(ranked, gpu)
         entry = {"shape": [m, n, k], "ranking": ranked,
-                 "model_pick": label(ranked[0]["order"], ranked[0]["params"]),
-                 "recommended": label(ranked[0]["order"], ranked[0]["params"]),
-                 "confidence": ("the order matters: the row order reads "
-                                f"{v['row_over_best_pct']:.0f}% more DRAM" if v["matters"]
-                                else "the order does not matter here (within the model's "
-                                     "held-out error)"),
+                 "model_pick": v["pick"], "recommended": v["pick"],
+                 "confidence": (f"the order matters: predicted {v['gain_vs_grouped8_pct']}% "
+                                f"faster than grouped(8)" if v["matters"]
+                                else f"the order does not matter here: no order is predicted "
+                                     f"faster than grouped(8) by more than the noise band "
+                                     f"({v['noise_band_pct']}%)"),
                  "status": "model only", "verdict": v,
                  "best_grouped": label(grouped[0]["order"], grouped[0]["params"]),
                  "row": next(r for r in ranked if r["order"] == "row")}
@@ -143,81 +143,88 @@ def cta_section(gpu: str, img: Path | None) -> dict:
 
 
 def judge_picks(cta: dict, kernels: dict | None = None) -> None:
-    """Hold each shape's pick to the measurements on the page for the same shape: the order-table
-    GEMM's L2 runs (the shipped table, and ``--measure``'s ncu runs), then the timings of the
-    Triton GEMM under several orders in ``kernels`` (``--measure``'s short benchmark). A pick
-    that either contradicts is flagged, and the order measured best there is recommended
-    instead; a confirmed one says so.
+    """Hold each shape's recommendation (the time model's pick, :func:`swizzlekit.cta.rank.
+    verdict`) to the timings on the page for the same shape, within the noise band of the
+    verdict's GPU: first the order-table GEMM timed in replicates (``--measure``'s order-times
+    step, ``cta["order_times"]``), else the single timings of the Triton GEMM under several
+    orders (``kernels``) and of the L2 runs. A pick that runs slower than the fastest order
+    timed beside it by more than the band is "contradicted", and the fastest measured order is
+    recommended in its place; one within it is "confirmed within noise". Measured DRAM bytes
+    alone judge the L2 model, not the pick (the page's L2 tables show them).
 
     >>> cta = {"shapes": [{"shape": [64, 64, 64], "model_pick": "row", "recommended": "row",
-    ...                    "status": "model only",
+    ...                    "status": "model only", "verdict": {"pick_order": "row",
+    ...                    "pick_params": {}, "noise_band_pct": 3.5},
     ...                    "ranking": [{"order": "row", "params": {}}]}]}
     >>> timed = {"rows": [{"M": 64, "N": 64, "K": 64, "kernel": "triton", "precision": "bf16",
     ...                    "order": o, "params": "{}", "ms": ms}
-    ...                   for o, ms in (("row", 1.03), ("col", 1.0))]}
+    ...                   for o, ms in (("row", 1.05), ("col", 1.0))]}
     >>> judge_picks(cta, timed)
     >>> cta["shapes"][0]["recommended"], cta["shapes"][0]["status"][:41]
     ('col', 'contradicted: timed here, the Triton bf16')
     """
-    from swizzlekit.compare import judge
-
-    runs = [r for key in ("measured", "measured_now") for r in cta.get(key, {}).get("rows", [])]
+    replicated = cta.get("order_times", {}).get("rows", [])
     for s in cta["shapes"]:
-        shape = "x".join(map(str, s["shape"]))
-        mine = [{**r, "label": canonical(r["order"], r["params"])} for r in runs
-                if r["shape"] == shape]
-        top = s["ranking"][0]
-        pick = canonical(top["order"], top["params"])
-        j = judge(pick, mine)
-        s["judgement"] = j
-        if j["status"] == "contradicted":
-            s["status"] = (f"contradicted: measured here, {s['model_pick']} read "
-                           f"{j['pick_dram'] / 1e6:.0f} MB from DRAM (least measured "
-                           f"{j['least_dram'] / 1e6:.0f} MB) or ran slower; recommending the "
-                           f"fastest measured order instead")
-            s["recommended"] = j["best_measured"]
+        v = s["verdict"]
+        band = v["noise_band_pct"] / 100
+        pick = canonical(v["pick_order"], v["pick_params"])
+        shape = [int(x) for x in s["shape"]]
+        mine = {canonical(r["order"], r["params"]): r for r in replicated
+                if [int(r["M"]), int(r["N"]), int(r["K"])] == shape}
+        if pick in mine and len(mine) > 1:
+            best = min(mine, key=lambda k: mine[k]["ms"])
+            slower = mine[pick]["ms"] / mine[best]["ms"] - 1
+            s["timing"] = {"source": "replicates", "pick_ms": mine[pick]["ms"], "best": best,
+                           "best_ms": mine[best]["ms"], "slower_pct": round(slower * 100, 1)}
+            if slower > band:
+                s["status"] = (f"contradicted: timed here in replicates, {pick} ran "
+                               f"{slower * 100:.1f}% slower than {best} (median of "
+                               f"{len(mine[pick]['times'])}; noise band {v['noise_band_pct']}%); "
+                               f"recommending {best} instead")
+                s["recommended"] = best
+            else:
+                s["status"] = (f"confirmed within noise: timed here in replicates, {pick} ran "
+                               f"within {max(slower, 0) * 100:.1f}% of the fastest order timed "
+                               f"({best}; noise band {v['noise_band_pct']}%)")
             continue
-        timing = _timing_verdict(pick, s["shape"], kernels)
+        timing = _timing_verdict(pick, s["shape"], kernels, band, cta, shape)
         if timing:
             s["timing"] = timing
         if timing and timing["status"] == "contradicted":
-            s["status"] = (f"contradicted: timed here, the Triton {timing['precision']} GEMM ran "
-                           f"{s['model_pick']} in {timing['pick_ms']:.4g} ms, {timing['best']} in "
+            s["status"] = (f"contradicted: timed here, the {timing['kernel']} ran {pick} in "
+                           f"{timing['pick_ms']:.4g} ms, {timing['best']} in "
                            f"{timing['best_ms']:.4g} ms; recommending {timing['best']} instead")
             s["recommended"] = timing["best"]
-        elif j["status"] == "confirmed":
-            s["status"] = "confirmed by the measurement on this page"
         elif timing:
-            s["status"] = ("confirmed by the timing on this page (the Triton "
-                           f"{timing['precision']} GEMM; no L2 measurement of it)")
-        elif j["best_measured"]:
-            s["status"] = f"model only (fastest measured of the orders tried: {j['best_measured']})"
+            s["status"] = (f"confirmed within noise by the timing on this page (the "
+                           f"{timing['kernel']}; noise band {v['noise_band_pct']}%)")
 
 
-#: How much slower than the fastest order timed beside it a pick may run and stand (as
-#: :func:`swizzlekit.compare.judge` holds the L2 runs' timings).
-TIME_SLACK = 0.01
-
-
-def _timing_verdict(pick: str, shape, kernels: dict | None) -> dict | None:
-    """The pick against the other orders the Triton GEMM was timed under at ``shape``, in each
-    precision where the pick was timed beside another order: the first that ran it more than
-    :data:`TIME_SLACK` slower than the fastest ("contradicted"), else the last ("confirmed").
-    None where the page timed no such pair."""
+def _timing_verdict(pick: str, shape, kernels: dict | None, band: float, cta: dict,
+                    mnk: list[int]) -> dict | None:
+    """The pick against the other orders timed once each at ``shape``: the Triton GEMM per
+    precision (``kernels``), then the order-table GEMM's L2 runs that carry a time. The first
+    set that runs the pick more than ``band`` slower than its fastest ("contradicted"), else
+    the last ("confirmed"); None where the page timed no such pair."""
     m, n, k = map(int, shape)
-    by_prec: dict = {}
+    sets: dict = {}
     for r in (kernels or {}).get("rows", []):
         if (int(r["M"]), int(r["N"]), int(r["K"])) == (m, n, k) and r["kernel"] == "triton" \
                 and r.get("order") and r.get("ms"):
             label_ = canonical(r["order"], json.loads(r["params"] or "{}"))
-            by_prec.setdefault(r["precision"], {})[label_] = float(r["ms"])
+            sets.setdefault(f"Triton {r['precision']} GEMM", {})[label_] = float(r["ms"])
+    for key in ("measured", "measured_now"):
+        for r in cta.get(key, {}).get("rows", []):
+            if r.get("shape") == "x".join(map(str, mnk)) and r.get("ms"):
+                sets.setdefault("order-table GEMM", {})[
+                    canonical(r["order"], r["params"])] = float(r["ms"])
     verdict = None
-    for prec, times in by_prec.items():
+    for kernel, times in sets.items():
         if pick not in times or len(times) < 2:
             continue
         best = min(times, key=times.get)
-        slow = times[pick] > (1 + TIME_SLACK) * times[best]
-        verdict = {"precision": prec, "status": "contradicted" if slow else "confirmed",
+        slow = times[pick] > (1 + band) * times[best]
+        verdict = {"kernel": kernel, "status": "contradicted" if slow else "confirmed",
                    "pick_ms": times[pick], "best": best, "best_ms": times[best]}
         if slow:
             break

@@ -6,9 +6,13 @@
   ladder's main rungs, at 4096^3 and 8192^3;
 * L2: Nsight Compute's hit rate for the order-table GEMM under row, grouped(8) and the
   recommended order at two shapes, beside the model's prediction;
+* order times: the order-table GEMM at every shape of the CTA section under row, grouped(8),
+  the model's fastest and its recommendation, timed in 5 interleaved, rotated replicates
+  (:func:`swizzlekit.lab.experiments.order_times.time_problem`), each checked against float64;
 * seed 001: its two kernels under ncu at its sizes; seed 002: the ladder at its sizes.
 
-Each step is a ``(title, function)`` in :data:`STEPS`; the report shows a progress bar over
+Each step is a ``(title, function)`` in :data:`STEPS`, called with the output folder and the
+report's GPU preset (the models' picks are that preset's); the report shows a progress bar over
 them. Everything needs torch with a CUDA GPU, and ncu for the L2 steps.
 """
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["STEPS", "KERNEL_RUNS", "L2_SHAPES"]
+__all__ = ["STEPS", "KERNEL_RUNS", "L2_SHAPES", "order_times"]
 
 #: (precision, kernels) timed at 4096^3 and 8192^3; "triton" runs under two orders.
 KERNEL_RUNS = (("bf16", ("cublas", "triton")),
@@ -26,25 +30,29 @@ KERNEL_RUNS = (("bf16", ("cublas", "triton")),
 L2_SHAPES = ((8192, 8192, 8192), (16384, 16384, 2048))
 
 
-def _orders(shape: tuple[int, int, int]) -> list[tuple[str, dict]]:
-    from swizzlekit.cta.rank import rank
+def _orders(shape: tuple[int, int, int], gpu: str = "h200") -> list[tuple[str, dict]]:
+    """Row, grouped(8), the time model's fastest order and its recommendation for ``shape``."""
+    from swizzlekit.cta.rank import rank, verdict
 
-    from swizzlekit.report.collect import KERNEL
+    from swizzlekit.report.collect import KERNEL, canonical
 
-    best = rank(*shape, ctas_per_sm=KERNEL["ctas_per_sm"])[0]
+    ranked = rank(*shape, gpu=gpu, ctas_per_sm=KERNEL["ctas_per_sm"])
+    v = verdict(ranked, gpu)
     chosen = [("row", {}), ("grouped", {"group": 8})]
-    if (best["order"], best["params"]) not in chosen:
-        chosen.append((best["order"], best["params"]))
+    for name, params in ((ranked[0]["order"], ranked[0]["params"]),
+                         (v["pick_order"], v["pick_params"])):
+        if canonical(name, params) not in {canonical(*c) for c in chosen}:
+            chosen.append((name, params))
     return chosen
 
 
-def ceilings(out: Path) -> dict:
+def ceilings(out: Path, gpu: str = "h200") -> dict:
     from swizzlekit.lab.experiments.ceilings import measure
 
     return measure()
 
 
-def kernels(out: Path) -> dict:
+def kernels(out: Path, gpu: str = "h200") -> dict:
     from swizzlekit.lab.bench import Run, bench
     from swizzlekit.lab.records import to_dicts
     from swizzlekit.plots import benchmark_chart
@@ -54,7 +62,7 @@ def kernels(out: Path) -> dict:
         shape = (n, n, n)
         for prec, names in KERNEL_RUNS:
             for name in names:
-                orders = _orders(shape)[1:] if name == "triton" else [("", {})]
+                orders = _orders(shape, gpu)[1:] if name == "triton" else [("", {})]
                 for order, params in orders:
                     plan.append(Run("report", shape, prec, name, order,
                                     tuple(sorted(params.items()))))
@@ -66,20 +74,20 @@ def kernels(out: Path) -> dict:
     return {"source": "measured", "rows": to_dicts(rows), "pngs": pngs, "captions": captions}
 
 
-def l2(out: Path) -> dict:
+def l2(out: Path, gpu: str = "h200") -> dict:
     from swizzlekit.cta import order
     from swizzlekit.cta.l2 import simulate
     from swizzlekit.compare import H200_SETTINGS
     from swizzlekit.lab.bench import Run, profile_runs
 
     plan = [Run("report-l2", s, "fp16", "table_gemm", o, tuple(sorted(p.items())))
-            for s in L2_SHAPES for o, p in _orders(s)]
+            for s in L2_SHAPES for o, p in _orders(s, gpu)]
     rows = []
     for r in profile_runs(plan, out / "ncu"):
         m, n, k = r.M, r.N, r.K
         params = json.loads(r.params)
         pred = simulate(m, n, k, order(r.order, -(-m // 128), -(-n // 128), **params),
-                        **H200_SETTINGS)
+                        **{**H200_SETTINGS, "gpu": gpu})
         rows.append({"run": "measured now", "shape": f"{m}x{n}x{k}", "order": r.order,
                      "params": params,
                      "measured_hit": r.l2_hit_rate_pct, "model_hit": pred.l2_hit_rate,
@@ -87,13 +95,34 @@ def l2(out: Path) -> dict:
     return {"source": "measured now (ncu --clock-control none)", "rows": rows}
 
 
-def seed001(out: Path) -> dict:
+def order_times(out: Path, gpu: str = "h200") -> dict:
+    """The CTA section's shapes, each under :func:`_orders`, timed in replicates."""
+    from swizzlekit.lab.experiments.l2_sweep import SweepRun, _by_problem
+    from swizzlekit.lab.experiments.order_times import REPLICATES, time_problem
+    from swizzlekit.report.collect import KERNEL, SHAPES
+
+    config = "x".join(map(str, KERNEL["tile"]))
+    runs = [SweepRun(*shape, config, "fp16", name, json.dumps(params, sort_keys=True), False,
+                     KERNEL["ctas_per_sm"]) for shape in SHAPES for name, params in _orders(shape, gpu)]
+    rows = []
+    for group, (a, b, _) in _by_problem(runs):
+        for r in time_problem(group, a, b):
+            rows.append({"M": r["M"], "N": r["N"], "K": r["K"], "order": r["order"],
+                         "params": json.loads(r["params"]), "ms": r["ms"], "ms_min": r["ms_min"],
+                         "ms_max": r["ms_max"], "rel_err": r["rel_err"],
+                         "times": [float(t) for t in r["replicates"].split(";")]})
+    return {"source": f"measured now: the order-table GEMM ({config}, fp16), {REPLICATES} "
+                      f"interleaved replicates per order, each a do_bench median with the L2 "
+                      f"flushed", "rows": rows}
+
+
+def seed001(out: Path, gpu: str = "h200") -> dict:
     from swizzlekit.lab.experiments.reproduce import seed001 as run
 
     return {"table": run(out / "seed001")}
 
 
-def seed002(out: Path) -> dict:
+def seed002(out: Path, gpu: str = "h200") -> dict:
     from swizzlekit.lab.bench import bench, runs
 
     from swizzlekit.lab.records import to_dicts
@@ -106,5 +135,6 @@ def seed002(out: Path) -> dict:
 STEPS = (("cuBLAS ceilings and copy bandwidth", ceilings),
          ("short benchmark: cuBLAS, Triton, the SGEMM ladder", kernels),
          ("L2 hit rate under ncu, beside the model", l2),
+         ("CTA orders timed in replicates", order_times),
          ("seed 001's kernels under ncu", seed001),
          ("seed 002's sizes", seed002))

@@ -2,10 +2,12 @@
 
 For a call of M x N x K, :func:`pick` takes the tile config the config model ranks first
 (:mod:`~swizzlekit.kernels.triton.choose`) with that config's residency, asks the L2 model
-(:func:`swizzlekit.cta.l2.simulate`) for the DRAM bytes of every order in :data:`CANDIDATES`,
-and keeps grouped(8), the order of Triton's tutorial and of swizzlekit's earlier default,
-unless another candidate reads less from DRAM by more than the model's own held-out DRAM
-error (:data:`swizzlekit.cta.l2.HELDOUT`, the median in %). It also keeps grouped(8),
+(:func:`swizzlekit.cta.l2.simulate`) for the predicted time of every order in
+:data:`CANDIDATES` (its ``time_s``, :mod:`swizzlekit.cta.timing`), and keeps grouped(8), the
+order of Triton's tutorial and of swizzlekit's earlier default, unless another candidate is
+predicted faster by more than the GPU's noise band
+(:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`), as :func:`swizzlekit.cta.rank.verdict`
+does. It also keeps grouped(8),
 without asking the model, where A, B and C together fit in half the L2 (no order re-reads
 anything there), and where the grid is too large to rank within :data:`MAX_TILE_STEPS`.
 
@@ -18,8 +20,8 @@ the most at 16384³).
 >>> pick(1024, 1024, 1024, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2).reason
 'A, B and C fit in half the L2: the order re-reads nothing from DRAM'
 >>> p = pick(16384, 16384, 2048, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2)
->>> p.order, p.params
-('grouped', {'group': 16, 'along': 'n'})
+>>> p.order, p.params, "noise band" in p.reason
+('grouped', {'group': 8}, True)
 """
 
 from __future__ import annotations
@@ -44,13 +46,16 @@ MAX_TILE_STEPS = 2**22
 
 class Pick(NamedTuple):
     """The order a call runs (``order``, ``params``), the config the model sized it for, the
-    predicted DRAM bytes of the pick and of grouped(8) (0 when not simulated), and why."""
+    predicted DRAM bytes of the pick and of grouped(8) (0 when not simulated), why, and the
+    predicted times of the pick and of grouped(8) (0 when not simulated)."""
     order: str
     params: dict
     config: str
     dram_bytes: int
     default_dram_bytes: int
     reason: str
+    time_s: float = 0.0
+    default_time_s: float = 0.0
 
 
 @functools.lru_cache(maxsize=1024)
@@ -60,8 +65,9 @@ def pick(M: int, N: int, K: int, fam: str, kernel: str, configs: tuple[str, ...]
     """The order for an M x N x K call of ``kernel`` (pointer, tma, fp8_pointer, fp8_tma) on
     operands of family ``fam`` (:func:`~swizzlekit.kernels.triton.choose.family`), whose
     autotuner keeps ``configs`` (labels ``BMxBNxBK/sS/wW[/swap]``, at least one)."""
-    from swizzlekit.cta.l2 import HELDOUT, simulate
+    from swizzlekit.cta.l2 import simulate
     from swizzlekit.cta.orders import order
+    from swizzlekit.cta.timing import ORDER_NOISE_PCT, time_parameters
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton import choose
 
@@ -82,18 +88,22 @@ def pick(M: int, N: int, K: int, fam: str, kernel: str, configs: tuple[str, ...]
                     f"{tm * tn * tk} tile-steps: more than the {MAX_TILE_STEPS} the pick "
                     f"simulates on a call")
     ctas = choose._residency(bm, bn, bk, stages, warps, elem_bytes, out_bytes, gpu_name)
-    dram = {}
+    pred = {}
     for name, params in CANDIDATES:
-        p = simulate(M, N, K, order(name, tm, tn, **params), tile=(bm, bn, bk),
-                     elem_bytes=elem_bytes, out_bytes=out_bytes, gpu=gpu_name,
-                     ctas_per_sm=ctas, persistent=persistent)
-        dram[(params["group"], params["along"])] = p.dram_read_bytes
-    base = dram[(8, "m")]
-    (group, along), best = min(dram.items(), key=lambda kv: (kv[1], kv[0] != (8, "m")))
-    if best >= base * (1 - HELDOUT["dram_median_pct"] / 100):
-        return Pick(*DEFAULT, config, base, base,
-                    f"no candidate reads less than grouped(8) by more than the model's "
-                    f"held-out error ({HELDOUT['dram_median_pct']}%)")
-    return Pick("grouped", {"group": group, "along": along}, config, best, base,
-                f"the L2 model predicts {100 * (1 - best / base):.0f}% fewer DRAM bytes than "
-                f"grouped(8)")
+        pred[(params["group"], params["along"])] = simulate(
+            M, N, K, order(name, tm, tn, **params), tile=(bm, bn, bk), elem_bytes=elem_bytes,
+            out_bytes=out_bytes, gpu=gpu_name, ctas_per_sm=ctas, persistent=persistent)
+    base = pred[(8, "m")]
+    (group, along), best = min(pred.items(),
+                               key=lambda kv: (kv[1].time_s, kv[1].dram_read_bytes,
+                                               kv[0] != (8, "m")))
+    band = ORDER_NOISE_PCT[time_parameters(gpu_name)["fitted"]]
+    if best.time_s >= base.time_s * (1 - band / 100):
+        return Pick(*DEFAULT, config, base.dram_read_bytes, base.dram_read_bytes,
+                    f"no candidate is predicted faster than grouped(8) by more than the noise "
+                    f"band ({band}%)", base.time_s, base.time_s)
+    return Pick("grouped", {"group": group, "along": along}, config, best.dram_read_bytes,
+                base.dram_read_bytes,
+                f"predicted {100 * (1 - best.time_s / base.time_s):.0f}% faster than "
+                f"grouped(8) (the L2 model: {100 * (1 - best.dram_read_bytes / max(base.dram_read_bytes, 1)):.0f}% "
+                f"fewer DRAM bytes)", best.time_s, base.time_s)

@@ -1,0 +1,185 @@
+"""The time model (:mod:`swizzlekit.cta.timing`) against replicate-timed order tables: the
+fit on one half, the figures on the other half and on a fresh set, per GPU.
+
+The tables (``swizzlekit lab order-times``) time every order of a problem (shape, tile
+config, element type) 5 times over, interleaved and rotated; ``ms`` is the median. Their
+``split`` column says which half a shape belongs to; the fresh tables hold shapes in
+neither half, timed once the split was fixed.
+
+    python -m swizzlekit.compare_time --heldout     the figures of TIME_FITTED (about 20 s)
+    python -m swizzlekit.compare_time --fit         the grid search behind TIME_FITTED
+    python -m swizzlekit.compare_time --noise       the replicate spread per card
+
+A problem is judged over its non-random, non-persistent orders: each order's predicted time
+relative to the problem's predicted fastest, against its measured median relative to the
+measured fastest (the error, in points of %), and the regret of the order picked as
+:func:`swizzlekit.cta.rank.verdict` picks: the predicted fastest, or grouped(8) where no order
+is predicted faster than it by more than the card's noise band
+(:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`). Each such grouped(8) pick is a claim that
+the order does not matter there; it is true where grouped(8)'s measured median lies within
+the band of the measured fastest.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import sys
+
+import numpy as np
+
+from swizzlekit.data import path
+
+__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "main"]
+
+#: Each card's preset and its tables: the fit/heldout table and the fresh one.
+CARDS = {"h100": "h100-sxm", "h200": "h200"}
+TABLES = {card: (f"order_times_{card}.csv", f"order_times_fresh_{card}.csv") for card in CARDS}
+#: The grids of :func:`fit`: overlap exponents, and efficiencies (the DRAM share is 1 in the
+#: first stage; only their ratio shapes relative times).
+P_GRID = (1.0, 1.5, 2.0, 3.0, 4.0, 8.0)
+EFFICIENCY_GRID = tuple(np.round(np.geomspace(0.05, 2.0, 41), 4))
+
+
+@functools.lru_cache(maxsize=None)
+def runs(card: str, part: str) -> tuple:
+    """``(row, prediction)`` of every non-random, non-persistent run of ``part`` ("fit",
+    "heldout" or "fresh") on ``card``, under the L2 model on the card's preset."""
+    from swizzlekit.cta.l2 import simulate
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, row_bytes, sweep_order
+    from swizzlekit.lab.records import OrderTimeRow, read_csv
+
+    table = TABLES[card][part == "fresh"]
+    out = []
+    for r in read_csv(path(table), OrderTimeRow):
+        if r.order == "random" or r.persistent or (part != "fresh" and r.split != part):
+            continue
+        bm, bn, _ = r.tile
+        o = sweep_order(r.order, -(-r.M // bm), -(-r.N // bn), r.params_dict)
+        out.append((r, simulate(r.M, r.N, r.K, o, tile=r.tile, elem_bytes=ELEM_BYTES[r.dtype],
+                                out_bytes=OUT_BYTES[r.dtype], ctas_per_sm=r.ctas_per_sm,
+                                row_bytes=row_bytes(r.N, r.K, r.dtype), gpu=CARDS[card])))
+    return tuple(out)
+
+
+def _problems(pairs) -> list[list]:
+    groups = collections.defaultdict(list)
+    for r, p in pairs:
+        groups[(r.shape, r.config, r.dtype, r.ctas_per_sm)].append((r, p))
+    return list(groups.values())
+
+
+def _times(card: str, pairs, parameters: dict | None = None) -> np.ndarray:
+    from swizzlekit.cta.timing import kernel_time
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES
+
+    return np.array([kernel_time(r.M, r.N, r.K, ELEM_BYTES[r.dtype], p.per_wave_dram_read_bytes,
+                                 p.dram_write_bytes, CARDS[card], parameters=parameters)
+                     for r, p in pairs])
+
+
+def judge(card: str, part: str, parameters: dict | None = None) -> dict:
+    """The time model's figures on ``part`` of ``card``'s tables (see the module's text)."""
+    from swizzlekit.cta.timing import ORDER_NOISE_PCT
+
+    band = ORDER_NOISE_PCT[CARDS[card]] / 100
+    errs, regrets, claims, log_errs = [], [], [], []
+    for group in _problems(runs(card, part)):
+        meas = np.array([r.ms for r, _ in group]) * 1e-3
+        pred = _times(card, group, parameters)
+        errs += list(np.abs(pred / pred.min() - meas / meas.min()))
+        log_errs += list(np.abs(pred / meas - 1))
+        g8 = next(i for i, (r, _) in enumerate(group)
+                  if r.order == "grouped" and r.params_dict == {"group": 8})
+        pick = g8 if pred[g8] <= pred.min() * (1 + band) else int(np.argmin(pred))
+        regrets.append(meas[pick] / meas.min() - 1)
+        if pick == g8:
+            claims.append(bool(meas[g8] <= meas.min() * (1 + band)))
+    regrets = np.array(regrets)
+    return {"problems": len(regrets), "runs": len(errs),
+            "rel_err_median_pct": round(float(np.median(errs)) * 100, 1),
+            "rel_err_worst_pct": round(float(np.max(errs)) * 100, 1),
+            "time_err_median_pct": round(float(np.median(log_errs)) * 100, 1),
+            "pick_within_2pct": round(float(np.mean(regrets <= 0.02)), 2),
+            "pick_within_5pct": round(float(np.mean(regrets <= 0.05)), 2),
+            "regret_worst_pct": round(float(regrets.max()) * 100, 1),
+            "claims": len(claims), "claims_true": int(sum(claims))}
+
+
+def heldout() -> dict:
+    """:func:`judge` on the held-out half and the fresh set of each card: what
+    :data:`swizzlekit.cta.timing.TIME_HELDOUT` holds."""
+    return {CARDS[card]: {part: judge(card, part) for part in ("heldout", "fresh")}
+            for card in CARDS}
+
+
+def _rel_loss(card: str, pairs_by_problem, parameters: dict) -> float:
+    errs = []
+    for group in pairs_by_problem:
+        meas = np.array([r.ms for r, _ in group])
+        pred = _times(card, group, parameters)
+        errs += list(np.abs(pred / pred.min() - meas / meas.min()))
+    return float(np.mean(errs))
+
+
+def fit(card: str) -> dict:
+    """The parameters of :func:`swizzlekit.cta.timing.kernel_time` for ``card``, from its
+    "fit" runs only. Stage 1 (the DRAM share held at 1): per overlap exponent ``p`` of
+    :data:`P_GRID`, each element size's efficiency from :data:`EFFICIENCY_GRID` by the least
+    mean error of relative times; the ``p`` with the least total. Stage 2: one scale of
+    efficiency and share together (relative times unchanged) by the least squares of log
+    time."""
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES
+
+    pairs = runs(card, "fit")
+    by_size = collections.defaultdict(list)
+    for group in _problems(pairs):
+        by_size[ELEM_BYTES[group[0][0].dtype]].append(group)
+    best = None
+    for p in P_GRID:
+        eff, total = {}, 0.0
+        for size, groups in sorted(by_size.items()):
+            losses = {e: _rel_loss(card, groups, {"p": p, "share": 1.0, "efficiency": {
+                size: e, 4: e}}) for e in EFFICIENCY_GRID}
+            eff[size] = min(losses, key=losses.get)
+            total += losses[eff[size]] * sum(len(g) for g in groups)
+        if best is None or total < best[0]:
+            best = (total, p, eff)
+    _, p, eff = best
+    par = {"p": p, "share": 1.0, "efficiency": eff}
+    meas = np.array([r.ms * 1e-3 for r, _ in pairs])
+    scale = float(np.exp(np.mean(np.log(_times(card, pairs, par)) - np.log(meas))))
+    return {"p": p, "share": round(scale, 2),
+            "efficiency": {s: round(e * scale, 3) for s, e in eff.items()}}
+
+
+def noise() -> dict:
+    """The 90th percentile over non-random runs of the replicates' interquartile range over
+    their median, per card (%)."""
+    from swizzlekit.lab.records import OrderTimeRow, read_csv
+
+    out = {}
+    for card in CARDS:
+        rows = [r for r in read_csv(path(TABLES[card][0]), OrderTimeRow) if r.order != "random"]
+        iqr = [np.subtract(*np.quantile(r.times_ms, [0.75, 0.25])) / r.ms for r in rows]
+        out[CARDS[card]] = round(float(np.quantile(iqr, 0.9)) * 100, 1)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--fit" in argv:
+        for card in CARDS:
+            print(f"{CARDS[card]}: {fit(card)}")
+        return 0
+    if "--noise" in argv:
+        print(noise())
+        return 0
+    for gpu, parts in heldout().items():
+        for part, e in parts.items():
+            print(f"{gpu:9s} {part:8s} {e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""The time model: a tiled GEMM's predicted kernel time under a CTA order.
+
+The L2 model (:func:`swizzlekit.cta.l2.simulate`) gives the DRAM bytes each wave of CTAs
+reads. A wave's time is a smooth maximum of its two resource times::
+
+    c_w = 2 M N K / waves / (peak(elem_bytes) x efficiency(elem_bytes))     tensor cores
+    d_w = (DRAM read bytes of wave w + C's bytes / waves) / (dram bandwidth x share)
+    t   = sum over waves of (c_w^p + d_w^p)^(1/p)
+
+``p`` says how well the two overlap (1: not at all, large: perfectly, a roofline). The peak
+and the bandwidth are the preset's (:mod:`swizzlekit.gpus`, datasheet); ``efficiency``,
+``share`` and ``p`` are fitted per GPU (:data:`TIME_FITTED`) on the fit half of the
+replicate-timed order tables (``src/swizzlekit/data/order_times_{h100,h200}.csv``, split by
+shape) and judged on the other half and on a fresh set (:data:`TIME_HELDOUT`;
+``python -m swizzlekit.compare_time``; docs/cta.md). Presets without a fit of their own take
+the H100's parameters with their own peak and bandwidth.
+
+Within one problem every order does the same arithmetic, so the orders differ in time only
+through their DRAM bytes and how these fall on the waves. ``share`` above 1 says that the
+fit weighs a predicted DRAM byte at less than the datasheet rate: the L2 model overstates
+the bytes of the orders that thrash (4096x14336x4096 in 64x64 tiles, row order, on the H200:
+7.2 GB predicted, 4.5 GB measured by ncu).
+
+>>> round(kernel_time(8192, 8192, 8192, 2, [10**9] * 4, 2**27, "h100-sxm") * 1e3, 2)
+2.56
+>>> kernel_time(8192, 8192, 8192, 3, [0], 0, "h200")
+Traceback (most recent call last):
+...
+swizzlekit.errors.SwizzleKitError: elem_bytes 3 is not valid; choose one of: 1, 2, 4, 8
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.gpus import gpu as preset
+
+__all__ = ["TIME_FITTED", "TIME_HELDOUT", "ORDER_NOISE_PCT", "PEAK_KEYS", "kernel_time",
+           "time_parameters", "MAX_DIM", "MAX_BYTES"]
+
+#: The largest GEMM dimension and byte count :func:`kernel_time` takes.
+MAX_DIM, MAX_BYTES = 2**31, 2**60
+
+#: The preset's peak each element size runs at (the first key the preset has): fp8, the
+#: 16-bit types, TF32 for 4-byte operands (Triton's default ``tl.dot`` on fp32), fp64.
+PEAK_KEYS = {1: ("fp8", "bf16", "fp32"), 2: ("bf16", "fp16", "fp32"), 4: ("tf32", "fp32"),
+             8: ("fp64", "fp32")}
+
+#: Fitted per GPU by ``python -m swizzlekit.compare_time --fit`` (the least mean error of
+#: order times relative to each problem's fastest, then one scale by log time) on the "fit"
+#: rows of the order tables. Element sizes the tables lack (8) take the 4-byte efficiency.
+TIME_FITTED = {
+    "h100-sxm": {"p": 1.5, "share": 1.97, "efficiency": {1: 0.99, 2: 0.473, 4: 0.099}},
+    "h200": {"p": 1.0, "share": 3.33, "efficiency": {1: 0.605, 2: 0.503, 4: 0.166}},
+}
+
+#: Held-out and fresh figures of the fitted model (``python -m swizzlekit.compare_time
+#: --heldout``; a test holds these equal to a fresh computation): over non-random orders,
+#: the error of each order's time relative to its problem's fastest (median and worst, in
+#: points of %), and how often the predicted-fastest order runs within 2% and 5% of the
+#: measured fastest median (with the worst regret, %).
+TIME_HELDOUT: dict[str, dict[str, dict]] = {
+    "h100-sxm": {
+        "heldout": {"problems": 22, "runs": 220, "rel_err_median_pct": 1.9,
+                    "rel_err_worst_pct": 34.7, "time_err_median_pct": 26.9,
+                    "pick_within_2pct": 0.5, "pick_within_5pct": 0.73, "regret_worst_pct": 9.9,
+                    "claims": 22, "claims_true": 16},
+        "fresh": {"problems": 16, "runs": 160, "rel_err_median_pct": 1.4,
+                  "rel_err_worst_pct": 55.8, "time_err_median_pct": 18.3,
+                  "pick_within_2pct": 0.69, "pick_within_5pct": 0.88, "regret_worst_pct": 13.0,
+                  "claims": 16, "claims_true": 13},
+    },
+    "h200": {
+        "heldout": {"problems": 22, "runs": 220, "rel_err_median_pct": 1.5,
+                    "rel_err_worst_pct": 16.1, "time_err_median_pct": 18.5,
+                    "pick_within_2pct": 0.45, "pick_within_5pct": 0.73, "regret_worst_pct": 10.6,
+                    "claims": 22, "claims_true": 16},
+        "fresh": {"problems": 16, "runs": 160, "rel_err_median_pct": 1.2,
+                  "rel_err_worst_pct": 26.9, "time_err_median_pct": 12.3,
+                  "pick_within_2pct": 0.44, "pick_within_5pct": 0.88, "regret_worst_pct": 5.7,
+                  "claims": 15, "claims_true": 11},
+    },
+}
+
+#: The noise band of one order's time on one GPU (%): the 90th percentile over the order
+#: tables' runs of the replicates' interquartile range over their median (``python -m
+#: swizzlekit.compare_time --noise``). Orders predicted within it of each other are not told
+#: apart (:func:`swizzlekit.cta.rank.verdict`).
+ORDER_NOISE_PCT = {"h100-sxm": 4.5, "h200": 3.5}
+
+
+def time_parameters(gpu: str) -> dict:
+    """The fitted parameters of :func:`kernel_time` on preset ``gpu`` (a fit of its own, or
+    the H100's), with ``fitted`` saying which.
+
+    >>> time_parameters("a100")["fitted"]
+    'h100-sxm'
+    """
+    g = preset(gpu)
+    name = gpu.lower() if gpu.lower() in TIME_FITTED else "h100-sxm"
+    return {**TIME_FITTED[name], "fitted": name, "dram_gbps": g.dram_gbps,
+            "peak_tflops": g.peak_tflops}
+
+
+def _peak(peaks: dict, elem_bytes: int) -> float:
+    for key in PEAK_KEYS[elem_bytes]:
+        if key in peaks:
+            return peaks[key] * 1e12
+    raise SwizzleKitError(f"the preset has no peak rate for {elem_bytes}-byte operands "
+                          f"(it gives {', '.join(peaks) or 'none'})")
+
+
+def kernel_time(M: int, N: int, K: int, elem_bytes: int, per_wave_dram_read_bytes,
+                dram_write_bytes: int, gpu: str = "h200", *, parameters: dict | None = None
+                ) -> float:
+    """Predicted seconds of an ``M x N x K`` GEMM whose waves read ``per_wave_dram_read_bytes``
+    from DRAM (the L2 model's :attr:`~swizzlekit.cta.l2.L2Prediction.per_wave_dram_read_bytes`)
+    and write ``dram_write_bytes`` of C, on preset ``gpu``. ``parameters`` overrides
+    :func:`time_parameters` (``p``, ``share``, ``efficiency``) for fitting."""
+    M, N, K = (check_int(n, v, 1, MAX_DIM) for n, v in (("M", M), ("N", N), ("K", K)))
+    elem_bytes = check_choice("elem_bytes", elem_bytes, tuple(PEAK_KEYS))
+    dram_write_bytes = check_int("dram_write_bytes", dram_write_bytes, 0, MAX_BYTES)
+    try:
+        reads = np.asarray(per_wave_dram_read_bytes, dtype=float)
+    except (TypeError, ValueError):
+        reads = np.zeros((0, 0))
+    if (isinstance(per_wave_dram_read_bytes, (str, bytes)) or reads.ndim != 1 or not len(reads)
+            or not np.all(np.isfinite(reads)) or (reads < 0).any() or (reads > MAX_BYTES).any()):
+        raise SwizzleKitError(f"per_wave_dram_read_bytes must be one or more byte counts from 0 "
+                              f"to 2**60; got {per_wave_dram_read_bytes!r}")
+    par = time_parameters(gpu) if parameters is None else {**time_parameters(gpu), **parameters}
+    eff = par["efficiency"]
+    efficiency = eff.get(elem_bytes, eff[4])
+    waves = len(reads)
+    compute = 2.0 * M * N * K / waves / (_peak(par["peak_tflops"], elem_bytes) * efficiency)
+    dram = (reads + dram_write_bytes / waves) / (par["dram_gbps"] * 1e9 * par["share"])
+    p = par["p"]
+    return float(((compute ** p + dram ** p) ** (1 / p)).sum())

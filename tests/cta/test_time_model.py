@@ -1,0 +1,110 @@
+"""The time model (swizzlekit.cta.timing): its defining properties, its door, and its
+figures held equal to a fresh computation on the committed order tables."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from swizzlekit.cta import order
+from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.timing import (ORDER_NOISE_PCT, TIME_FITTED, TIME_HELDOUT, kernel_time,
+                                   time_parameters)
+from swizzlekit.errors import SwizzleKitError
+
+GPUS = ("h100-sxm", "h200")
+
+
+def _by_definition(M, N, K, elem, reads, writes, gpu):
+    """The module's formula written out wave by wave, from the preset's own figures."""
+    from swizzlekit.gpus import gpu as preset
+
+    par, g = TIME_FITTED[gpu], preset(gpu)
+    peak = {1: "fp8", 2: "bf16", 4: "tf32"}[elem]
+    total = 0.0
+    for r in reads:
+        c = 2 * M * N * K / len(reads) / (g.peak_tflops[peak] * 1e12 * par["efficiency"][elem])
+        d = (r + writes / len(reads)) / (g.dram_gbps * 1e9 * par["share"])
+        total += (c ** par["p"] + d ** par["p"]) ** (1 / par["p"])
+    return total
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 2**15), st.integers(1, 2**15), st.integers(1, 2**15),
+       st.sampled_from([1, 2, 4]), st.lists(st.integers(0, 2**34), min_size=1, max_size=40),
+       st.integers(0, 2**32), st.sampled_from(GPUS))
+def test_kernel_time_is_its_definition(M, N, K, elem, reads, writes, gpu):
+    t = kernel_time(M, N, K, elem, reads, writes, gpu)
+    assert t == pytest.approx(_by_definition(M, N, K, elem, reads, writes, gpu), rel=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 2**33), min_size=1, max_size=20), st.integers(0, 19),
+       st.integers(1, 2**30), st.sampled_from(GPUS))
+def test_more_dram_bytes_never_take_less_time(reads, wave, extra, gpu):
+    more = list(reads)
+    more[wave % len(reads)] += extra
+    assert kernel_time(4096, 4096, 4096, 2, more, 0, gpu) > kernel_time(4096, 4096, 4096, 2,
+                                                                        reads, 0, gpu)
+
+
+def test_compute_bound_time_is_the_peak_share():
+    """Without DRAM bytes a problem takes its flops at the fitted share of the peak."""
+    for gpu in GPUS:
+        par = time_parameters(gpu)
+        t = kernel_time(8192, 8192, 8192, 2, [0] * 7, 0, gpu)
+        assert t == pytest.approx(2 * 8192**3 / (par["peak_tflops"]["bf16"] * 1e12
+                                                 * par["efficiency"][2]))
+
+
+def test_simulate_carries_the_time_of_its_own_waves():
+    o = order("grouped", 64, 64, group=8)
+    for gpu in GPUS:
+        p = simulate(8192, 8192, 4096, o, gpu=gpu, ctas_per_sm=2)
+        assert p.time_s == kernel_time(8192, 8192, 4096, 2, p.per_wave_dram_read_bytes,
+                                       p.dram_write_bytes, gpu) > 0
+        assert p.to_dict()["time_s"] == p.time_s
+
+
+def test_presets_without_a_fit_take_the_h100s_and_their_own_figures():
+    from swizzlekit.gpus import gpu as preset
+
+    par = time_parameters("a100")
+    assert par["fitted"] == "h100-sxm" and par["dram_gbps"] == preset("a100").dram_gbps
+    assert kernel_time(4096, 4096, 4096, 2, [0], 0, "a100") > kernel_time(
+        4096, 4096, 4096, 2, [0], 0, "h100-sxm")
+    assert set(ORDER_NOISE_PCT) == set(TIME_FITTED) == set(TIME_HELDOUT)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((0, 4, 4, 2, [0], 0), "M must be"),
+    ((2**40, 4, 4, 2, [0], 0), "M must be"),
+    ((4, 4, 4, 3, [0], 0), "elem_bytes 3 is not valid; choose one of: 1, 2, 4, 8"),
+    ((4, 4, 4, 2, [], 0), "one or more byte counts"),
+    ((4, 4, 4, 2, [np.nan], 0), "one or more byte counts"),
+    ((4, 4, 4, 2, [-1], 0), "one or more byte counts"),
+    ((4, 4, 4, 2, [[1, 2]], 0), "one or more byte counts"),
+    ((4, 4, 4, 2, [1], -5), "dram_write_bytes must be"),
+])
+def test_bad_input(args, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        kernel_time(*args)
+    with pytest.raises(SwizzleKitError, match="unknown GPU"):
+        kernel_time(4, 4, 4, 2, [0], 0, "b300")
+
+
+@pytest.mark.slow
+def test_heldout_figures_are_the_ones_quoted():
+    from swizzlekit.compare_time import heldout
+
+    assert heldout() == TIME_HELDOUT
+
+
+@pytest.mark.slow
+def test_fitted_parameters_are_what_the_fit_half_gives():
+    from swizzlekit.compare_time import CARDS, fit, noise
+
+    for card, gpu in CARDS.items():
+        got = fit(card)
+        assert got["p"] == TIME_FITTED[gpu]["p"] and got["share"] == TIME_FITTED[gpu]["share"]
+        assert {k: float(v) for k, v in got["efficiency"].items()} == TIME_FITTED[gpu]["efficiency"]
+    assert noise() == ORDER_NOISE_PCT
