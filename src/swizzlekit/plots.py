@@ -18,7 +18,7 @@ from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, parse_access
 from swizzlekit.smem.analyze import placement_index, set_costs
 
 __all__ = ["bank_groups", "worst_placement", "bank_map", "save_bank_maps", "save_order_map",
-           "benchmark_chart", "parity_plot"]
+           "benchmark_chart", "parity_plot", "min_font_px", "DPI"]
 
 
 def bank_groups(layout, elem_bytes: int) -> np.ndarray:
@@ -50,7 +50,7 @@ def bank_map(ax, layout, elem_bytes: int, highlight: np.ndarray | None = None,
     ax.imshow(groups, cmap=cmap, vmin=-0.5, vmax=n - 0.5, aspect="equal")
     rows, cols = groups.shape
     if rows * cols <= 512:      # numbers only where they stay legible
-        size = 7 if cols <= 16 else 5
+        size = 7.5 if cols <= 16 else 6.6        # at least 10 px at DPI
         for r in range(rows):
             for c in range(cols):
                 ax.text(c, r, str(groups[r, c]), ha="center", va="center", fontsize=size,
@@ -78,13 +78,30 @@ def _figure(*args, **kwargs):
     return plt.subplots(*args, **kwargs)
 
 
+#: Pixels per inch of every saved picture.
+DPI = 110
+#: The widest picture drawn for a page (inches): 9.6 in at :data:`DPI` is 1056 px, what the
+#: report's column holds at a 1400-pixel window, so it is shown at its own size.
+MAX_WIDTH_IN = 9.6
+
+
+def min_font_px(fig, dpi: float = DPI) -> float:
+    """The smallest visible text of ``fig`` in pixels at ``dpi``: what a page that shows the
+    picture at its own size shows it at (the report's browser test scales it)."""
+    from matplotlib.text import Text
+
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+    return round(min(sizes) * dpi / 72, 2) if sizes else 0.0
+
+
 def _save(fig, path: str | Path, rect: tuple = (0, 0, 1, 1)) -> Path:
+    """Save ``fig`` as a PNG that records its smallest text (``min_font_px``)."""
     import matplotlib.pyplot as plt
 
     fig.tight_layout(rect=rect)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=DPI, metadata={"min_font_px": str(min_font_px(fig))})
     plt.close(fig)
     return path
 
@@ -94,12 +111,14 @@ def save_bank_maps(path: str | Path, panels: Sequence[tuple], elem_bytes: int,
     """Save side-by-side bank maps: ``panels`` holds (layout, access spec or None, title)."""
     rows = min(16, panels[0][0].rows)
     cols = min(32, panels[0][0].cols)
-    if cols <= 16:       # narrow tiles side by side, wide ones stacked
+    panel = max(4.6, 0.4 * cols + 2) if cols <= 16 else 0.25 * cols + 1.5
+    if panel * len(panels) <= MAX_WIDTH_IN:      # side by side where they fit, else stacked
         fig, axes = _figure(1, len(panels), squeeze=False,
-                                 figsize=(max(4.6, 0.4 * cols + 2) * len(panels), 0.4 * rows + 2.9))
+                            figsize=(panel * len(panels), 0.4 * rows + 2.9))
     else:
+        cell = 0.4 if cols <= 16 else 0.25
         fig, axes = _figure(len(panels), 1, squeeze=False,
-                                 figsize=(0.25 * cols + 1.5, (0.25 * rows + 1.8) * len(panels) + 0.3))
+                            figsize=(panel, (cell * rows + 1.9) * len(panels) + 0.4))
     for ax, (layout, spec, title) in zip(axes.reshape(-1), panels):
         highlight = None
         if spec is not None:
@@ -128,12 +147,19 @@ def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: i
     rank = np.empty((tiles_m, tiles_n), dtype=np.int64)
     rank[order[:, 0], order[:, 1]] = np.arange(len(order))
     shown = min(waves, -(-len(order) // concurrent))
-    fig, axes = _figure(1, 1 + shown, figsize=(4.2 * (1 + shown), 4.2), squeeze=False)
+    # the launch order and up to three waves, two panels a row: 9.2 in, within MAX_WIDTH_IN
+    cols = 1 if shown == 0 else 2
+    rows = -(-(1 + shown) // cols)
+    fig, axes = _figure(rows, cols, figsize=(4.6 * cols, 4.4 * rows + 0.4), squeeze=False)
+    axes = axes.reshape(1, -1)
+    for extra in axes[0, 1 + shown:]:
+        extra.set_visible(False)
+    axes = axes[:, :1 + shown]
     ax = axes[0, 0]
     im = ax.imshow(rank, cmap="viridis", aspect="equal")
     if tiles_m * tiles_n <= 400:
         for (m, n), v in np.ndenumerate(rank):
-            ax.text(n, m, str(v), ha="center", va="center", fontsize=6, color="white")
+            ax.text(n, m, str(v), ha="center", va="center", fontsize=7, color="white")
     fig.colorbar(im, ax=ax, fraction=0.046, label="launch index")
     ax.set_title(f"{title}\nlaunch order", fontsize=9)
     for w in range(shown):
@@ -157,9 +183,9 @@ def save_order_map(path: str | Path, order: np.ndarray, tiles_m: int, tiles_n: i
         keys = [(3, "tile computed by the wave"), (2, "its A tile-row and B tile-column"),
                 (1, "its A tile-row or B tile-column"), (0, "not read by the wave")]
         fig.legend(handles=[Patch(facecolor=blues(v / 3), edgecolor="#999", label=t)
-                            for v, t in keys], loc="lower center", ncol=4, fontsize=8,
+                            for v, t in keys], loc="lower center", ncol=2, fontsize=8,
                    frameon=False)
-        return _save(fig, path, rect=(0, 0.08, 1, 1))
+        return _save(fig, path, rect=(0, 0.05, 1, 1))
     return _save(fig, path)
 
 

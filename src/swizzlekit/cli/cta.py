@@ -110,9 +110,9 @@ def _simulate(args: argparse.Namespace) -> int:
                "ranking": ranked, "verdict": v, "ctas_per_sm": ctas_per_sm, "tile": list(tile),
                "elem_bytes": elem_bytes, "kernel": args.kernel,
                "l2_hit_rate": best["l2_hit_rate"], "dram_read_bytes": best["dram_read_bytes"]}
-        lines = [f"{'order':22s} {'time us':>9s} {'vs row':>7s} {'L2 hit %':>9s} "
+        lines = [f"{'order':26s} {'time us':>9s} {'vs row':>7s} {'L2 hit %':>9s} "
                  f"{'DRAM read MB':>13s}"]
-        lines += [f"{label(r['order'], r['params']):22s} {r['time_s'] * 1e6:9.1f} "
+        lines += [f"{label(r['order'], r['params']):26s} {r['time_s'] * 1e6:9.1f} "
                   f"{r['time_vs_row']:7.3f} {r['l2_hit_rate']:9.1f} "
                   f"{r['dram_read_bytes'] / 1e6:13.0f}" for r in ranked]
         held = v["heldout"].get("heldout", {})

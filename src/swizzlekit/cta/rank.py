@@ -145,7 +145,9 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     return {"matters": matters, "pick": name, "pick_order": pick["order"],
             "pick_params": pick["params"], "best": label(best["order"], best["params"]),
             "time_s": pick["time_s"], "gain_vs_grouped8_pct": round(gain * 100, 1),
-            "row_over_best_pct": round(row_gain * 100, 1), "noise_band_pct": band,
+            "row_over_best_pct": round(row_gain * 100, 1),
+            "row_over_pick_pct": round((row["time_s"] / pick["time_s"] - 1) * 100, 1),
+            "noise_band_pct": band,
             "best_grouped": label(grouped["order"], grouped["params"]),
             "heldout": TIME_HELDOUT.get(fitted, {}), "fitted_on": fitted,
             "text": text + f"; best group size: {label(grouped['order'], grouped['params'])}"}

@@ -23,7 +23,7 @@ from swizzlekit.gpus import gpu as gpu_preset
 
 __all__ = ["build", "SECTIONS"]
 
-SECTIONS = ("smem", "cta", "kernels", "seeds")
+SECTIONS = ("summary", "smem", "cta", "kernels", "seeds")
 
 
 def build(gpu: str = "h200", out: str | Path = "swizzlekit-report", measure: bool = False,
@@ -34,6 +34,7 @@ def build(gpu: str = "h200", out: str | Path = "swizzlekit-report", measure: boo
 
     from swizzlekit.report import collect
     from swizzlekit.report.html import render
+    from swizzlekit.report.summary import summary
 
     g = gpu_preset(gpu)
     out = Path(out)
@@ -68,6 +69,7 @@ def build(gpu: str = "h200", out: str | Path = "swizzlekit-report", measure: boo
     if measure:
         _merge(data, results, measured.STEPS)
         collect.judge_picks(data["cta"], data["kernels"])
+    data["summary"] = summary(data)
     (out / "report.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
     (out / "report.html").write_text(render(data, img))
     return data

@@ -65,20 +65,31 @@ def _bank_png(c, after, path: Path) -> str:
 
 def smem_section(img: Path | None) -> dict:
     """The solver on the common GEMM tiles and on every built-in case, with bank maps drawn
-    by a pool of processes (one per core)."""
+    by a pool of processes (one per core). A case that poses an earlier tile's or case's
+    problem again (shape, element size and accesses) is marked ``same_as`` it, and neither
+    listed nor drawn twice."""
     import os
     from concurrent.futures import ProcessPoolExecutor
 
     from swizzlekit.smem import CASES, GEMM_TILES
 
+    def problem(c):
+        return (c.rows, c.cols, c.elem_bytes, tuple(sorted(c.accesses)))
+
     groups = (("gemm_tiles", "smem", GEMM_TILES), ("cases", "case", CASES))
     solved = {key: [_solved(c) for c in cases] for key, _, cases in groups}
     out = {key: [entry for _, entry in pairs] for key, pairs in solved.items()}
+    first: dict = {}
+    for entry, c in zip(out["gemm_tiles"] + out["cases"], GEMM_TILES + CASES):
+        if problem(c) in first:
+            entry["same_as"] = first[problem(c)]
+        else:
+            first[problem(c)] = c.name
     if img is not None:
         img.mkdir(parents=True, exist_ok=True)
         jobs = [(entry, c, layout, img / f"{prefix}_{slug(c.name)}.png")
                 for key, prefix, cases in groups
-                for (layout, entry), c in zip(solved[key], cases)]
+                for (layout, entry), c in zip(solved[key], cases) if "same_as" not in entry]
         with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             pngs = pool.map(_bank_png, *zip(*[j[1:] for j in jobs]))
             for (entry, *_), png in zip(jobs, pngs):
@@ -234,10 +245,12 @@ def _timing_verdict(pick: str, shape, kernels: dict | None, band: float, cta: di
 def _heldout(img: Path | None) -> dict:
     """The model against the held-out half of the sweep: errors, and a parity plot."""
     from swizzlekit.compare import compare_sweep, errors
+    from swizzlekit.cta.l2 import HELDOUT
 
     rows = compare_sweep("heldout")
     out = {"source": "swizzlekit/data/l2_sweep_h200.csv, held-out half (swizzlekit lab "
-                     "l2-sweep; python -m swizzlekit.compare --heldout)", **errors(rows)}
+                     "l2-sweep; python -m swizzlekit.compare --heldout)",
+           **errors(rows), **HELDOUT}
     if img is not None:
         from swizzlekit.plots import parity_plot
 
@@ -255,15 +268,33 @@ def _order_png(img: Path, o, tm: int, tn: int, concurrent: int, title: str) -> s
 
 
 def _measured_l2() -> dict:
+    """The shipped L2 table (every problem measured twice, in two passes of ``swizzlekit lab
+    l2``), one row per problem and order: the two measurements' mean and spread beside the
+    model, and the model's error against their mean."""
     import numpy as np
 
     from swizzlekit.compare import compare
 
-    rows = compare()
+    runs: dict = {}
+    for r in compare():
+        key = (r["shape"], r["order"], json.dumps(r["params"], sort_keys=True))
+        runs.setdefault(key, []).append(r)
+    rows = []
+    for (shape, order_, _), rs in runs.items():
+        hits, dram = [r["measured_hit"] for r in rs], [r["measured_dram"] for r in rs]
+        rows.append({"shape": shape, "order": order_, "params": rs[0]["params"],
+                     "passes": len(rs), "measured_hit": round(float(np.mean(hits)), 2),
+                     "measured_hit_spread": round(max(hits) - min(hits), 2),
+                     "measured_dram": int(np.mean(dram)),
+                     "measured_dram_spread": int(max(dram) - min(dram)),
+                     "model_hit": rs[0]["model_hit"], "model_dram": rs[0]["model_dram"],
+                     "ms": float(np.median([r["ms"] for r in rs])) if all(r.get("ms") for r in rs)
+                     else None})
     err = np.array([abs(r["model_hit"] - r["measured_hit"]) for r in rows])
     meta = json.loads((FOLDER / "l2_h200.json").read_text())
-    return {"source": "swizzlekit/data/l2_h200.csv, l2_h200_counters.csv "
-                      "(swizzlekit lab l2 --out DIR)",
+    return {"source": "swizzlekit/data/l2_h200.csv and l2_h200_counters.csv: two passes of "
+                      "swizzlekit lab l2 over the same problems, merged (mean, and the spread "
+                      "between the passes)",
             "env": meta.get("env", {}), "rows": rows,
             "mean_abs_error": round(float(err.mean()), 2), "worst_abs_error": round(float(err.max()), 1)}
 
@@ -279,31 +310,27 @@ def _bench_table(name: str) -> tuple[list[dict], dict]:
 
 #: The ladder at seed 002's sizes, every rung, on the H200.
 LADDER_TABLE = "sgemm/ladder_h200.csv"
-#: The committed H200 results the kernels section shows without a GPU: (file, what it is).
-COMMITTED = (("bench/large_square_llm_tma.csv", "Triton tensor-core GEMM against cuBLAS"),
-             ("bench/tf32_large_square.csv", "TF32: Triton against cuBLAS"),
+#: The latest pass of the ``full`` suite in every precision (H200; its JSON names the
+#: commands and commit), and the SGEMM ladder: what the kernels section shows without a GPU.
+FULL_TABLE = "bench/full_h200.csv"
+COMMITTED = ((FULL_TABLE, "the Triton GEMM against cuBLAS: the full suite, every precision"),
              (LADDER_TABLE, "the CUDA SGEMM ladder against cuBLAS SGEMM"))
 
 
 def committed_kernels(img: Path | None) -> dict:
-    """The H200 benchmark tables that ship with swizzlekit, with charts."""
-    from swizzlekit.plots import benchmark_chart
+    """The benchmark tables that ship with swizzlekit, each with its environment, commands
+    and commit, and per precision the Triton GEMM's geomean against cuBLAS
+    (:func:`swizzlekit.report.summary.kernel_summary`)."""
+    from swizzlekit.report.summary import kernel_summary
 
     tables = []
     for name, what in COMMITTED:
-        if not (FOLDER / name).exists():
-            continue
         rows, env = _bench_table(name)
-        entry = {"file": f"swizzlekit/data/{name}", "what": what, "env": env, "rows": rows,
-                 "pngs": [], "captions": []}
-        if img is not None:
-            for suite in sorted({r["suite"] for r in rows}):
-                for prec in sorted({r["precision"] for r in rows if r["suite"] == suite}):
-                    entry["pngs"].append(benchmark_chart(
-                        rows, suite, prec, img / f"bench_{slug(name)}_{suite}_{prec}.png").name)
-                    entry["captions"].append(f"{suite} shapes, {prec}: TFLOP/s of each "
-                                             f"kernel, shapes by work")
-        tables.append(entry)
+        meta = json.loads((FOLDER / name).with_suffix(".json").read_text())
+        tables.append({"file": f"swizzlekit/data/{name}", "what": what, "env": env,
+                       "rows": rows, "commit": meta.get("commit", ""),
+                       "command": meta.get("command", ""),
+                       "summary": kernel_summary(rows) if name == FULL_TABLE else []})
     return {"source": "committed", "tables": tables}
 
 
