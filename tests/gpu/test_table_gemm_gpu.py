@@ -96,3 +96,17 @@ def test_resources_are_those_of_the_launched_kernel(shape, config, dtype, persis
     res = tg.resources(config, dtype, persistent, shape=shape, programs=programs)
     assert (res["regs_per_thread"], res["spill_bytes"], res["smem_bytes"]) == (
         kernel.n_regs, kernel.n_spills, kernel.metadata.shared)
+
+
+def test_report_times_its_orders_in_replicates(tmp_path, monkeypatch):
+    """``report --measure``'s order-times step on small shapes outside the L2 sweep: every
+    order of the step's choice, 5 replicates each, each run checked against float64."""
+    from swizzlekit.report import collect, measured
+
+    monkeypatch.setattr(collect, "SHAPES", ((1024, 1024, 512), (1536, 1024, 1024)))
+    out = measured.order_times(tmp_path, "h100-sxm")
+    rows = out["rows"]
+    assert {(r["M"], r["N"], r["K"]) for r in rows} == set(collect.SHAPES)
+    assert all(len(r["times"]) == 5 and r["ms_min"] <= r["ms"] <= r["ms_max"] for r in rows)
+    assert all(r["rel_err"] < 1e-2 for r in rows)
+    assert {r["order"] for r in rows} >= {"row", "grouped"}

@@ -106,7 +106,7 @@ def order_times(out: Path, gpu: str = "h200") -> dict:
                      KERNEL["ctas_per_sm"]) for shape in SHAPES for name, params in _orders(shape, gpu)]
     rows = []
     for group, (a, b, _) in _by_problem(runs):
-        for r in time_problem(group, a, b):
+        for r in time_problem(group, a, b, split="report"):
             rows.append({"M": r["M"], "N": r["N"], "K": r["K"], "order": r["order"],
                          "params": json.loads(r["params"]), "ms": r["ms"], "ms_min": r["ms_min"],
                          "ms_max": r["ms_max"], "rel_err": r["rel_err"],

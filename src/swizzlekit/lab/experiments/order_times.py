@@ -39,9 +39,12 @@ def rotated(items: list, turn: int) -> list:
     return items[k:] + items[:k]
 
 
-def time_problem(group, a, b, replicates: int = REPLICATES) -> list[dict]:
+def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = None
+                 ) -> list[dict]:
     """Check, then time in rotated replicates, the runs ``group`` of one problem on operands
-    ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but where it ran."""
+    ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but where it ran.
+    ``split``: the rows' split (default: the L2 sweep's half of the shape, which must be in
+    the sweep)."""
     import dataclasses
 
     from swizzlekit.lab.experiments.l2_sweep import checked_launch, split_of
@@ -55,7 +58,7 @@ def time_problem(group, a, b, replicates: int = REPLICATES) -> list[dict]:
         launches.append(fn)
         rows.append({**{k: v for k, v in dataclasses.asdict(r).items()
                         if k != "ctas_per_sm_hint"},
-                     "split": split_of(r.shape), **fields, "times": []})
+                     "split": split or split_of(r.shape), **fields, "times": []})
     del ref
     for turn in range(replicates):
         for i in rotated(list(range(len(group))), turn):
