@@ -61,7 +61,7 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
                (2047, 2047, 2047), (4095, 4095, 4095), (129, 4097, 4099), (8191, 8191, 1025),
                (1537, 1025, 1029), (16, 8191, 8191), (1001, 1001, 1001)],
 }
-#: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/benchmarks.md).
+#: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/data/bench/JOURNAL.md).
 #: fp8: e4m3 operands with one fp32 scale per tensor, B K-major, bf16 output; cuBLAS through
 #: ``torch._scaled_mm`` (:func:`operands`).
 PRECISIONS = {"fp16": ("float16", "tf32", 1e-2), "bf16": ("bfloat16", "tf32", 1e-2),

@@ -1,7 +1,7 @@
 """The config model (:mod:`swizzlekit.kernels.triton.choose`) against the H200 table: fitted on
 its fit half, judged on its held-out half and on the fresh shapes.
 
-``python -m swizzlekit.lab.tile_fit`` prints the figures docs/benchmarks.md quotes; ``--fit``
+``python -m swizzlekit.lab.tile_fit`` prints the figures docs/data/bench/JOURNAL.md quotes; ``--fit``
 fits again on the fit half and writes ``data/tiles_model.json``. Per problem (a shape,
 precision and kernel of ``data/tiles_h200.csv``, written by ``swizzlekit lab tiles``), the
 question is the autotuner's: does the fastest of the model's k best configs run as fast as

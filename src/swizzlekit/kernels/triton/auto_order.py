@@ -12,7 +12,7 @@ without asking the model, where A, B and C together fit in half the L2 (no order
 anything there), and where the grid is too large to rank within :data:`MAX_TILE_STEPS`.
 
 The candidates are the grouped orders, along M and along N, in groups of 4, 8 and 16: on
-the H200's order-table measurements (docs/cta.md) they were never more than a few percent
+the H200's order-table measurements (docs/data/l2_checks/JOURNAL.md) they were never more than a few percent
 apart in time, where row, column and snake orders ran up to 26% slower. Picks are cached
 per problem, so only a shape's first call runs the model (0.01-0.11 s on a 2-core machine;
 the most at 16384³).

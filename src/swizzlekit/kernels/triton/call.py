@@ -83,7 +83,7 @@ def _tma_ok(*tensors) -> bool:
 
 #: From this M*N*K on, a call whose A or B rows (or columns, for a column-major operand) do not
 #: start on 16-byte boundaries runs on aligned copies: unaligned rows keep every load of the
-#: K loop 2 to 4 bytes wide and take neither TMA nor 16-byte loads (docs/benchmarks.md).
+#: K loop 2 to 4 bytes wide and take neither TMA nor 16-byte loads (docs/data/bench/JOURNAL.md).
 PAD_MIN_MNK = 2**31
 
 

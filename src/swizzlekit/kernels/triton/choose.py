@@ -57,7 +57,7 @@ GRID = {"latency": (0.5e-6, 1e-6, 1.5e-6, 2e-6), "l2_bandwidth": (8e12, 12e12, 2
         "narrow_rate": (0.3e9, 1e9, 3e9, 10e9), "launch": (2e-6, 4e-6, 6e-6)}
 EFFICIENCIES = tuple(round(0.05 + 0.025 * i, 3) for i in range(39))       # 0.05 .. 1.0
 #: A flattened config (``/flat``) that the fitted table lacks is ranked just ahead of its
-#: one-tile-per-program twin, so the autotuner times both (docs/benchmarks.md).
+#: one-tile-per-program twin, so the autotuner times both (docs/data/bench/JOURNAL.md).
 FLAT_AHEAD = 0.999
 _PEAK = {"16bit": "bf16", "tf32": "tf32", "ieee": "fp32", "fp8": "fp8"}
 _ELEM = {"16bit": 2, "tf32": 4, "ieee": 4, "fp8": 1}
@@ -185,7 +185,7 @@ def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = N
     """Which of a call's configs the default autotune times, given their ``labels`` ranked by
     the model (fastest first): the first ``top_k() + flat`` (``flat``: the kernel's flattened
     twins, each ranked just ahead of its twin). Where both operands are narrow, stage twins
-    ran alike (docs/benchmarks.md, "the narrow set"), so only the best-ranked of each group
+    ran alike (docs/data/bench/JOURNAL.md, "the narrow set"), so only the best-ranked of each group
     is timed, for the first ``narrow_top_k()`` groups. ``k`` replaces either count.
 
     >>> timed(["a/s3/w4", "a/s4/w4", "b/s3/w4", "c/s3/w4"], True, k=2)

@@ -71,7 +71,7 @@ SMALL_M = 256
 #: these shapes with 6 to 16 stages (its kernel names under ncu). On the H200, autotuning
 #: every config with these added ran bf16 64, 128, 256 and 512 x 4096 x 4096 and
 #: 256 x 8192 x 8192 in 16.7, 19.1, 22.8, 29.0 and 55.7 us, against 19.0, 22.7, 27.0, 32.6
-#: and 60.1 without them (docs/benchmarks.md, "Deep pipelines at small M"); in the default
+#: and 60.1 without them (docs/data/bench/JOURNAL.md, "Deep pipelines at small M"); in the default
 #: mode, over the config model refitted with them, the `decode` suite's 15 rows went from
 #: 0.933 to 0.990x cuBLAS (bf16) and 0.939 to 1.002x (fp16). Offered only up to
 #: :data:`DEEP_MAX_M` rows, the largest M measured. In fp32 none fits the shared memory.

@@ -44,7 +44,7 @@ KERNEL_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "st
 # ------------------------------------------------------------------------------------ kernel
 
 #: Whether the pointer kernel masks B's columns instead of wrapping them (:func:`_mask_n`);
-#: a switch for measuring the two against each other (docs/benchmarks.md), on by default.
+#: a switch for measuring the two against each other (docs/data/bench/JOURNAL.md), on by default.
 MASK_UNALIGNED_N = True
 
 
@@ -155,7 +155,7 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDE
         # a swapped tile of ONE_TILE_AREA or more, not persistent: no loop over tiles. There
         # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
         # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
-        # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/benchmarks.md).
+        # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/data/bench/JOURNAL.md).
         _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
                   tiles_n, M, N, K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N,
                   BLOCK_K, SWAP_AB)
@@ -276,7 +276,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
 
     # B K-major (a transposed view) is read through its transpose. For TF32 with a row-major
     # B the TMA kernel swaps A and B (_swap_ab); from M = TF32_COPY_MIN_M a K-major copy of B
-    # pays for itself instead (docs/benchmarks.md).
+    # pays for itself instead (docs/data/bench/JOURNAL.md).
     b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
     b_op = b.T if b_kmajor else b
     copied = False

@@ -66,7 +66,7 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
 
 #: The TMA kernel's flattened configs: one program per SM walks its tiles in one loop over
 #: tiles and K steps, which Triton pipelines across tiles (``tl.range(..., flatten=True)``).
-#: On the H200 (2026-11-23, docs/benchmarks.md) that ran 8192x8192x512 in bf16 at 563
+#: On the H200 (2026-11-23, docs/data/bench/JOURNAL.md) that ran 8192x8192x512 in bf16 at 563
 #: against 506 TFLOP/s for the same tile one per program; at K >= 2048, within 1%.
 FLAT_TILES = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8)]
 #: The orders whose launch slots are exactly the tiles, the only ones a flattened loop takes
@@ -76,7 +76,7 @@ FLAT_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "stri
 
 #: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
 #: ran the swapped probe above the library's tiles at every M up to 128, and below them at
-#: 256x8192x8192 and at M = 512 (docs/benchmarks.md).
+#: 256x8192x8192 and at M = 512 (docs/data/bench/JOURNAL.md).
 SWAP_16BIT_MAX_M = 128
 
 
@@ -166,7 +166,7 @@ def _order_pick(elem: int, M: int, N: int, K: int, precision: str, use_tma: bool
 #: A 16-bit GEMM takes pointer loads by default where M < TMA_MIN_M or M*N*K <= TMA_MIN_MNK,
 #: and TMA elsewhere. Since plans keep encoded descriptors (plans.Plan.tma), a TMA call costs
 #: the host time of a pointer-load call (about 22-25 us on the H200), where it was the reason
-#: for pointer loads up to 2^33. Measured on the H200 (2026-11-23, docs/benchmarks.md, run 10):
+#: for pointer loads up to 2^33. Measured on the H200 (2026-11-23, docs/data/bench/JOURNAL.md, run 10):
 #: TMA 4-8% faster at 2048^3 in all four same-run comparisons; elsewhere below 2^33 either
 #: way within the +-10-30% that single medians of 10-40 us calls swing between passes. So the
 #: threshold moved down to below 2048^3, and the decode-like calls (M < 128, most of which run

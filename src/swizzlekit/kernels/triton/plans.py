@@ -3,7 +3,7 @@
 A Triton call goes through the autotuner (its key, its config's pre-hook), the heuristics,
 and the JIT (binding, specialization, cache lookup, grid). On the H200 that cost the GEMM
 51-74 us of host time per call against cuBLAS's 12 us (``swizzlekit lab overhead``,
-docs/benchmarks.md), and below about 0.2 ms of GPU time the GPU waited for it.
+docs/data/bench/JOURNAL.md), and below about 0.2 ms of GPU time the GPU waited for it.
 
 The first call of a *signature* goes that way, as always. A signature is everything the
 autotuner and the JIT decide from: shapes, strides, dtypes, whether each base pointer is

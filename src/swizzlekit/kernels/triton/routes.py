@@ -5,7 +5,7 @@ signature its plan is filed under) read only the tensors' types, shapes, strides
 devices and the 16-byte alignment of their base pointers, and the call's options. Two calls
 that agree on all of those (their *fingerprint*, :func:`fingerprint`) pass or fail the same
 checks and take the same route. On the H200 the door took 35-43% of a repeat call's host
-time (docs/benchmarks.md, "Run 11"), so a call whose fingerprint has a :class:`Route` goes
+time (docs/data/bench/JOURNAL.md, "Run 11"), so a call whose fingerprint has a :class:`Route` goes
 straight to its plan::
 
     a fingerprint's first planned call:  door -> signature -> split -> plan   (Route kept)

@@ -41,7 +41,7 @@ def _configs(pre_hook=None, flat: bool = False):
 
 
 #: The TMA kernel's flattened configs (``matmul_configs.FLAT_TILES``, 128 deep in K). On the
-#: H200 (2026-11-23, docs/benchmarks.md) 8192x8192x512 ran 917 against 756 TFLOP/s, and
+#: H200 (2026-11-23, docs/data/bench/JOURNAL.md) 8192x8192x512 ran 917 against 756 TFLOP/s, and
 #: 16384x16384x2048 1196 against 1101, for the same 128x256 tile one per program.
 FLAT_TILES = [(128, 256, 128, 3, 8), (128, 128, 128, 4, 8)]
 
@@ -82,7 +82,7 @@ def _labels(M: int, out_bytes: int) -> tuple[str, ...]:
 #: Up to this M*N*K (2048x4096x4096) fp8 calls take pointer loads by default. On the H200 the
 #: two ran within 2% on the GPU at 2048x4096x4096, 256x8192x8192 and 512x4096x4096, and TMA's
 #: host time per call was 44-55 us against 25-28 (descriptors built each call), which made
-#: the benchmark's calls wait on the host (2026-11-22, docs/benchmarks.md).
+#: the benchmark's calls wait on the host (2026-11-22, docs/data/bench/JOURNAL.md).
 FP8_TMA_MIN_MNK = 2**35
 #: ... and from M*N*K = 2^34 where M >= 1024, since the flattened configs: on the H200
 #: (2026-11-23, docs/data/bench/flat_order/fp8_tma_threshold.jsonl) TMA ran 1024x4096x4096,

@@ -18,7 +18,7 @@ stream, so that launches on two streams never share one.
 :func:`split_k_for` suggests S by shape. ``split_k=None`` (the default) lets the first call
 of a signature time S = 1 and 2 where M <= :data:`AUTO_SPLIT_MAX_M` and keep the faster
 (:func:`auto_split`, :func:`pick_split`): on the H200 a split of 2 ran 3-11% faster on 4 of
-13 decode-like shapes and slower on the rest (docs/benchmarks.md), which no shape rule told
+13 decode-like shapes and slower on the rest (docs/data/bench/JOURNAL.md), which no shape rule told
 apart.
 """
 
@@ -44,7 +44,7 @@ def split_k_for(M: int, N: int, K: int, sms: int) -> int:
     512 (decode-like calls), doubling while the 128x128 tiles times the splits still fit in
     one wave of ``sms`` and each split keeps at least 4 steps of 64. A suggestion by shape
     only: the H200 ran most such splits slower than none, since the library's narrow tiles
-    already fill the SMs (docs/benchmarks.md); ``split_k=None`` times instead.
+    already fill the SMs (docs/data/bench/JOURNAL.md); ``split_k=None`` times instead.
 
     >>> split_k_for(64, 4096, 4096, 132), split_k_for(16, 14336, 4096, 132)
     (4, 1)

@@ -7,7 +7,7 @@ GPU takes to zero the buffer, the GPU reaches the start event first and waits, a
 includes part of the host's launch. Triton's autotuner launches each config through
 ``JITFunction.run``, whose host time is several times that of a cached launch plan
 (:mod:`~swizzlekit.kernels.triton.plans`). On the H200 at 1024³ in bf16, its timings read up
-to 2.3× each config's own time (docs/benchmarks.md, "The autotuner timed the host"), so it
+to 2.3× each config's own time (docs/data/bench/JOURNAL.md, "The autotuner timed the host"), so it
 ranked configs by their launch, not their kernel.
 
 :func:`gpu_time` enqueues a spin (``torch.cuda._sleep``) between the flush and the start
@@ -21,7 +21,7 @@ GPU reaches the start event::
 Its signature is ``do_bench``'s, so it can be the autotuner's ``do_bench``
 (:func:`~swizzlekit.kernels.triton.tuning._autotune`) and the lab's
 (:mod:`swizzlekit.lab.experiments.tiles`). The benchmarks keep Triton's ``do_bench``: what a
-user's single call costs includes its launch (docs/benchmarks.md).
+user's single call costs includes its launch (docs/data/bench/JOURNAL.md).
 
 >>> lead_seconds(30e-6)             # twice the host's time per call
 6e-05

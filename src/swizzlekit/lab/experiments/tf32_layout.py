@@ -8,7 +8,7 @@ Times ``swizzlekit.kernels.matmul`` in TF32 at 4096^3 and 8192^3 with B:
 
 Hopper's wgmma takes TF32 from shared memory only K-major. The default takes the swapped
 kernel below ``TF32_COPY_MIN_M`` and the copy from it; this experiment times both at each size
-(the threshold set around each call). docs/benchmarks.md quotes its output.
+(the threshold set around each call). docs/data/bench/JOURNAL.md quotes its output.
 """
 
 import json

@@ -57,7 +57,7 @@ def _shapes() -> list[tuple[int, int, int, str]]:
 SHAPES = _shapes()
 
 #: A set fixed before it was measured (2026-11-23), to judge a lead of the config model's
-#: table (docs/benchmarks.md): with both operands' rows no multiple of 16 elements, configs
+#: table (docs/data/bench/JOURNAL.md): with both operands' rows no multiple of 16 elements, configs
 #: that differ only in stages seemed to run alike, a pattern seen only in the fresh set.
 #: numpy.random.default_rng(20261124): M = 2^U(4, 9), N = 2^U(10, 14), K = 2^U(10, 13.5),
 #: rounded, kept where N and K are no multiples of 16 and M*N*K < 2^31 (no aligned copies).
