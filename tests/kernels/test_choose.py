@@ -1,5 +1,5 @@
 """The config model (swizzlekit.kernels.triton.choose): its fit is reproducible from the
-committed table, its figures are the ones docs/benchmarks.md quotes, its predictions behave
+committed table, its figures are the ones docs/data/bench/JOURNAL.md quotes, its predictions behave
 as times do, and the autotuner's hook computes what predict does."""
 
 import math

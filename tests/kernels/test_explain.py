@@ -186,7 +186,7 @@ def test_invariants_on_random_ragged_pointer_calls(M, N, K, precision):
 
 def test_both_narrow_calls_time_one_config_per_group_of_stage_twins():
     """Where both operands load narrow, configs that differ only in stages ran alike (the
-    narrow set, docs/benchmarks.md): the default mode times the best of each group."""
+    narrow set, docs/data/bench/JOURNAL.md): the default mode times the best of each group."""
     from swizzlekit.kernels.triton import choose
 
     plan = _plan(275, 2325, 1789, "bf16", "pointer")

@@ -1,5 +1,5 @@
 """The config model's fit (swizzlekit.lab.tile_fit): reproducible from the committed table,
-with the figures docs/benchmarks.md quotes."""
+with the figures docs/data/bench/JOURNAL.md quotes."""
 
 import json
 
