@@ -56,6 +56,10 @@ def test_heldout_figures_are_the_codes():
             assert f"{held['rel_err_median_pct']}%" in text
             assert f"{round(held['pick_within_2pct'] * 100)}%" in text
     assert f"{FRESH['hit_mean']:.2f} points" in cta
+    from swizzlekit.report.collect import _measured_l2
+
+    first = _measured_l2()                                # the report's figure for the table
+    assert f"| 112 | {first['mean_abs_error']} | {first['worst_abs_error']} |" in cta
     for gpu in ("h100-sxm", "h200"):
         held = TIME_HELDOUT[gpu]["heldout"]
         assert f"{held['rel_err_worst_pct']}%" in cta and f"{held['regret_worst_pct']}%" in cta

@@ -212,10 +212,10 @@ def _cta(d: dict, img: Path) -> dict:
                  f"{r['ms']:.3f}" if r.get("ms") else "–"] for r in m["rows"]]
         out["measured"].append({
             "title": "The L2 table on the H200 beside the model",
-            "summary": (f"{len(m['rows'])} problems, each measured in two passes: the model "
-                        f"errs {m['mean_abs_error']} points of hit rate against their mean on "
-                        f"average, {m['worst_abs_error']} at worst (none of these runs was "
-                        f"fitted on)."),
+            "summary": (f"{len(m['rows'])} problems, each measured in two passes: over those "
+                        f"{2 * len(m['rows'])} runs the model errs {m['mean_abs_error']} points "
+                        f"of hit rate on average, {m['worst_abs_error']} at worst (none of "
+                        f"them was fitted on)."),
             "source": m["source"] + (f"; {_env(m['env'])}" if m.get("env") else ""),
             "open": False,
             "table": table(["shape", "order", "measured L2 hit % (± half the spread)",
