@@ -224,7 +224,7 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab
-    from swizzlekit.kernels.triton.configs import _smem
+    from swizzlekit.kernels.triton.footprint import config_smem as _smem
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     kernel = mm._matmul_tma_kernel if tma else mm._matmul_kernel

@@ -275,7 +275,8 @@ def test_swap_rule_and_smem_count():
 
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab
-    from swizzlekit.kernels.triton.configs import _fitting, _smem
+    from swizzlekit.kernels.triton.configs import _fitting
+    from swizzlekit.kernels.triton.footprint import config_smem as _smem
 
     cases = [(4, "tf32", False, 4096), (4, "tf32", True, 4096), (4, "ieee", False, 16),
              (2, "tf32", False, 4096), (2, "tf32", False, 128), (2, "tf32", False, 129),

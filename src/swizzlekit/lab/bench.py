@@ -24,8 +24,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.lab.records import BenchRow, NcuRow, Table, write_json
 
 __all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "operands", "time_group", "chart",
-           "profile_runs",
-           "profile_one", "NCU_METRICS"]
+           "ragged_pair_ratios", "profile_runs", "profile_one", "NCU_METRICS"]
 
 SUITES: dict[str, list[tuple[int, int, int]]] = {
     "square": [(n, n, n) for n in (256, 512, 1024, 2048, 4096, 8192, 16384)],
@@ -60,7 +59,42 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
     "ragged": [(3000, 5000, 4000), (1999, 4097, 3001), (777, 4095, 1234), (5003, 2999, 1000),
                (2047, 2047, 2047), (4095, 4095, 4095), (129, 4097, 4099), (8191, 8191, 1025),
                (1537, 1025, 1029), (16, 8191, 8191), (1001, 1001, 1001)],
+    # each ragged shape, then its tile-aligned neighbour (M and N rounded up to 128, K to 64):
+    # the price of raggedness is the ratio of their TFLOP/s (ragged_pair_ratios)
+    "ragged-pairs": [shape for pair in (
+        ((9000, 7000, 3000), (9088, 7040, 3008)), ((8960, 6912, 3001), (8960, 6912, 3008)),
+        ((317, 4096, 14336), (384, 4096, 14336)), ((1201, 14336, 4096), (1280, 14336, 4096)),
+        ((100, 4096, 4096), (128, 4096, 4096)), ((1000, 4096, 4096), (1024, 4096, 4096)),
+        ((3000, 5000, 4000), (3072, 5120, 4032)), ((10000, 4096, 4096), (10112, 4096, 4096)),
+        ((4000, 4000, 4000), (4096, 4096, 4032)), ((2500, 8192, 2048), (2560, 8192, 2048)),
+        ((6000, 7000, 3000), (6016, 7040, 3008)), ((5003, 2999, 1000), (5120, 3072, 1024)))
+        for shape in pair],
 }
+
+
+def ragged_pair_ratios(rows, kernel: str = "triton") -> list[dict]:
+    """Per precision and pair of the ``ragged-pairs`` suite timed in ``rows`` (BenchRow or
+    dicts): the ragged shape's TFLOP/s over its aligned neighbour's, for ``kernel``.
+
+    >>> rows = [{"M": m, "N": n, "K": k, "precision": "bf16", "kernel": "triton",
+    ...          "tflops": t} for (m, n, k), t in zip(SUITES["ragged-pairs"][:2], (540, 600))]
+    >>> ragged_pair_ratios(rows)[0]["ratio"]
+    0.9
+    """
+    get = (lambda r, k: r[k]) if rows and isinstance(rows[0], dict) else getattr
+    tflops = {(int(get(r, "M")), int(get(r, "N")), int(get(r, "K")), get(r, "precision")):
+              float(get(r, "tflops")) for r in rows if get(r, "kernel") == kernel}
+    shapes = SUITES["ragged-pairs"]
+    out = []
+    for prec in dict.fromkeys(key[3] for key in tflops):
+        for ragged, aligned in zip(shapes[::2], shapes[1::2]):
+            if (*ragged, prec) in tflops and (*aligned, prec) in tflops:
+                out.append({"precision": prec, "ragged": ragged, "aligned": aligned,
+                            "ratio": round(tflops[(*ragged, prec)] / tflops[(*aligned, prec)],
+                                           3)})
+    return out
+
+
 #: Precision name -> (torch dtype name, matmul precision) and the error bound (docs/data/bench/JOURNAL.md).
 #: fp8: e4m3 operands with one fp32 scale per tensor, B K-major, bf16 output; cuBLAS through
 #: ``torch._scaled_mm`` (:func:`operands`).

@@ -1,4 +1,5 @@
-"""The GEMMs' default CTA order (``order="auto"``): the L2 model's pick for the shape.
+"""Plan stage: the GEMMs' default CTA order (``order="auto"``): the time model's pick for the
+shape.
 
 For a call of M x N x K, :func:`pick` takes the tile config the config model ranks first
 (:mod:`~swizzlekit.kernels.triton.choose`) with that config's residency, asks the L2 model

@@ -1,6 +1,6 @@
-"""The baseline a Triton user starts from: a grouped-order GEMM with pointer loads, autotuned
-over a handful of configs, in the shape of Triton's matmul tutorial (03). Issue 13's second
-bar beside cuBLAS: swizzlekit's GEMM must never fall below it.
+"""Kernel: the baseline a Triton user starts from: a grouped-order GEMM with pointer loads,
+autotuned over a handful of configs, in the shape of Triton's matmul tutorial (03). Issue 13's
+second bar beside cuBLAS: swizzlekit's GEMM must never fall below it.
 
 Reads top to bottom: configs, kernel, launcher, validation. Written here; the tutorial's
 structure (grouped program ids, K loop, masked edges) is public knowledge, not copied code.

@@ -1,5 +1,5 @@
-"""A ``matmul`` call, checked and keyed, before any kernel runs (and ``scaled_matmul``'s
-door, :func:`_check_scaled`).
+"""Door stage: a ``matmul`` call, checked and keyed, before any kernel runs (and
+``scaled_matmul``'s door, :func:`_check_scaled`).
 
 The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
 arguments (:func:`_order_args`, cached), the launch slots of an order's grid
@@ -116,13 +116,15 @@ def _padded(t, rows: int, cols: int, *, column_major: bool = False, fill: bool =
 
     from swizzlekit.kernels.triton.pad import pad_to
 
-    if column_major:
-        return _padded(t.T, cols, rows, fill=fill).T
+    if column_major:            # the transpose, padded row-major, and transposed back
+        t, rows, cols = t.T, cols, rows
     if _fits(t, rows, cols):
-        return t
-    if not fill:
-        return torch.empty((rows, cols), device=t.device, dtype=t.dtype)
-    return pad_to(t, rows, cols)        # one launch, each element read and written once
+        out = t
+    elif not fill:
+        out = torch.empty((rows, cols), device=t.device, dtype=t.dtype)
+    else:
+        out = pad_to(t, rows, cols)     # one launch, each element read and written once
+    return out.T if column_major else out
 
 
 def _fits(t, rows: int, cols: int) -> bool:

@@ -1,5 +1,5 @@
-"""Choosing the GEMM's tile config without timing them all: a cost model of each config,
-fitted on one half of the H200 table and judged on the other.
+"""Plan stage: choosing the GEMM's tile config without timing them all: a cost model of each
+config, fitted on one half of the H200 table and judged on the other.
 
 On the first call of a shape, Triton's autotuner compiles and times every config the prune
 keeps (10 to 25). With this model it times only those :func:`timed` names: the
@@ -93,11 +93,11 @@ def _parse(config: str) -> tuple[int, int, int, int, int, bool]:
 @functools.lru_cache(maxsize=4096)
 def _residency(bm: int, bn: int, bk: int, stages: int, warps: int, elem: int, out: int,
                gpu_name: str) -> int:
-    from swizzlekit.kernels.triton.configs import _smem
+    from swizzlekit.kernels.triton.footprint import config_smem
 
     cfg = SimpleNamespace(kwargs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_stages=stages)
     regs = min(255, bm * bn // (32 * warps) + 32)
-    return max(1, residency(gpu_name, 32 * warps, regs, min(_smem(cfg, elem, out),
+    return max(1, residency(gpu_name, 32 * warps, regs, min(config_smem(cfg, elem, out),
                                                             gpu(gpu_name).smem_per_block)))
 
 
@@ -226,11 +226,11 @@ def both_narrow(named_args: dict) -> bool:
 def perf_model(kernel: str):
     """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
     config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it)."""
-    from swizzlekit.kernels.triton.configs import _element_size
+    from swizzlekit.kernels.triton.footprint import element_size
 
     def estimate(**kw) -> float:
         a = kw.get("a_ptr", kw.get("a_desc"))
-        fam = family(_element_size(a), kw.get("PRECISION", "tf32"))
+        fam = family(element_size(a), kw.get("PRECISION", "tf32"))
         pointer = "a_ptr" in kw
         config = config_label(kw, kw["num_stages"], kw["num_warps"])
         return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,

@@ -1,5 +1,5 @@
-"""The plan's tile configs, with no Triton import: how a config is written, which ones fit a
-call, and how many of them the autotuner times.
+"""Plan stage: the plan's tile configs, with no Triton import: how a config is written, which
+ones fit a call, and how many of them the autotuner times.
 
 :mod:`~swizzlekit.kernels.triton.matmul_configs` (16-bit, TF32, fp32) and
 :mod:`~swizzlekit.kernels.triton.scaled_configs` (fp8) list their own tile shapes and share
@@ -22,6 +22,7 @@ import os
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
+from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, config_smem
 
 __all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "current_mode",
            "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
@@ -83,9 +84,6 @@ DEEP_MAX_M = 512
 _DEEP = ({(*t, False) for t in DEEP_TILES} | {(*t, True) for t in DEEP_SWAPPED}
          | {(*t, None) for t in DEEP_TILES})
 
-#: The TMA kernel runs a swapped tile of this many elements or more (BLOCK_M x BLOCK_N) one
-#: per program, without its loop over tiles, when the grid is not persistent.
-ONE_TILE_AREA = 256 * 128
 
 #: The interpreter's one config (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): nothing to tune.
 INTERPRETER_TILE = (32, 32, 32, 1, 4)
@@ -126,25 +124,6 @@ def _with_flat(configs, tiles, pre_hook=None, **extra) -> list[TileConfig]:
     return configs + _config_list(tiles, pre_hook, FLAT=True, **extra)
 
 
-def _element_size(arg) -> int:
-    """The element size of a tensor argument or of a TMA descriptor's tensor."""
-    return arg.element_size() if hasattr(arg, "element_size") else arg.base.element_size()
-
-
-def _smem(c, in_bytes: int, out_bytes: int, single: bool = False) -> int:
-    """A config's shared memory, counted high: its pipelined A and B tiles (``in_bytes`` an
-    element) plus the C tile the epilogue stages (``out_bytes``), and 1 KiB for barriers.
-
-    ``single``: a grid that is not persistent. A swapped tile of :data:`ONE_TILE_AREA` or more
-    then runs one per program, where its C tile reuses the K loop's buffers, so the larger of
-    the two counts. Triton 3.6 compiled for sm_90 allocated no more than these rules for every
-    config of the lists (swapped and plain; 16-bit and fp32; one tile and persistent). Plain
-    configs did not reuse their buffers in fp32, so they keep the sum."""
-    bm, bn, bk = c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["BLOCK_K"]
-    pipeline, staged = c.num_stages * (bm + bn) * bk * in_bytes, bm * bn * out_bytes
-    if single and c.kwargs.get("SWAP_AB") and bm * bn >= ONE_TILE_AREA:
-        return max(pipeline, staged) + 1024
-    return pipeline + staged + 1024
 
 
 def _key(c) -> tuple:
@@ -154,11 +133,11 @@ def _key(c) -> tuple:
 
 
 def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = False) -> list:
-    """The configs whose shared memory (:func:`_smem`) fits the H200's limit per block;
+    """The configs whose shared memory (:func:`~.footprint.config_smem`) fits the H200's limit per block;
     tiles narrower than 64x128 only for M <= SMALL_M, and the deep pipelines
     (:data:`DEEP_TILES`, :data:`DEEP_SWAPPED`) only for M <= DEEP_MAX_M."""
     keep = [c for c in configs
-            if _smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
+            if config_smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
     if M > DEEP_MAX_M:

@@ -1,6 +1,6 @@
-"""What a GEMM call's first run will try, worked out on the CPU: the tile configs the
-autotuner's prune keeps, the config model's ranking of them, the ones the default autotune
-times, and the CTA order the L2 model picks.
+"""Plan stage, on the CPU: what a GEMM call's first run will try, worked out on the CPU: the
+tile configs the autotuner's prune keeps, the config model's ranking of them, the ones the
+default autotune times, and the CTA order the L2 model picks.
 
 :func:`autotune_plan` calls the kernels' own prune (``_prune``), the autotuner's own
 ``perf_model`` hook, the order pick of ``order="auto"`` and the load path's size rule

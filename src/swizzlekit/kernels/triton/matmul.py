@@ -1,4 +1,5 @@
-"""Tensor-core GEMM in Triton under any CTA order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
+"""Door, plan and launch stages, and the kernels: tensor-core GEMM in Triton under any CTA
+order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
 
 Reads top to bottom: configs, kernels, launcher, validation. The tile order and the
 pointer-load K loop the kernels call are in :mod:`swizzlekit.kernels.triton.tiles`, shared
@@ -269,11 +270,24 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     on_gpu = a.device.type == "cuda"
     if (on_gpu or _INTERPRET) and _pad_first(a, b, M, N, K, tma):
         a2, b2, c2 = _padded_call(a, b, c, precision)   # rows not 16-byte aligned: copies
-        matmul(a2, b2, order, out=c2, precision=precision, persistent=persistent, tma=tma,
-               split_k=split_k, **order_params)
-        ROUTES.adopt(print_, fingerprint((a2, b2, c2), options))   # repeat calls: copies, plan
+        copies = fingerprint((a2, b2, c2), options)
+        _plan(a2, b2, c2, kernel_order, p, precision, persistent, tma, split_k, copies)
+        ROUTES.adopt(print_, copies)                    # repeat calls: copies, plan
         return c if c2 is c else c.copy_(c2[:, :N])
+    return _plan(a, b, c, kernel_order, p, precision, persistent, tma, split_k, print_)
 
+
+# ------------------------------------------------------------------------------------ plan
+def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, tma,
+          split_k, print_):
+    """The plan of a checked call on operands it can run on as they are: B's major order,
+    TMA or pointer loads, the launch signature, and the split of K (timed once per signature
+    where ``split_k`` is None, through :func:`_launch`); then :func:`_launch`."""
+    import torch
+
+    M, K = a.shape
+    N = b.shape[1]
+    on_gpu = a.device.type == "cuda"
     # B K-major (a transposed view) is read through its transpose. For TF32 with a row-major
     # B the TMA kernel swaps A and B (_swap_ab); from M = TF32_COPY_MIN_M a K-major copy of B
     # pays for itself instead (docs/data/bench/JOURNAL.md).
@@ -294,14 +308,26 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
     sig = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
            if on_gpu and not _INTERPRET else None)
-    split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent, lambda s: matmul(
-        a, b, order, out=c, precision=precision, tma=tma, split_k=s, **order_params))
+    go = (a, b, b_op, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor)
+    split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
+                      lambda s: _launch(*go, s, None))
+    return _launch(*go, split_k, None if copied else print_)
+
+
+# ---------------------------------------------------------------------------------- launch
+def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str,
+            persistent: bool, use_tma: bool, b_kmajor: bool, split_k: int, print_):
+    """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls),
+    or, on the signature's first call, autotune and compile it and keep it."""
+    M, K = a.shape
+    N = b.shape[1]
+    on_gpu = a.device.type == "cuda"
     ws, counts = buffers(split_k, M, N, a.device, c)
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
         route = Route(key, split_k, use_tma, b_kmajor)
-        if print_ is not None and not copied:
+        if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b_arg, c, ws, counts)
 

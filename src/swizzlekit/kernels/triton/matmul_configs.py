@@ -1,6 +1,6 @@
-"""The tile configs of :func:`swizzlekit.kernels.matmul` and the rule that keeps those a call can
-run: the plain ones, and the swapped ones (``SWAP_AB``, Cᵀ = Bᵀ Aᵀ) that TF32 with a row-major
-B (TMA kernel) and 16-bit operands with few rows (both kernels) take.
+"""Plan stage: the tile configs of :func:`swizzlekit.kernels.matmul` and the rule that keeps
+those a call can run: the plain ones, and the swapped ones (``SWAP_AB``, Cᵀ = Bᵀ Aᵀ) that
+TF32 with a row-major B (TMA kernel) and 16-bit operands with few rows (both kernels) take.
 
 >>> [c.kwargs["SWAP_AB"] for c in _configs(swap=True)][-1]
 True
@@ -16,7 +16,8 @@ import functools
 
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
-                                               _element_size, _fitting, _with_flat)
+                                               _fitting, _with_flat)
+from swizzlekit.kernels.triton.footprint import element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels",
            "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M"]
@@ -26,9 +27,14 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
     """The tile configs; ``swap``: with the swapped ones (``SWAP_AB=True``) beside the plain
     ones (``SWAP_AB=False``); ``flat`` (the TMA kernel): every config says ``FLAT``, and the
     :data:`FLAT_TILES` come twice, the second time flattened (``FLAT=True``)."""
+    configs = _tile_configs(pre_hook, swap)
     if flat:
-        return _with_flat(_configs(pre_hook, swap), [] if _INTERPRET else FLAT_TILES, pre_hook,
-                          SWAP_AB=False)
+        return _with_flat(configs, [] if _INTERPRET else FLAT_TILES, pre_hook, SWAP_AB=False)
+    return configs
+
+
+def _tile_configs(pre_hook=None, swap: bool = False):
+    """:func:`_configs` before flattening."""
     if _INTERPRET:
         if not swap:
             return _config_list([INTERPRETER_TILE], pre_hook)
@@ -83,7 +89,7 @@ SWAP_16BIT_MAX_M = 128
 def _prune(configs, named_args, **kwargs):
     """:func:`_fitting`, C in the operands' dtype, with the swapped configs exactly when the
     call swaps (:func:`_swap_ab`) and the plain ones otherwise."""
-    elem = _element_size(named_args.get("a_ptr", named_args.get("a_desc")))
+    elem = element_size(named_args.get("a_ptr", named_args.get("a_desc")))
     M = named_args.get("M", 0)
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)

@@ -1,6 +1,7 @@
-"""Aligned copies of GEMM operands: an fp8 call's A (M x K) and Bᵀ (N x K) in one launch into
-row-major buffers whose rows are K rounded up to 16 bytes, zeros past K (:func:`pad_k`), or
-any one tensor into a larger zero-padded row-major buffer (:func:`pad_to`, for ``matmul``).
+"""Launch stage: aligned copies of GEMM operands: an fp8 call's A (M x K) and Bᵀ (N x K) in one
+launch into row-major buffers whose rows are K rounded up to 16 bytes, zeros past K
+(:func:`pad_k`), or any one tensor into a larger zero-padded row-major buffer (:func:`pad_to`,
+for ``matmul``).
 
 TMA takes rows only in multiples of 16 bytes, so an fp8 call whose K is not one
 (:func:`swizzlekit.kernels.triton.scaled.scaled_matmul`) runs on such copies. Zeros past K
@@ -27,7 +28,7 @@ import triton
 import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.kernels.triton.call import _INTERPRET
+from swizzlekit.kernels.triton.configs import _INTERPRET
 from swizzlekit.kernels.triton.plans import Plan, PlanCache
 
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]

@@ -1,4 +1,5 @@
-"""Launch plans: a repeat GEMM call launches its compiled kernel without Triton's per-call work.
+"""Launch stage: launch plans: a repeat GEMM call launches its compiled kernel without Triton's
+per-call work.
 
 A Triton call goes through the autotuner (its key, its config's pre-hook), the heuristics,
 and the JIT (binding, specialization, cache lookup, grid). On the H200 that cost the GEMM

@@ -1,4 +1,5 @@
-"""Repeat calls skip the door: what a call's checks decided, kept under the call's fingerprint.
+"""Door stage: repeat calls skip the door: what a call's checks decided, kept under the call's
+fingerprint.
 
 A GEMM call's checks and routing (:mod:`.call`'s door, the load path, the split, the
 signature its plan is filed under) read only the tensors' types, shapes, strides, dtypes,

@@ -1,4 +1,5 @@
-"""fp8 GEMM with scales, as ``torch._scaled_mm``: ``scaled_matmul(a, b, scale_a, scale_b)``.
+"""Door, plan and launch stages, and the kernels: fp8 GEMM with scales, as ``torch._scaled_mm``:
+``scaled_matmul(a, b, scale_a, scale_b)``.
 
 ``C = (scale_a * A) @ (scale_b * B)`` for e4m3 operands, accumulated in fp32 and written in
 ``out_dtype`` (bf16 by default, fp16 or fp32), under any CTA order of
@@ -227,16 +228,31 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     if K == 0:
         return c.zero_()
     kernel_order, p = _requested_order(order, order_params)
+    on_gpu = a.device.type == "cuda" and not _INTERPRET
+    if (not _tma_ok(a, b.T) and tma is None and (on_gpu or _INTERPRET)
+            and M * N * K >= PAD_MIN_MNK):
+        a2, b2 = _aligned_copies(a, b)
+        copies = fingerprint((a2, b2, scale_a, scale_b, c),
+                             (None, order, persistent, None, split_k, *params))
+        _plan(a2, b2, c, scale_a, scale_b, kernel_order, p, rowwise, persistent, None, split_k,
+              copies)
+        ROUTES.adopt(print_, copies)
+        return c
+    return _plan(a, b, c, scale_a, scale_b, kernel_order, p, rowwise, persistent, tma, split_k,
+                 print_)
+
+
+# ------------------------------------------------------------------------------------ plan
+def _plan(a, b, c, scale_a, scale_b, kernel_order: str, p: int, rowwise: bool,
+          persistent: bool, tma, split_k, print_):
+    """The plan of a checked call on operands it can run on as they are: TMA or pointer
+    loads, C by TMA or masked stores, the launch signature, and the split of K (timed once
+    per signature where ``split_k`` is None, through :func:`_launch`); then :func:`_launch`."""
+    M, K = a.shape
+    N = b.shape[1]
     bt = b.T                                     # N x K, K contiguous
     ok = _tma_ok(a, bt)
     on_gpu = a.device.type == "cuda" and not _INTERPRET
-    if not ok and tma is None and (on_gpu or _INTERPRET) and M * N * K >= PAD_MIN_MNK:
-        a2, b2 = _aligned_copies(a, b)
-        scaled_matmul(a2, b2, scale_a, scale_b, order, out=c, persistent=persistent,
-                      split_k=split_k, **order_params)
-        ROUTES.adopt(print_, fingerprint((a2, b2, scale_a, scale_b, c),
-                                         (None, order, persistent, None, split_k, *params)))
-        return c
     small = on_gpu and not tma_by_size(M, N, K, persistent)
     use_tma = (ok and not small) if tma is None else tma
     if use_tma and not ok:
@@ -250,15 +266,30 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
             a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
             sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent, c_ptr)
            if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
-    split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent, lambda s: scaled_matmul(
-        a, b, scale_a, scale_b, order, out=c, tma=tma, split_k=s, **order_params))
+    go = (a, b, c, sa, sb, sig, kernel_order, p, rowwise, persistent, use_tma, c_ptr)
+    split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
+                      lambda s: _launch(*go, s, None))
+    contiguous = scale_a.is_contiguous() and scale_b.is_contiguous()
+    return _launch(*go, split_k, print_ if contiguous else None)
+
+
+# ---------------------------------------------------------------------------------- launch
+def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, persistent: bool,
+            use_tma: bool, c_ptr: bool, split_k: int, print_):
+    """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls:
+    contiguous scales are their flat views' memory), or, on the signature's first call,
+    autotune and compile it and keep it."""
+    M, K = a.shape
+    N = b.shape[1]
+    bt = b.T
+    on_gpu = a.device.type == "cuda" and not _INTERPRET
     ws, counts = buffers(split_k, M, N, a.device, sa)
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
         route = Route(key, split_k, use_tma, True)
-        if print_ is not None and scale_a.is_contiguous() and scale_b.is_contiguous():
-            ROUTES.put(print_, route)       # contiguous scales are their flat views' memory
+        if print_ is not None:
+            ROUTES.put(print_, route)
         return _follow(route, plan, a, b, c, sa, sb, ws, counts)
     if kernel_order == AUTO:        # the model's pick, on a shape's first call only
         kernel_order, p = _order_args(*_auto_order(M, N, K, c.element_size(), use_tma,

@@ -1,6 +1,6 @@
-"""The tile configs of :func:`swizzlekit.kernels.scaled_matmul` (fp8) and the rules that keep
-those a call can run, with no Triton import: the configs, the prune, the order pick and the
-size rule for TMA.
+"""Plan stage: the tile configs of :func:`swizzlekit.kernels.scaled_matmul` (fp8) and the rules
+that keep those a call can run, with no Triton import: the configs, the prune, the order pick
+and the size rule for TMA.
 
 >>> [t[2] for t in FLAT_TILES]            # fp8 tiles go 128 deep in K
 [128, 128]
@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 
 from swizzlekit.kernels.triton.configs import (_INTERPRET, INTERPRETER_TILE, SMALL_M,
-                                               _config_list, _element_size, _fitting,
+                                               _config_list, _fitting,
                                                _with_flat)
+from swizzlekit.kernels.triton.footprint import element_size
 from swizzlekit.kernels.triton.matmul_configs import flat_ok
 
 __all__ = ["FLAT_TILES", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K",
@@ -24,8 +25,13 @@ __all__ = ["FLAT_TILES", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WI
 def _configs(pre_hook=None, flat: bool = False):
     """The tile configs; ``flat`` (the TMA kernel): every config says ``FLAT``, and the
     :data:`FLAT_TILES` come twice, the second time flattened (as in ``matmul``)."""
-    if flat:
-        return _with_flat(_configs(pre_hook), [] if _INTERPRET else FLAT_TILES, pre_hook)
+    configs = _tile_configs(pre_hook)
+    return (_with_flat(configs, [] if _INTERPRET else FLAT_TILES, pre_hook) if flat
+            else configs)
+
+
+def _tile_configs(pre_hook=None):
+    """:func:`_configs` before flattening."""
     if _INTERPRET:
         return _config_list([INTERPRETER_TILE], pre_hook)
     # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps); fp8 tiles go 128 deep in K. They include
@@ -49,7 +55,7 @@ FLAT_TILES = [(128, 256, 128, 3, 8), (128, 128, 128, 4, 8)]
 def _prune(configs, named_args, **kwargs):
     """:func:`~swizzlekit.kernels.triton.tuning._fitting`: one-byte operands, C staged in
     its own dtype; flattened configs only where ``flat_ok``."""
-    out_bytes = _element_size(named_args.get("c_ptr", named_args.get("c_desc")))
+    out_bytes = element_size(named_args.get("c_ptr", named_args.get("c_desc")))
     if "PERSISTENT" in kwargs:                     # the TMA kernel
         configs = [c for c in configs if not c.kwargs["FLAT"] or flat_ok(kwargs)]
     return _fitting(configs, named_args.get("M", 0), 1, out_bytes)

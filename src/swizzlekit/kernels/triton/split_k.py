@@ -1,4 +1,5 @@
-"""Split-K in one launch: the K loop split S ways, and the last split of a tile adds them.
+"""Plan stage and kernel: split-K in one launch: the K loop split S ways, and the last split of
+a tile adds them.
 
 ``matmul(..., split_k=S)`` launches its tiles S times over (program id 1). Split s of S takes
 an even share of the K steps (:func:`_k_range`; the last shares may be short or empty),

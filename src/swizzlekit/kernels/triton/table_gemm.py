@@ -1,4 +1,4 @@
-"""A Triton GEMM whose tile order is read from a table in memory.
+"""Kernel (the lab's): a Triton GEMM whose tile order is read from a table in memory.
 
 Every CTA order runs through one compiled kernel per tile config: CTA ``pid`` computes the
 output tile ``(order[pid, 0], order[pid, 1])``. Nothing else changes between orders, so

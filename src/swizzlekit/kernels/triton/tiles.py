@@ -1,7 +1,6 @@
-"""A GEMM program's tile: which tile it computes (the CTA order, in the kernel) and how its
-operands arrive (the pointer-load K loop, TMA blocks and descriptors). The 16-bit and TF32
-GEMM (:mod:`.matmul`) and the fp8 one (:mod:`.scaled`) share these.
-"""
+"""Kernel parts: a GEMM program's tile: which tile it computes (the CTA order, in the kernel)
+and how its operands arrive (the pointer-load K loop, TMA blocks and descriptors). The 16-bit
+and TF32 GEMM (:mod:`.matmul`) and the fp8 one (:mod:`.scaled`) share these."""
 
 from __future__ import annotations
 

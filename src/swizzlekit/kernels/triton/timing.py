@@ -1,5 +1,5 @@
-"""The GPU's time for a call, not the host's: Triton's ``do_bench``, with the GPU kept busy
-while the host launches.
+"""Plan stage: the GPU's time for a call, not the host's: Triton's ``do_bench``, with the GPU
+kept busy while the host launches.
 
 ``triton.testing.do_bench`` zeroes a 256 MB buffer (flushing L2), records a start event,
 calls ``fn`` and records an end event. If the host takes longer to launch ``fn`` than the

@@ -1,4 +1,4 @@
-"""The Triton side of the tile configs: ``triton.Config`` from
+"""Plan stage: the Triton side of the tile configs: ``triton.Config`` from
 :class:`~swizzlekit.kernels.triton.configs.TileConfig`, and the autotuner the GEMMs use.
 
 What a config is, which ones fit a call and how many the autotuner times live in
