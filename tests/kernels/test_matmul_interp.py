@@ -339,3 +339,41 @@ def test_deep_pipelines_only_for_few_rows(M, elem, monkeypatch):
                 mc._labels.cache_clear()
     finally:
         mc._labels.cache_clear()
+
+
+@pytest.mark.parametrize("dtype,bound", [(torch.float16, "float16"), (torch.float32, "ieee")])
+def test_b_rows_off_a_128_byte_pitch_are_read_from_a_pitched_copy(monkeypatch, dtype, bound):
+    """From PITCH_MIN_MNK on (lowered here), a TMA call whose row-major B has rows that do not
+    all start on 64-byte boundaries reads B from a copy in 128-byte rows; the product still
+    matches float64, and an aligned pitch is read as it is."""
+    from swizzlekit.kernels.triton import call
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    monkeypatch.setattr(call, "PITCH_MIN_MNK", 0)
+    made = []
+    real = mm._pitched
+    monkeypatch.setattr(mm, "_pitched", lambda b: made.append(real(b)) or made[-1])
+    precision = "ieee" if dtype == torch.float32 else "tf32"
+    for n, copied in ((40, True), (32 * 4 // dtype.itemsize, False)):   # 80 / 128 bytes
+        made.clear()
+        a, b = random_operands(48, n, 32, dtype, "cpu")
+        out = mm.matmul(a, b, "grouped", precision=precision, tma=True, group=2)
+        assert bool(made) == copied
+        if copied:
+            b2 = made[0]
+            assert b2.shape == b.shape and torch.equal(b2, b)
+            assert b2.stride(0) * b2.element_size() % call.PITCH_BYTES == 0
+        err = relative_error(out, a, b)
+        assert err == err and err < mm.TOLERANCE[bound]
+
+
+def test_pitched_copies_hold_the_values_in_128_byte_rows():
+    from swizzlekit.kernels.triton.call import PITCH_BYTES, _pitch_first, _pitched
+
+    b = torch.randn(7, 45, dtype=torch.float16)
+    b2 = _pitched(b)
+    assert torch.equal(b2, b) and b2.stride() == (64, 1) and b2.stride(0) * 2 % PITCH_BYTES == 0
+    assert _pitch_first(b, 2**12, 2**11, 2**11) and not _pitch_first(b, 8, 8, 8)
+    assert not _pitch_first(torch.randn(7, 32, dtype=torch.float16), 2**12, 2**11, 2**11)
+    assert not _pitch_first(b.T.contiguous().T, 2**12, 2**11, 2**11)     # K-major: not rows

@@ -87,6 +87,38 @@ def _tma_ok(*tensors) -> bool:
 PAD_MIN_MNK = 2**31
 
 
+#: From this M*N*K on, a TMA call whose row-major B has rows that do not all start on a
+#: :data:`PITCH_ALIGN`-byte boundary reads B from a copy in rows of a :data:`PITCH_BYTES`
+#: pitch (:func:`_pitched`). Measured on the H100 in bf16 (docs/data/bench/ragged_pitch/,
+#: 2026-11-25): 3000x5000x4000 (B rows 10000 bytes apart) ran 0.235 ms, and 0.193 ms with B
+#: alone in 128-byte rows (the tile-aligned 3072x5120x4032: 0.185 ms); 6000x7000x3000 (14000
+#: bytes) 0.522 and 0.381 ms; but 4000x4000x4000, whose rows (8000 bytes) all start on 64-byte
+#: boundaries, ran as fast as its aligned neighbour, and the copy (B's bytes twice) only cost.
+PITCH_MIN_MNK = 2**33
+#: Rows of B starting on boundaries of this many bytes are read at full speed.
+PITCH_ALIGN = 64
+#: The row pitch, in bytes, of the copies.
+PITCH_BYTES = 128
+
+
+def _pitched(b):
+    """Row-major ``b`` (K x N) as a view of a copy whose rows are a multiple of
+    :data:`PITCH_BYTES` apart (zeros past N, which nothing reads): one launch
+    (:func:`.pad.pad_to`)."""
+    from swizzlekit.kernels.triton.pad import pad_to
+
+    K, N = b.shape
+    per = PITCH_BYTES // b.element_size()
+    return pad_to(b, K, -(-N // per) * per)[:, :N]
+
+
+def _pitch_first(b, M: int, N: int, K: int) -> bool:
+    """Whether a TMA call reads row-major ``b`` from a :func:`_pitched` copy: a large problem
+    whose B rows do not all start on :data:`PITCH_ALIGN`-byte boundaries."""
+    return (M * N * K >= PITCH_MIN_MNK and b.stride(1) == 1
+            and b.stride(0) * b.element_size() % PITCH_ALIGN != 0)
+
+
 def _aligned(t) -> bool:
     """One unit stride, and the other stride and the base 16-byte aligned: loads of t can be
     16 bytes wide (a single row or column counts as aligned along its length)."""

@@ -57,7 +57,8 @@ class AutotunePlan(NamedTuple):
     on aligned copies, of the sizes ``kernel_shape``; ``configs``: every config the prune
     keeps, fastest predicted first; ``timed``: how many of them the autotune mode times
     (``SWIZZLEKIT_AUTOTUNE``: ``mode``); ``both_narrow``: both operands load narrow, so the
-    default mode times one config per group of stage twins."""
+    default mode times one config per group of stage twins; ``b_pitch_copy``: the TMA kernel
+    reads B from a copy in rows of a 128-byte pitch (:func:`~.call._pitch_first`)."""
     M: int
     N: int
     K: int
@@ -75,6 +76,7 @@ class AutotunePlan(NamedTuple):
     order: str
     order_params: dict
     order_reason: str
+    b_pitch_copy: bool = False
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -123,13 +125,14 @@ class _Route(NamedTuple):
     K: int
     copies: bool
     b_kmajor: bool
+    pitch: bool             # B read from a copy in rows of a 128-byte pitch (matmul, TMA)
 
 
 def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool) -> _Route:
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
     from swizzlekit.kernels.triton import matmul_configs as matmul
     from swizzlekit.kernels.triton import scaled_configs as scaled
-    from swizzlekit.kernels.triton.call import PAD_MIN_MNK
+    from swizzlekit.kernels.triton.call import PAD_MIN_MNK, PITCH_ALIGN, PITCH_MIN_MNK
 
     elem, mm_precision = PRECISIONS[precision]
     fp8, ragged = precision == "fp8", _ragged(N, K, precision)
@@ -154,7 +157,10 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     # matmul: TF32 copies B K-major, for aligned copies and for TMA from TF32_COPY_MIN_M rows
     tf32 = elem == 4 and mm_precision == "tf32"
     b_kmajor = tf32 and (copies or (tma and M >= matmul.TF32_COPY_MIN_M))
-    return _Route(tma, N, K, copies, b_kmajor)
+    # matmul._plan: call._pitch_first on B as the TMA kernel reads it (row-major, N wide)
+    pitch = (tma and not fp8 and not b_kmajor and M * N * K >= PITCH_MIN_MNK
+             and N * elem % PITCH_ALIGN != 0)
+    return _Route(tma, N, K, copies, b_kmajor, pitch)
 
 
 def _call(M: int, precision: str, persistent: bool, route: _Route):
@@ -222,4 +228,4 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
                         persistent, route.copies, (M, route.N, route.K), current_mode(), swapped,
                         choose.both_narrow(named), rows, timed, chosen.order,
-                        dict(chosen.params), chosen.reason)
+                        dict(chosen.params), chosen.reason, route.pitch)

@@ -20,6 +20,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
                                             _order_args, _pad_first, _padded_call,
+                                            _pitch_first, _pitched,
                                             _requested_order, _signature, _slots, _tma_ok)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
@@ -254,6 +255,8 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         M, N = a.shape[0], b.shape[1]
         c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
         a2, b2, c2 = _padded_call(a, b, c, precision) if route.pad else (a, b, c)
+        if route.pitch:             # B read from rows of a 128-byte pitch (call._pitched)
+            b2 = _pitched(b2)
         ws, counts = buffers(route.split, M, b2.shape[1], a.device, c2)   # the copies' N
         _follow(route, plan, a2, b2.T if route.tma and route.b_kmajor else b2, c2, ws, counts)
         return c if c2 is c else c.copy_(c2[:, :N])
@@ -305,10 +308,15 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
         use_tma = tma
     if use_tma and not ok:
         raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
+    pitch = (use_tma and not b_kmajor and (on_gpu or _INTERPRET)
+             and _pitch_first(b_op, M, N, K))
+    if pitch:                   # B's rows straddle L2 lines: read a 128-byte pitch copy
+        b_op = _pitched(b_op)
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
     sig = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
            if on_gpu and not _INTERPRET else None)
-    go = (a, b, b_op, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor)
+    go = (a, b, b_op, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor,
+          pitch)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
     return _launch(*go, split_k, None if copied else print_)
@@ -316,7 +324,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
 
 # ---------------------------------------------------------------------------------- launch
 def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str,
-            persistent: bool, use_tma: bool, b_kmajor: bool, split_k: int, print_):
+            persistent: bool, use_tma: bool, b_kmajor: bool, pitch: bool, split_k: int,
+            print_):
     """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls),
     or, on the signature's first call, autotune and compile it and keep it."""
     M, K = a.shape
@@ -326,7 +335,7 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        route = Route(key, split_k, use_tma, b_kmajor)
+        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch)
         if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b_arg, c, ws, counts)

@@ -44,12 +44,14 @@ __all__ = ["Route", "RouteCache", "fingerprint"]
 class Route(NamedTuple):
     """Where a repeat call goes: the plan under ``key``, with ``split`` K splits, by TMA or
     pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``), on the
-    operands as given or (``pad``) on the zero-padded aligned copies its first call made."""
+    operands as given or (``pad``) on the zero-padded aligned copies its first call made, and
+    (``pitch``) on a copy of B in rows of a 128-byte pitch."""
     key: tuple
     split: int
     tma: bool
     b_kmajor: bool
     pad: bool = False
+    pitch: bool = False
 
 
 def _print(t) -> tuple | None:
