@@ -57,6 +57,13 @@ def test_show_draws_the_access_that_conflicts_most(capsys, tmp_path):
     assert main(["smem", "show", "--shape", "8x8", "--elem-bytes", "16", "--access", "row",
                  "--access", "col", "--out", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["access"] == "col"     # row is conflict-free
+    assert main(["smem", "show", "--shape", "8x8", "--elem-bytes", "16", "--access", "row",
+                 "--access", "col", "--draw", "row", "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["access"] == "row"     # the one asked for
+    assert main(["smem", "show", "--shape", "8x8", "--elem-bytes", "16", "--access", "row",
+                 "--draw", "col", "--out", str(out)]) == 2                # not among --access
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--draw" in err[0] and "row" in err[0]
 
 
 def test_cases_json(capsys, tmp_path):

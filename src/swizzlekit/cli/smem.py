@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from swizzlekit.cli.common import Parser, dims, emit, out_dir, out_file
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_choice
 
 __all__ = ["add", "run"]
 
@@ -43,6 +43,9 @@ def add(top) -> None:
                        "conflicts most (of those given with --access)")
     _common(p, layout=True)
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    p.add_argument("--draw", default=None, metavar="SPEC",
+                   help="which of the --access specs to draw (default: the one that "
+                        "conflicts most before)")
     p = sub.add_parser("cases", help="solve and check every built-in case (seeds 004, 002)")
     p.add_argument("--out", type=Path, default=None, help="folder for bank-map PNGs")
     p.add_argument("--json", action="store_true")
@@ -132,12 +135,14 @@ def run(args: argparse.Namespace) -> int:
     reports = analyze(before, args.access, args.elem_bytes).reports
     drawn = args.access[max(range(len(reports)), key=lambda i: (reports[i].conflict_degree,
                                                                 -i))]
+    if args.draw is not None:
+        drawn = check_choice("--draw", args.draw, tuple(args.access))
     panels = [(before, drawn, f"before: {before}, {drawn}"),
               (after, drawn, f"after: {after}, {drawn}")]
     path = save_bank_maps(args.out, panels, args.elem_bytes,
                           f"{rows}x{cols} tile of {args.elem_bytes}-byte elements")
-    emit({"png": str(path), "access": drawn}, args.json, f"wrote {path} ({drawn}, the access "
-         f"that conflicts most before)")
+    why = "as --draw asked" if args.draw is not None else "the access that conflicts most before"
+    emit({"png": str(path), "access": drawn}, args.json, f"wrote {path} ({drawn}, {why})")
     return 0
 
 
