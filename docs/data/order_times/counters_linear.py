@@ -7,7 +7,10 @@ counter), the pick judged on the held-out half against order_times_h200.csv:
 
 "bw TB/s" is one over each fitted weight (neg: the fit gave the counter a negative weight).
 """
-import collections, numpy as np, itertools
+import collections
+
+import numpy as np
+
 from swizzlekit.lab.records import read_csv, L2SweepRow, OrderTimeRow
 from swizzlekit.data import path
 rows = read_csv(path("l2_sweep_h200.csv"), L2SweepRow)
@@ -19,7 +22,7 @@ for r in rows:
 FEATS={"dram":lambda r:r.dram_read_bytes+r.dram_write_bytes,"tex":lambda r:r.tex_read_sectors*32,
        "fab":lambda r:r.fabric_sectors*32,"lts":lambda r:r.lts_sectors*32,"texmiss":lambda r:(r.tex_read_sectors-r.tex_read_hit_sectors)*32}
 def data(split,names):
-    X=[];Y=[];W=[];G=[]
+    X=[];Y=[];G=[]
     for k,g in P.items():
         if k[0]!=split: continue
         t=np.array([times[r.key()] for r in g]); tb=t.mean()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from swizzlekit.cta.l2 import check_problem, simulate
 from swizzlekit.cta.l2 import settings as model_settings
 from swizzlekit.cta.orders import ORDERS, order
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.gpus import gpu as gpu_preset
 
 __all__ = ["SWEEP", "rank", "verdict", "label", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS",
