@@ -242,9 +242,11 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
         if best is not None and best[0] <= (bound, rows * cols, issued):
             continue           # its bound, in the least storage, cannot beat the best found
         vector = max(op.vector(elem_bytes) for op in ops)
-        # pairs are compared without the row-XOR search (0.25 s each); the chosen one gets it
+        # pairs are compared without the row-XOR and GF(2) searches (0.25 and 0.2 s each on a
+        # 64x64 tile); the chosen one gets them
+        single = len(pairs) == 1
         sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector,
-                     row_xor=len(pairs) == 1)
+                     row_xor=single, searches=single)
         key = (sol.wavefronts, sol.storage, issued)
         if best is None or key < best[0]:
             best = (key, sol, ops, footprints, vector, tma)
@@ -270,14 +272,16 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
 @functools.lru_cache(maxsize=256)
 def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
            max_pad: int | None, tma_only: bool = False, vector: int = 1,
-           row_xor: bool = True) -> Solution:
+           row_xor: bool = True, searches: bool = True) -> Solution:
     """:func:`solve` on checked arguments; pure, so cached (a stacked layout solves the same
     power-of-two parts for each way of stacking them). ``tma_only``: the layouts a TMA write
     can make (row-major, or one of its swizzle modes). Only layouts that keep every aligned
     group of ``keep`` columns contiguous and aligned are taken, ``keep`` being the widest
     vector of ``vector`` and the specs' ``vec``: a 16-byte load needs its 16 bytes whole.
     ``row_xor``: search the row XORs too (not for the parts of a stacked layout, whose
-    searches would add up past the time budget)."""
+    searches would add up past the time budget). ``searches``: run the GF(2) searches (the
+    XOR search and the local search over invertible maps); ``auto`` screens its instruction
+    pairs without them and runs them on the pair it chooses."""
     keep = _keep(specs, vector)
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
@@ -352,7 +356,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 for layout in _tma_layouts(rows, cols, elem_bytes):
                     if consider(layout, "tma"):
                         return done("")
-        if core.all_cosets:
+        if core.all_cosets and searches:
             # placements with the same subspace cost the same under a linear layout
             found = xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
             if found is not None:
@@ -360,12 +364,13 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 searched += tried - 1
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
-        start = best[3].linear() if best is not None else None
-        lin, tried = transvection_search(n, core, elem_bytes, bound,
-                                         start.bases if start is not None else None)
-        searched += tried
-        if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
-            return done("")
+        if searches:
+            start = best[3].linear() if best is not None else None
+            lin, tried = transvection_search(n, core, elem_bytes, bound,
+                                             start.bases if start is not None else None)
+            searched += tried
+            if consider(Swizzled(rows, cols, LinearLayout(lin)), "xor"):
+                return done("")
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
     inners: list[TileLayout] = [RowMajor(rows, cols)]      # under the interleavings below
     for bits, col_shift, row_shift in itertools.product(range(1, log2_floor(n_elems) + 1),
