@@ -4,9 +4,10 @@ wavefronts, storage and instructions, and its time on one core of this 2-core ma
 
     python3 docs/data/smem_auto/auto_cases.py OUT.json
 
-auto_full_searches.json: every instruction pair solved with the GF(2) searches (before
-2026-11-25's change); auto_screened.json: pairs screened without them, the chosen pair
-searched in full (solver._solve_ops). The same answer on every problem both solve.
+auto_full_searches.json: every instruction pair solved with the GF(2) searches;
+auto_screened.json: pairs screened without them, the chosen pair searched in full
+(solver._solve_ops), with the faster LinearLayout.__call__, keeps_vectors and
+placement_index. The same answer on every problem both solve.
 """
 import time, itertools, json, sys
 from swizzlekit.smem import solve

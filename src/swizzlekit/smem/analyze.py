@@ -34,6 +34,9 @@ __all__ = ["AccessReport", "Analysis", "analyze", "placement_index", "set_costs"
 def placement_index(placements: Sequence[np.ndarray], cols: int) -> np.ndarray:
     """Placements as a ``(P, k)`` matrix of row-major element indices, padded with -1."""
     k = max(len(p) for p in placements)
+    if all(len(p) == k for p in placements):         # whole placements: one array operation
+        flat = np.stack(placements).astype(np.int64, copy=False)
+        return flat[..., 0] * cols + flat[..., 1]
     idx = np.full((len(placements), k), -1, dtype=np.int64)
     for i, p in enumerate(placements):
         idx[i, :len(p)] = p[:, 0] * cols + p[:, 1]

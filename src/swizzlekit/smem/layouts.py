@@ -202,9 +202,13 @@ class LinearLayout:
         return gf2.from_columns(self.bases, len(self.bases))
 
     def __call__(self, offset):
-        """Bits above ``self.bits`` pass through unchanged, as with a CuTe swizzle."""
-        low = (1 << self.bits) - 1
-        return gf2.apply(self.matrix, offset & low) | (offset & ~low)
+        """Bits above ``self.bits`` pass through unchanged, as with a CuTe swizzle. (The bases
+        are the matrix's columns: ``gf2.apply(self.matrix, x)`` without rebuilding them.)"""
+        arr = np.asarray(offset, dtype=np.int64)
+        out = arr & ~((1 << self.bits) - 1)
+        for j, image in enumerate(self.bases):
+            out = out ^ (((arr >> j) & 1) * image)
+        return int(out) if np.ndim(offset) == 0 else out
 
     def inverse(self) -> LinearLayout:
         return LinearLayout(tuple(gf2.columns(gf2.inverse(self.matrix))))

@@ -469,7 +469,11 @@ def keeps_vectors(layout: TileLayout, keep: int) -> bool:
     linear = _linear_map(layout)
     if linear is not None:           # the images of the offset bits say it at once
         n = (layout.rows * layout.cols).bit_length() - 1
-        images = np.asarray(linear(np.array([1 << j for j in range(n)], dtype=np.int64)))
+        if isinstance(linear, LinearLayout):     # its bases are the images (identity above)
+            images = np.array(linear.bases[:n] + tuple(1 << j for j in range(linear.bits, n)),
+                              dtype=np.int64)
+        else:
+            images = np.asarray(linear(np.array([1 << j for j in range(n)], dtype=np.int64)))
         low = log2(keep)
         return bool(all(int(images[j]) == 1 << j for j in range(low))
                     and not (images[low:] & (keep - 1)).any())
