@@ -198,7 +198,7 @@ def judge_picks(cta: dict, kernels: dict | None = None) -> None:
                                f"within {max(slower, 0) * 100:.1f}% of the fastest order timed "
                                f"({best}; noise band {v['noise_band_pct']}%)")
             continue
-        timing = _timing_verdict(pick, s["shape"], kernels, band, cta, shape)
+        timing = _timing_verdict(pick, shape, kernels, band, cta)
         if timing:
             s["timing"] = timing
         if timing and timing["status"] == "contradicted":
@@ -211,8 +211,8 @@ def judge_picks(cta: dict, kernels: dict | None = None) -> None:
                            f"{timing['kernel']}; noise band {v['noise_band_pct']}%)")
 
 
-def _timing_verdict(pick: str, shape, kernels: dict | None, band: float, cta: dict,
-                    mnk: list[int]) -> dict | None:
+def _timing_verdict(pick: str, shape, kernels: dict | None, band: float,
+                    cta: dict) -> dict | None:
     """The pick against the other orders timed once each at ``shape``: the Triton GEMM per
     precision (``kernels``), then the order-table GEMM's L2 runs that carry a time. The first
     set that runs the pick more than ``band`` slower than its fastest ("contradicted"), else
@@ -226,7 +226,7 @@ def _timing_verdict(pick: str, shape, kernels: dict | None, band: float, cta: di
             sets.setdefault(f"Triton {r['precision']} GEMM", {})[label_] = float(r["ms"])
     for key in ("measured", "measured_now"):
         for r in cta.get(key, {}).get("rows", []):
-            if r.get("shape") == "x".join(map(str, mnk)) and r.get("ms"):
+            if r.get("shape") == "x".join(map(str, shape)) and r.get("ms"):
                 sets.setdefault("order-table GEMM", {})[
                     canonical(r["order"], r["params"])] = float(r["ms"])
     verdict = None

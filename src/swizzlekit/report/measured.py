@@ -18,6 +18,7 @@ them. Everything needs torch with a CUDA GPU, and ncu for the L2 steps.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -30,8 +31,10 @@ KERNEL_RUNS = (("bf16", ("cublas", "triton")),
 L2_SHAPES = ((8192, 8192, 8192), (16384, 16384, 2048))
 
 
-def _orders(shape: tuple[int, int, int], gpu: str = "h200") -> list[tuple[str, dict]]:
-    """Row, grouped(8), the time model's fastest order and its recommendation for ``shape``."""
+@functools.lru_cache(maxsize=None)
+def _orders(shape: tuple[int, int, int], gpu: str = "h200") -> tuple[tuple[str, dict], ...]:
+    """Row, grouped(8), the time model's fastest order and its recommendation for ``shape``
+    (ranked once per shape: the kernels, L2 and order-times steps all ask)."""
     from swizzlekit.cta.rank import rank, verdict
 
     from swizzlekit.report.collect import KERNEL, canonical
@@ -43,7 +46,7 @@ def _orders(shape: tuple[int, int, int], gpu: str = "h200") -> list[tuple[str, d
                          (v["pick_order"], v["pick_params"])):
         if canonical(name, params) not in {canonical(*c) for c in chosen}:
             chosen.append((name, params))
-    return chosen
+    return tuple(chosen)
 
 
 def ceilings(out: Path, gpu: str = "h200") -> dict:

@@ -112,11 +112,16 @@ def _pitched(b):
     return pad_to(b, K, -(-N // per) * per)[:, :N]
 
 
+def pitch_copy(M: int, N: int, K: int, row_bytes: int) -> bool:
+    """Whether a TMA call of M x N x K reads a row-major B whose rows are ``row_bytes`` apart
+    from a :func:`_pitched` copy: a large problem whose B rows do not all start on
+    :data:`PITCH_ALIGN`-byte boundaries (the rule ``kernels configs`` restates, too)."""
+    return M * N * K >= PITCH_MIN_MNK and row_bytes % PITCH_ALIGN != 0
+
+
 def _pitch_first(b, M: int, N: int, K: int) -> bool:
-    """Whether a TMA call reads row-major ``b`` from a :func:`_pitched` copy: a large problem
-    whose B rows do not all start on :data:`PITCH_ALIGN`-byte boundaries."""
-    return (M * N * K >= PITCH_MIN_MNK and b.stride(1) == 1
-            and b.stride(0) * b.element_size() % PITCH_ALIGN != 0)
+    """:func:`pitch_copy` for tensor ``b`` (row-major only: a K-major B is read otherwise)."""
+    return b.stride(1) == 1 and pitch_copy(M, N, K, b.stride(0) * b.element_size())
 
 
 def _aligned(t) -> bool:

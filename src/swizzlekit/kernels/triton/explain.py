@@ -58,7 +58,7 @@ class AutotunePlan(NamedTuple):
     keeps, fastest predicted first; ``timed``: how many of them the autotune mode times
     (``SWIZZLEKIT_AUTOTUNE``: ``mode``); ``both_narrow``: both operands load narrow, so the
     default mode times one config per group of stage twins; ``b_pitch_copy``: the TMA kernel
-    reads B from a copy in rows of a 128-byte pitch (:func:`~.call._pitch_first`)."""
+    reads B from a copy in rows of a 128-byte pitch (:func:`~.call.pitch_copy`)."""
     M: int
     N: int
     K: int
@@ -132,7 +132,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
     from swizzlekit.kernels.triton import matmul_configs as matmul
     from swizzlekit.kernels.triton import scaled_configs as scaled
-    from swizzlekit.kernels.triton.call import PAD_MIN_MNK, PITCH_ALIGN, PITCH_MIN_MNK
+    from swizzlekit.kernels.triton.call import PAD_MIN_MNK, pitch_copy
 
     elem, mm_precision = PRECISIONS[precision]
     fp8, ragged = precision == "fp8", _ragged(N, K, precision)
@@ -157,9 +157,8 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     # matmul: TF32 copies B K-major, for aligned copies and for TMA from TF32_COPY_MIN_M rows
     tf32 = elem == 4 and mm_precision == "tf32"
     b_kmajor = tf32 and (copies or (tma and M >= matmul.TF32_COPY_MIN_M))
-    # matmul._plan: call._pitch_first on B as the TMA kernel reads it (row-major, N wide)
-    pitch = (tma and not fp8 and not b_kmajor and M * N * K >= PITCH_MIN_MNK
-             and N * elem % PITCH_ALIGN != 0)
+    # matmul._plan: call.pitch_copy on B as the TMA kernel reads it (row-major, N wide)
+    pitch = tma and not fp8 and not b_kmajor and pitch_copy(M, N, K, N * elem)
     return _Route(tma, N, K, copies, b_kmajor, pitch)
 
 
