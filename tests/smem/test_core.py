@@ -10,7 +10,7 @@ from swizzlekit.smem.access import parse_access
 from swizzlekit.smem.analyze import placement_index, set_costs
 from swizzlekit.smem.core import Core, apply_bases, subspace
 from swizzlekit.smem.layouts import Swizzle, Swizzled, XorCols
-from swizzlekit.smem.solver import _linear_map
+from swizzlekit.smem.screen import linear_map as _linear_map
 
 ACCESSES = ["row", "col", "block:2x4", "block:4x2", "block:8x8", "block:4x8", "block:2x8",
             "block:8x2", "block:2x4:stride=2x1", "block:4x2:stride=2x2", "block:1x8:vec=2:stride=1x2"]

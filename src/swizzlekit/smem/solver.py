@@ -53,23 +53,19 @@ from swizzlekit.smem.instructions import choices
 from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
                                     transvection_search, xor_search)
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
-                                     TileLayout, TmaSwizzle, XorCols, is_pow2, log2)
+                                     TileLayout, TmaSwizzle, is_pow2, log2)
 from swizzlekit.smem.rows import interleavings
 from swizzlekit.smem.rowxor import search as row_xor_search
+from swizzlekit.smem.screen import (FAMILIES, keeps_vectors, linear_map, screen, spec_bound,
+                                    tma_layouts, universal_bound, xor_cols_layouts)
 
 __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT",
            "MAX_ELEMENTS"]
 
-#: Families in order of preference (ties go to the earlier one). TMA's modes come after the
-#: XOR forms: where a mode fits a power-of-two tile it *is* a CuTe swizzle, and where a
-#: coordinate XOR does as well it is the simpler code. ``Solution.tma_equivalent`` names a
-#: TMA mode that does as well as the answer whenever one exists.
 #: The row-XOR search (:func:`swizzlekit.smem.rowxor.search`) runs on tiles of up to this many
 #: elements: each of its steps costs the whole tile, and larger tiles would leave the solver's
 #: one-second budget.
 ROW_XOR_MAX_ELEMENTS = 8192
-FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "tma", "interleaved", "row-xor",
-            "padded")
 
 
 @dataclass(frozen=True)
@@ -215,8 +211,8 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
     for ops in itertools.product(*(opts for _, opts in sides)):
         try:           # a TMA write moves 128 contiguous bytes of the tile at a time
             footprints = tuple(op.footprint(elem_bytes) or AccessSpec("row") for op in ops)
-            placements = [p for s in specs + footprints
-                          for p in s.placements(rows, cols, elem_bytes)]
+            # the bound adds over the accesses, each costed once for every pair
+            bound = sum(spec_bound(s, rows, cols, elem_bytes) for s in specs + footprints)
         except SwizzleKitError as e:                  # a footprint that does not fit
             skipped.append(f"{'+'.join(map(str, ops))}: {e}")
             continue
@@ -231,7 +227,6 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
                            f"{cols * elem_bytes}")
             continue
         issued = sum(op.instructions(rows, cols, elem_bytes) for op in ops)
-        bound = universal_bound(placement_index(placements, cols), elem_bytes)
         pairs.append((issued, bound, ops, footprints, tma))
     # fewest instructions first: once a pair meets the lowest bound of all pairs in the
     # least storage a bijection can take, no later pair can beat it
@@ -243,23 +238,28 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
             continue           # its bound, in the least storage, cannot beat the best found
         vector = max(op.vector(elem_bytes) for op in ops)
         # pairs are compared without the row-XOR and GF(2) searches (0.25 and 0.2 s each on a
-        # 64x64 tile); the chosen one gets them
-        single = len(pairs) == 1
-        sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector,
-                     row_xor=single, searches=single)
-        key = (sol.wavefronts, sol.storage, issued)
+        # 64x64 tile), from costs kept per access where screen() applies; the chosen pair gets
+        # the full solve
+        if len(pairs) == 1:
+            found = None
+        else:
+            found = screen(rows, cols, elem_bytes, specs + footprints,
+                           keep=_keep(specs + footprints, vector), tma_only=tma,
+                           max_pad=max_pad)
+            if found is None:
+                sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector,
+                             row_xor=False, searches=False)
+                found = (sol.wavefronts, sol.storage)
+        key = (*found[:2], issued) if found is not None else (bound, 0, issued)
         if best is None or key < best[0]:
-            best = (key, sol, ops, footprints, vector, tma)
+            best = (key, ops, footprints, vector, tma)
         if key[:2] == (floor, rows * cols):
             break
     if best is None:
         raise SwizzleKitError(f"no instruction fits a {rows}x{cols} tile of {elem_bytes}-byte "
                               "elements: " + "; ".join(skipped))
-    (wf, storage, _), sol, ops, footprints, vector, tma = best
-    if len(pairs) > 1 and (wf, storage) != (floor, rows * cols):
-        again = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector)
-        if (again.wavefronts, again.storage) < (wf, storage):
-            sol = again
+    _, ops, footprints, vector, tma = best
+    sol = _solve(rows, cols, elem_bytes, specs + footprints, max_pad, tma, vector)
     reports = list(sol.analysis.reports)                     # label the footprints
     for i, op in enumerate(ops, start=len(specs)):
         reports[i] = dataclasses.replace(reports[i], access=f"{reports[i].access} ({op})")
@@ -301,7 +301,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         if keep > 1 and not keeps_vectors(layout, keep):
             return False                 # a vector instruction could not move this layout
         if storage is None:                              # else costed by the caller
-            linear = _linear_map(layout)
+            linear = linear_map(layout)
             if linear is not None:                       # a bijection onto rows * cols
                 cost = core.cost(linear, elem_bytes) if cost is None else cost
                 storage = rows * cols
@@ -337,7 +337,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     if consider(RowMajor(rows, cols), "row-major"):
         return done("")
     if tma_only:
-        for layout in _tma_layouts(rows, cols, elem_bytes):
+        for layout in tma_layouts(rows, cols, elem_bytes):
             if consider(layout, "tma"):
                 return done("")
         return done(f"the best of {searched} layouts a TMA write can make (row-major and "
@@ -353,7 +353,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 if consider(Swizzled(rows, cols, functor), family, int(cost)):
                     return done("")
             if family == "cute":
-                for layout in _tma_layouts(rows, cols, elem_bytes):
+                for layout in tma_layouts(rows, cols, elem_bytes):
                     if consider(layout, "tma"):
                         return done("")
         if core.all_cosets and searches:
@@ -373,22 +373,19 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 return done("")
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
     inners: list[TileLayout] = [RowMajor(rows, cols)]      # under the interleavings below
-    for bits, col_shift, row_shift in itertools.product(range(1, log2_floor(n_elems) + 1),
-                                                        range(0, 5), range(0, 4)):
-        if cols % (1 << (bits + col_shift)) == 0:
-            layout = XorCols(rows, cols, bits, col_shift, row_shift)
-            before = best
-            if consider(layout, "xor-cols"):
-                return done("")
-            if best is not before:
-                inners = [layout]              # the best coordinate XOR replaces row-major
+    for layout in xor_cols_layouts(rows, cols, elem_bytes):
+        before = best
+        if consider(layout, "xor-cols"):
+            return done("")
+        if best is not before:
+            inners = [layout]                  # the best coordinate XOR replaces row-major
     if not is_pow2(rows) and is_pow2(cols) and rows > 1:
         for parts in _stackings(rows):
-            layout = _stacked(parts, cols, elem_bytes, specs, max_pad, keep)
+            layout = _stacked(parts, cols, elem_bytes, specs, max_pad, keep, searches)
             if layout is not None and consider(layout, "stacked"):
                 return done("")
     if not pow2:
-        for layout in _tma_layouts(rows, cols, elem_bytes):
+        for layout in tma_layouts(rows, cols, elem_bytes):
             if consider(layout, "tma"):
                 return done("")
         # k rows as one: the rows stored round-robin, over the best column XOR (row-major
@@ -424,13 +421,6 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 f"{pads} elements")
 
 
-def _tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
-    """The TMA swizzle modes that can write this tile (rows a multiple of the mode), widest
-    first."""
-    return [TmaSwizzle(rows, cols, mode, elem_bytes) for mode in sorted(TMA_MODES, reverse=True)
-            if (cols * elem_bytes) % mode == 0]
-
-
 def _keep(specs: Sequence[AccessSpec], vector: int) -> int:
     """Elements each vector moves, the widest of ``vector`` and the specs' ``vec``."""
     return max([vector] + [s.vec for s in specs])
@@ -445,59 +435,13 @@ def _tma_equivalent(sol: Solution, accesses: tuple[AccessSpec, ...], vector: int
     keep = _keep(accesses, vector)
     rows, cols, eb = sol.layout.rows, sol.layout.cols, sol.analysis.elem_bytes
     idx = None
-    for tma in _tma_layouts(rows, cols, eb):
+    for tma in tma_layouts(rows, cols, eb):
         if keeps_vectors(tma, keep):
             if idx is None:
                 idx = placement_index([p for a in accesses for p in a.placements(rows, cols, eb)],
                                       cols)
             if set_costs(tma.offsets(), idx, eb)[0].sum() <= sol.wavefronts:
                 return tma
-    return None
-
-
-def keeps_vectors(layout: TileLayout, keep: int) -> bool:
-    """Whether every aligned group of ``keep`` columns (a power of two) is stored contiguous,
-    in order, at an offset that is a multiple of ``keep``.
-
-    >>> keeps_vectors(RowMajor(8, 8, pad=4), 4), keeps_vectors(RowMajor(8, 8, pad=2), 4)
-    (True, False)
-    >>> keeps_vectors(Swizzled(8, 8, Swizzle(3, 0, 3)), 2)
-    False
-    """
-    if isinstance(layout, RowMajor):
-        return (layout.cols + layout.pad) % keep == 0
-    linear = _linear_map(layout)
-    if linear is not None:           # the images of the offset bits say it at once
-        n = (layout.rows * layout.cols).bit_length() - 1
-        if isinstance(linear, LinearLayout):     # its bases are the images (identity above)
-            images = np.array(linear.bases[:n] + tuple(1 << j for j in range(linear.bits, n)),
-                              dtype=np.int64)
-        else:
-            images = np.asarray(linear(np.array([1 << j for j in range(n)], dtype=np.int64)))
-        low = log2(keep)
-        return bool(all(int(images[j]) == 1 << j for j in range(low))
-                    and not (images[low:] & (keep - 1)).any())
-    off = layout.offsets()
-    whole = off[:, : layout.cols - layout.cols % keep].reshape(layout.rows, -1, keep)
-    return bool((whole[..., 0] % keep == 0).all()
-                and (np.diff(whole, axis=2) == 1).all())
-
-
-def _linear_map(layout: TileLayout):
-    """The layout as a map of flat row-major indices when it is GF(2)-linear, else None."""
-    if isinstance(layout, RowMajor) and layout.pad == 0:
-        return lambda x: x
-    if isinstance(layout, Swizzled):
-        return layout.functor
-    if isinstance(layout, TmaSwizzle) and is_pow2(layout.rows) and is_pow2(layout.cols):
-        # boxes of power-of-two size and a bit swizzle: linear, read off the basis images
-        shift = log2(layout.cols)
-        bits = [1 << j for j in range(log2(layout.rows * layout.cols))]
-        return LinearLayout(tuple(int(layout(x >> shift, x & (layout.cols - 1))) for x in bits))
-    if isinstance(layout, XorCols) and layout.ld == layout.cols and is_pow2(layout.cols):
-        # r*cols + (c ^ f(r)) = flat ^ f(r), f linear in r's bits: linear, for any row count
-        shift, mask = log2(layout.cols), layout.cols - 1
-        return lambda x: layout(x >> shift, x & mask)
     return None
 
 
@@ -519,9 +463,11 @@ def _stackings(rows: int) -> list[list[int]]:
     return out
 
 
-def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad, keep: int):
+def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad, keep: int,
+             searches: bool = True):
     """The stacked layout of the solver's answers for each part (None if one is not
-    possible: an access that does not fit a part's rows)."""
+    possible: an access that does not fit a part's rows); ``searches`` as in
+    :func:`_solve`."""
     from swizzlekit.smem.layouts import Stacked
 
     solved: dict[int, TileLayout] = {}
@@ -530,9 +476,14 @@ def _stacked(parts: list[int], cols: int, elem_bytes: int, specs, max_pad, keep:
         if not fitting:
             solved[n] = RowMajor(n, cols)
             continue
+        found = None if searches else screen(n, cols, elem_bytes, tuple(fitting), keep=keep,
+                                               tma_only=False, max_pad=max_pad)
+        if found is not None:            # the same layout, from costs kept per access
+            solved[n] = found[2]
+            continue
         try:
             solved[n] = _solve(n, cols, elem_bytes, tuple(fitting), max_pad, False,
-                               keep, row_xor=False).layout
+                               keep, row_xor=False, searches=searches).layout
         except SwizzleKitError:
             return None
     return Stacked(tuple(solved[n] for n in parts))
@@ -544,18 +495,3 @@ def _fits(spec: AccessSpec, rows: int, cols: int, elem_bytes: int) -> bool:
         return bool(spec.placements(rows, cols, elem_bytes))
     except SwizzleKitError:            # too few rows or columns for one instruction
         return False
-
-
-def universal_bound(idx: np.ndarray, elem_bytes: int) -> int:
-    """Wavefronts no layout can go below: ``ceil(elements * elem_bytes / 128)`` summed over
-    the placements (rows of ``idx``, -1 padded).
-
-    >>> universal_bound(np.array([[0, 1, 2, -1]]), 2)
-    1
-    """
-    count = (np.asarray(idx) >= 0).sum(axis=1)
-    return int((-(-(count * elem_bytes) // WAVEFRONT_BYTES)).sum())
-
-
-def log2_floor(n: int) -> int:
-    return max(0, n.bit_length() - 1)

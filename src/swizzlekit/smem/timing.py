@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from swizzlekit.errors import check_int
-from swizzlekit.smem import search, solver
+from swizzlekit.smem import screen, search, solver
 from swizzlekit.smem.cases import CASES
 
 __all__ = ["Bench", "BENCH", "run", "SEED_GOAL_S", "TILE_GOAL_S"]
@@ -63,6 +63,9 @@ BENCH: tuple[Bench, ...] = (
     Bench(255, 256, 2, ("col", "block:8x8")),
     Bench(256, 250, 2, ("col", "block:8x8")),
     Bench(256, 256, 2, read="auto", write="auto"),
+    Bench(256, 256, 4, ("row", "col"), read="auto", write="auto"),
+    Bench(128, 128, 1, ("row", "col"), read="auto", write="auto"),
+    Bench(48, 32, 4, ("row", "col"), read="auto", write="auto"),
     Bench(256, 256, 4, read="auto:col", write="auto:col"),
     Bench(256, 256, 2, read="ldmatrix.x4", write="tma"),
     Bench(200, 256, 1, read="auto:col", write="cp.async:row"),
@@ -79,6 +82,8 @@ def clear_caches() -> None:
     solver._solve.cache_clear()
     search.cute_candidates.cache_clear()
     search.forbidden_candidates.cache_clear()
+    for cached in (screen._spec_parts, screen._candidates, screen._keeps, screen._spec_costs):
+        cached.cache_clear()
 
 
 def run(benches=BENCH, repeats: int = 3) -> list[dict]:
