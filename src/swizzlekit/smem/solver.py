@@ -5,9 +5,11 @@ Candidates are tried in the order of preference, each costed exactly by the anal
 1. row-major, then every CuTe ``Swizzle<B,M,S>`` over the row-major offset (power-of-two
    tiles), fewest bits first;
 2. general XOR layouts: first CuTe's own formula with the overlap CuTe forbids
-   (``|S| < B``, seed 004's ``Swizzle<3,0,2>``), then any GF(2) map that XORs the higher
-   offset bits into the bank bits, searched exhaustively when there are at most 2**16 such
-   maps, costed by a rank count over each access's subspace;
+   (``|S| < B``, seed 004's ``Swizzle<3,0,2>``); then, on small tiles (always up to 64
+   elements), every invertible GF(2) map, one per pair of subspaces that decides its cost
+   (:mod:`~swizzlekit.smem.exhaustive`); elsewhere any GF(2) map that XORs the higher offset
+   bits into the bank bits, searched exhaustively when there are at most 2**16 such maps,
+   costed by a rank count over each access's subspace, and a local search over all maps;
 3. coordinate XOR ``r*ld + (c ^ f(r))``, for rows of any length;
 4. for a row count that is not a power of two (power-of-two columns): the power-of-two
    solutions stacked, either periodically (the largest power of two that fits, repeated, and
@@ -49,6 +51,7 @@ from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, access_list
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
+from swizzlekit.smem.exhaustive import exhaustive_search
 from swizzlekit.smem.instructions import choices
 from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
                                     transvection_search, xor_search)
@@ -292,6 +295,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     best: tuple[int, int, int, TileLayout, str] | None = None
 
     pow2 = is_pow2(rows) and is_pow2(cols)
+    exhaustive_linear = 0                 # classes searched when every linear map was tried
     core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps])
 
     def consider(layout: TileLayout, family: str, cost: int | None = None,
@@ -356,7 +360,16 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 for layout in tma_layouts(rows, cols, elem_bytes):
                     if consider(layout, "tma"):
                         return done("")
-        if core.all_cosets and searches:
+        every_map = exhaustive_search(n, elem_bytes, keep, core) if searches else None
+        if every_map is not None:
+            # every invertible map (one per pair of subspaces that decides its cost): no
+            # other linear layout can do better, so the searches below have nothing to add
+            lin, _, tried = every_map
+            searched += tried - 1
+            exhaustive_linear = tried
+            if consider(Swizzled(rows, cols, lin), "xor"):
+                return done("")
+        if core.all_cosets and searches and every_map is None:
             # placements with the same subspace cost the same under a linear layout
             found = xor_search(n, elem_bytes, list(zip(core.bases, core.weights.tolist())))
             if found is not None:
@@ -364,7 +377,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 searched += tried - 1
                 if consider(Swizzled(rows, cols, lin), "xor"):
                     return done("")
-        if searches:
+        if searches and every_map is None:
             start = best[3].linear() if best is not None else None
             lin, tried = transvection_search(n, core, elem_bytes, bound,
                                              start.bases if start is not None else None)
@@ -411,8 +424,11 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                     shapes.cost(cols + pad, cols, elem_bytes),
                     (rows - 1) * (cols + pad) + cols):
             return done("")
-    searched_forms = ("every CuTe swizzle and TMA mode, the XOR layouts described above, a "
-                      "local search over all invertible GF(2) maps, coordinate XORs, row XORs"
+    linear_forms = (f"every invertible GF(2) map (all {exhaustive_linear} classes of equal "
+                    f"cost)" if exhaustive_linear else
+                    "every CuTe swizzle and TMA mode, the XOR layouts described above, a local "
+                    "search over all invertible GF(2) maps")
+    searched_forms = (f"{linear_forms}, coordinate XORs, row XORs"
                       if pow2 else
                       "TMA modes, coordinate XORs, row XORs, stacked power-of-two solutions, "
                       "interleaved rows" if is_pow2(cols) else
