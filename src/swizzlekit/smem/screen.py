@@ -45,8 +45,8 @@ __all__ = ["screen", "keeps_vectors", "linear_map", "tma_layouts", "xor_cols_lay
 #: The solver's families in order of preference (ties go to the earlier one). TMA's modes come
 #: after the XOR forms: where a mode fits a power-of-two tile it *is* a CuTe swizzle, and
 #: where a coordinate XOR does as well it is the simpler code.
-FAMILIES = ("row-major", "cute", "xor", "xor-cols", "stacked", "tma", "interleaved", "row-xor",
-            "padded")
+FAMILIES = ("row-major", "cute", "xor", "xor-cols", "generic", "stacked", "tma", "interleaved",
+            "row-xor", "padded")
 
 
 def universal_bound(idx: np.ndarray, elem_bytes: int) -> int:

@@ -52,6 +52,7 @@ from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec, access_list
 from swizzlekit.smem.analyze import Analysis, analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
 from swizzlekit.smem.exhaustive import exhaustive_search
+from swizzlekit.smem.generic import generic_swizzle
 from swizzlekit.smem.instructions import choices
 from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden_candidates,
                                     transvection_search, xor_search)
@@ -360,6 +361,13 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 for layout in tma_layouts(rows, cols, elem_bytes):
                     if consider(layout, "tma"):
                         return done("")
+        if searches and core.bases:
+            # Triton's generic swizzling on every pair of the accesses' subspaces
+            generic = [lin for a, b in itertools.product(core.bases, repeat=2)
+                       if (lin := generic_swizzle(n, elem_bytes, keep, a, b)) is not None]
+            for lin, cost in zip(generic, core.costs(generic, elem_bytes)):
+                if consider(Swizzled(rows, cols, lin), "generic", int(cost)):
+                    return done("")
         every_map = exhaustive_search(n, elem_bytes, keep, core) if searches else None
         if every_map is not None:
             # every invertible map (one per pair of subspaces that decides its cost): no
