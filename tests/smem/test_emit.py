@@ -26,7 +26,9 @@ LAYOUTS += [Interleaved(RowMajor(8, 9), 2), Interleaved(RowMajor(7, 9), 2),   # 
             TmaSwizzle(8, 128, 128, 2), TmaSwizzle(24, 48, 32, 2), TmaSwizzle(16, 64, 64, 4)]
 LAYOUTS += [RowXor(64, 40, (0, 4, 2, 6, 1, 5, 3, 7)), RowXor(12, 24, (0, 5, 2)),   # row XORs:
             RowXor(64, 48, (0, 8, 16, 24), transposed=True),                     # linear, free,
-            RowXor(8, 8, (0, 1, 2, 3, 4, 5, 6, 7))]                              # transposed
+            RowXor(8, 8, (0, 1, 2, 3, 4, 5, 6, 7)),                              # transposed
+            RowXor(128, 8, (0, 4, 8, 12), True, (4, 3)),     # strided rows gathered (a tail)
+            RowXor(24, 4, (0, 2), True, (2, 3))]             # (whole groups)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=str)

@@ -37,7 +37,7 @@ def test_the_seed_transpose_is_conflict_free_both_ways():
 def _generic_and_solved(rows, cols, elem_bytes, read, write):
     ops = [parse_op(read, "read"), parse_op(write, "write")]
     try:
-        footprints = [op.footprint(elem_bytes) for op in ops]
+        footprints = [op.footprint(elem_bytes, rows) for op in ops]
         first = [f.placements(rows, cols, elem_bytes)[0] for f in footprints]
         sol = solve(rows, cols, elem_bytes, [], read=read, write=write)
     except SwizzleKitError:

@@ -29,9 +29,10 @@ def _warps(op: Op, rows: int, cols: int, eb: int):
         return [op.warp(eb, (r, c), (rows, cols)) for r in range(0, rows, tall)
                 for c in range(0, cols, wide)]
     vec = op.width // eb
-    if op.walk == "col":
+    if op.walk == "col":            # on fewer than 32 rows a warp wraps into the next vectors
+        wide = vec * 32 // rows if rows < 32 and 32 % rows == 0 else vec
         return [op.warp(eb, (r, c), (rows, cols)) for r in range(0, rows, 32)
-                for c in range(0, cols, vec)]
+                for c in range(0, cols, wide)]
     per_row = cols // vec                       # lanes along a row, wrapping down the rows
     step = max(1, 32 // per_row)
     return [op.warp(eb, (r, c), (rows, cols)) for r in range(0, rows, step)
@@ -62,6 +63,44 @@ def test_footprints_cost_what_the_bank_model_charges(spec, seed):
     fp = op.footprint(eb)
     idx = placement_index(fp.placements(rows, cols, eb), cols)
     assert model == int(set_costs(layout.offsets(), idx, eb)[0].sum())
+
+
+@pytest.mark.parametrize("rows", [1, 2, 4, 8, 16])
+@pytest.mark.parametrize("spec", ["ld.v1:col", "ld.v2:col", "ld.v4:col", "st.v1:col",
+                                  "st.v2:col", "cp.async:col"])
+@pytest.mark.parametrize("eb", [1, 2, 4])
+def test_short_tiles_follow_the_warp_into_the_next_column(rows, spec, eb):
+    """Fewer rows than lanes: the warp carries on into the next vector's column, and the
+    footprint costs what the bank model charges those warps, lane by lane."""
+    cols = 128
+    side = "read" if spec.startswith("ld") else "write"
+    op = parse_op(spec, side)
+    if op.fits(eb):
+        return
+    rng = np.random.default_rng(rows * 7 + eb)
+    n = (rows * cols).bit_length() - 1
+    keep = (op.width // eb).bit_length() - 1
+    while True:              # a random linear layout that keeps the vectors whole
+        bases = [1 << j for j in range(keep)] + [int(rng.integers(1, 1 << (n - keep))) << keep
+                                                 for _ in range(n - keep)]
+        try:
+            layout = Swizzled(rows, cols, LinearLayout(tuple(bases)))
+            break
+        except SwizzleKitError:
+            continue
+    warps = _warps(op, rows, cols, eb)
+    if rows * cols >= 32 * (op.width // eb):      # the tile holds a whole warp's reach
+        assert all(lane is not None for w in warps for lane in w.lanes)  # no idle lanes
+    model = sum(analyze(layout, [w], eb).total for w in warps)
+    idx = placement_index(op.footprint(eb, rows).placements(rows, cols, eb), cols)
+    assert model == int(set_costs(layout.offsets(), idx, eb)[0].sum())
+
+
+def test_the_sgemm_transposing_store_costs_what_its_warps_do():
+    """Issue 41: st.v1:col on an 8x128 fp32 tile: each warp stores 8 rows x 4 columns, 32
+    warps of one wavefront each, not 128 of a quarter-filled one."""
+    sol = solve(8, 128, 4, read="ld.v4:row", write="st.v1:col")
+    assert sol.wavefronts == sol.lower_bound == 64 and sol.optimal
 
 
 @pytest.mark.parametrize("eb, spec", [(4, "ld.v1:col"), (4, "ld.v4:col"), (1, "ld.v1:col"),

@@ -21,7 +21,10 @@ def test_every_row_xor_is_a_bijection_its_code_computes(other, log_span, period,
     masks = tuple(data.draw(st.lists(st.integers(0, span - 1), min_size=period,
                                      max_size=period)))
     rows, cols = (extent, other) if transposed else (other, extent)
-    lay = RowXor(rows, cols, masks, transposed)
+    gather = (1, 1)
+    if transposed:                  # strided rows gathered, whole groups or not
+        gather = (data.draw(st.integers(1, rows)), data.draw(st.integers(1, rows)))
+    lay = RowXor(rows, cols, masks, transposed, gather)
     off = lay.offsets()
     assert sorted(off.reshape(-1).tolist()) == list(range(rows * cols))      # own storage
     r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
@@ -36,7 +39,8 @@ def test_linear_masks_are_recognised_and_emitted_as_row_bits():
 
 @pytest.mark.parametrize("args", [
     (4, 8, ()), (4, 8, (8,)), (4, 6, (0, 4)), (4, 8, (0, -1)), (4, 8, (0, 1.0)),
-    (4, 8, "01"), (4, 8, (0, 1), "yes")])
+    (4, 8, "01"), (4, 8, (0, 1), "yes"), (4, 8, (0, 1), False, (2, 2)),
+    (4, 8, (0, 1), True, (2,)), (4, 8, (0, 1), True, (0, 2)), (4, 8, (0, 1), True, (9, 1))])
 def test_bad_row_xors_are_refused(args):
     with pytest.raises(SwizzleKitError):
         RowXor(*args)
@@ -54,6 +58,7 @@ BEATEN = [
     (80, 32, 4, ["row", "col", "block:4x8"], {}, 256, 2560),
     (128, 10, 1, ["block:32x4", "col"], {}, 22, 1280),
     (48, 32, 4, ["row", "col", "block:4x8"], {}, 160, 1536),
+    (128, 64, 1, ["col", "block:4x32:stride=3x1"], {}, 146, 8192),
 ]
 
 

@@ -17,7 +17,7 @@ from swizzlekit.smem.screen import screen
 def _pairs(rows, cols, eb, read, write):
     for ops in itertools.product(choices(read, "read", eb), choices(write, "write", eb)):
         try:
-            footprints = tuple(op.footprint(eb) or AccessSpec("row") for op in ops)
+            footprints = tuple(op.footprint(eb, rows) or AccessSpec("row") for op in ops)
             for s in footprints:
                 s.placements(rows, cols, eb)
         except SwizzleKitError:

@@ -84,9 +84,11 @@ class Op:
             return f"{self} moves {self.width} bytes a lane, less than one {elem_bytes}-byte element"
         return None
 
-    def footprint(self, elem_bytes: int) -> AccessSpec | None:
+    def footprint(self, elem_bytes: int, rows: int | None = None) -> AccessSpec | None:
         """The elements one wavefront serves (None for TMA, which the bank model does not
-        cover: the solver counts a TMA write as its bytes / 128)."""
+        cover: the solver counts a TMA write as its bytes / 128). On a tile of ``rows`` rows
+        fewer than a phase's lanes (and dividing them), a ``col`` walk's lanes carry on into
+        the next vector's column, as a kernel's threads ``r = lane % rows`` do."""
         why = self.fits(elem_bytes)
         if why:
             raise SwizzleKitError(why)
@@ -98,6 +100,8 @@ class Op:
             return AccessSpec("row")
         vec = self.width // elem_bytes
         lanes = WAVEFRONT_BYTES // self.width                      # lanes in one phase
+        if rows is not None and rows < lanes and lanes % rows == 0:
+            return AccessSpec("block", rows, lanes // rows * vec, vec, 1, vec)
         return AccessSpec("block", lanes, vec, vec, 1, vec)
 
     def vector(self, elem_bytes: int) -> int:
@@ -116,14 +120,20 @@ class Op:
     def warp(self, elem_bytes: int, origin: tuple[int, int] = (0, 0),
              shape: tuple[int, int] | None = None) -> Instruction:
         """One warp of this instruction at ``origin`` (lanes as the bank model takes them).
-        With the tile's ``shape``, a ``row`` walk wraps at the row's end and lanes past the
-        tile's edge are inactive."""
+        With the tile's ``shape``, a ``row`` walk wraps at the row's end, a ``col`` walk on a
+        tile of fewer than 32 rows (dividing 32) wraps into the next vector's column, and lanes
+        past the tile's edge are inactive."""
         self.footprint(elem_bytes)                                 # checks the element size
+        vec = max(1, self.width // elem_bytes)
         if self.kind in ("ldmatrix", "stmatrix"):
             warp = ldmatrix(self.x, self.kind, origin, str(self))
+        elif self.walk == "col" and shape is not None and shape[0] < 32 and 32 % shape[0] == 0:
+            rows = shape[0]
+            warp = Instruction(str(self), "ld" if self.kind == "ld" else "st", self.width,
+                               tuple((origin[0] + lane % rows, origin[1] + lane // rows * vec)
+                                     for lane in range(32)))
         else:
             op = "ld" if self.kind == "ld" else "st"
-            vec = self.width // elem_bytes
             bx = 1 if self.walk == "col" else \
                 max(1, (shape[1] - origin[1]) // vec) if shape else 32
             warp = thread_block(str(self), op, self.width, elem_bytes, (bx, 32), 0, origin)

@@ -51,12 +51,25 @@ class RowXor(TileLayout):
     cols: int
     masks: tuple
     transposed: bool = False
+    #: (R, s): on the transposed tile, rows r, r+s, ..., r+(R-1)s stored next to each other
+    #: (in groups of R*s rows; rows past the last whole group stay in order), so the R rows
+    #: a strided block reads share 4-byte words
+    gather: tuple = (1, 1)
 
     def __post_init__(self) -> None:
         self._check_shape()
         if not isinstance(self.transposed, bool):
             raise SwizzleKitError(f"RowXor: transposed must be True or False; got "
                                   f"{self.transposed!r}")
+        if not isinstance(self.gather, (tuple, list)) or len(self.gather) != 2:
+            raise SwizzleKitError(f"RowXor: gather must be (rows, stride); got "
+                                  f"{self.gather!r}")
+        gather = tuple(check_int(f"RowXor: gather[{i}]", v, 1, self.rows)
+                       for i, v in enumerate(self.gather))
+        object.__setattr__(self, "gather", gather)
+        if gather != (1, 1) and not self.transposed:
+            raise SwizzleKitError("RowXor: gather reorders the rows of a column, so it needs "
+                                  "transposed=True")
         if not isinstance(self.masks, (tuple, list)) or not self.masks:
             raise SwizzleKitError(f"RowXor: masks must be a non-empty tuple of integers; got "
                                   f"{self.masks!r}")
@@ -78,16 +91,32 @@ class RowXor(TileLayout):
         """The least power of two above every mask (1 when all are 0)."""
         return 1 << max(self.masks).bit_length()
 
+    @property
+    def whole(self) -> int:
+        """Rows in whole gather groups (those that are reordered)."""
+        group = self.gather[0] * self.gather[1]
+        return self.rows // group * group
+
     def __call__(self, r, c):
         table = np.asarray(self.masks, dtype=np.int64)
         if self.transposed:
+            r = np.asarray(r)
+            n, s = self.gather
+            packed = r // (n * s) * (n * s) + r % s * n + r % (n * s) // s
+            r = np.where(r < self.whole, packed, r)
             return c * self.rows + (r ^ table[np.asarray(c) % len(self.masks)])
         return r * self.cols + (c ^ table[np.asarray(r) % len(self.masks)])
 
     def __str__(self) -> str:
         masks = ",".join(map(str, self.masks))
         if self.transposed:
-            return f"(r, c) -> c*{self.rows} + (r ^ [{masks}][c % {len(self.masks)}])"
+            row = "r" if self.gather == (1, 1) else f"g(r)"
+            text = f"(r, c) -> c*{self.rows} + ({row} ^ [{masks}][c % {len(self.masks)}])"
+            if self.gather != (1, 1):
+                n, s = self.gather
+                text += (f", g(r) packs rows r, r+{s}, .., r+{(n - 1) * s} together (rows "
+                         f"< {self.whole})")
+            return text
         return f"(r, c) -> r*{self.cols} + (c ^ [{masks}][r % {len(self.masks)}])"
 
 
@@ -112,6 +141,12 @@ def row_xor_expression(layout: RowXor, r: str, c: str) -> str:
     is linear in them, else each mask read out of one constant."""
     outer, inner = (c, r) if layout.transposed else (r, c)
     ld = layout.rows if layout.transposed else layout.cols
+    if layout.gather != (1, 1):            # rows of one strided block side by side
+        n, s = layout.gather
+        g = n * s
+        packed = f"(({r}) // {g} * {g} + ({r}) % {s} * {n} + ({r}) % {g} // {s})"
+        inner = (packed if layout.whole == layout.rows else
+                 f"(({r}) + (({r}) < {layout.whole}) * ({packed} - ({r})))")
     basis = linear_basis(layout.masks)
     if basis is not None:
         terms = [f"((({outer}) >> {j}) & 1) * {b}" for j, b in enumerate(basis) if b]
@@ -139,13 +174,16 @@ def _linear_masks(basis, period: int) -> tuple:
 
 
 def search(rows: int, cols: int, cost, keep: int = 1, transposed: bool = False,
-           budget_s: float = 0.25) -> tuple[RowXor, int] | None:
+           budget_s: float = 0.25, gather: tuple = (1, 1), unit: int = 1
+           ) -> tuple[RowXor, int] | None:
     """The best row-XOR layout found for ``cost`` (a function of a layout, in wavefronts), in
     two forms, each for every power-of-two span that divides the extent (largest first): masks
     linear in the row's bits, for periods up to 256 rows, and free masks for the periods whose
     masks fit one :data:`CODE_BITS` constant. Masks go in steps of ``keep`` (a vector must
     stay whole); each form is improved one basis vector or mask at a time until no change
-    lowers the cost or ``budget_s`` is spent. None where no span fits."""
+    lowers the cost or ``budget_s`` is spent. ``gather``: as :class:`RowXor`'s; ``unit``: the
+    elements of one 4-byte word along the extent, the step the linear masks start from (they
+    then move whole words). None where no span fits."""
     extent, other = (rows, cols) if transposed else (cols, rows)
     start, best = time.perf_counter(), None
     spans = [1 << b for b in range(1, extent.bit_length())
@@ -158,6 +196,8 @@ def search(rows: int, cols: int, cost, keep: int = 1, transposed: bool = False,
             improved = False
             for i in range(len(slots)):
                 for m in choices:
+                    if time.perf_counter() - start >= budget_s:
+                        return make(slots), current
                     if m != slots[i]:
                         trial = slots[:i] + [m] + slots[i + 1:]
                         c = cost(make(trial))
@@ -165,25 +205,31 @@ def search(rows: int, cols: int, cost, keep: int = 1, transposed: bool = False,
                             slots, current, improved = trial, c, True
         return make(slots), current
 
+    forms = []                     # (starting slots, mask choices, the layout of slots)
     for span in reversed(spans):
         choices = list(range(0, span, keep))
         bits = (span - 1).bit_length()
-        forms = []
         for log_p in range(1, min(8, other.bit_length() - 1) + 1):      # linear masks
             period = 1 << log_p
-            forms.append(([choices[(1 << j) % len(choices)] for j in range(log_p)],
-                          lambda b, p=period: RowXor(rows, cols, _linear_masks(b, p),
-                                                     transposed)))
+            forms.append(([choices[((unit << j) % span) // keep] for j in range(log_p)],
+                          choices, lambda b, p=period: RowXor(rows, cols, _linear_masks(b, p),
+                                                              transposed, gather)))
         for period in (3, 5, 6, 12):                                      # free masks
             if period <= other and period * bits <= CODE_BITS:
-                forms.append(([choices[i % len(choices)] for i in range(period)],
-                              lambda m: RowXor(rows, cols, tuple(m), transposed)))
-        for slots, make in forms:
-            if best is not None and time.perf_counter() - start >= budget_s:
-                return best
-            found = descend(slots, choices, make)
-            if best is None or found[1] < best[1]:
-                best = found
-            if time.perf_counter() - start >= budget_s:
-                return best
+                forms.append(([choices[i % len(choices)] for i in range(period)], choices,
+                              lambda m: RowXor(rows, cols, tuple(m), transposed, gather)))
+    # every form's start costed first, then each descended from the best start down
+    starts = []
+    for slots, choices, make in forms:
+        starts.append((cost(make(slots)), len(starts), slots, choices, make))
+        if time.perf_counter() - start >= budget_s:
+            break
+    for c0, _, slots, choices, make in sorted(starts, key=lambda t: t[:2]):
+        if best is None or c0 < best[1]:
+            best = (make(slots), c0)
+        if time.perf_counter() - start >= budget_s:
+            return best
+        found = descend(slots, choices, make)
+        if found[1] < best[1]:
+            best = found
     return best

@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,6 +71,8 @@ __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT
 #: elements: each of its steps costs the whole tile, and larger tiles would leave the solver's
 #: one-second budget.
 ROW_XOR_MAX_ELEMENTS = 8192
+#: Seconds the row-XOR forms share (plain, transposed, strided rows gathered).
+ROW_XOR_BUDGET_S = 0.3
 
 
 @dataclass(frozen=True)
@@ -214,7 +217,8 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
     pairs, skipped = [], []
     for ops in itertools.product(*(opts for _, opts in sides)):
         try:           # a TMA write moves 128 contiguous bytes of the tile at a time
-            footprints = tuple(op.footprint(elem_bytes) or AccessSpec("row") for op in ops)
+            footprints = tuple(op.footprint(elem_bytes, rows) or AccessSpec("row")
+                               for op in ops)
             # the bound adds over the accesses, each costed once for every pair
             bound = sum(spec_bound(s, rows, cols, elem_bytes) for s in specs + footprints)
         except SwizzleKitError as e:                  # a footprint that does not fit
@@ -394,9 +398,14 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 return done("")
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
     inners: list[TileLayout] = [RowMajor(rows, cols)]      # under the interleavings below
-    for layout in xor_cols_layouts(rows, cols, elem_bytes):
+    xor_cols = xor_cols_layouts(rows, cols, elem_bytes)
+    maps = [linear_map(layout) for layout in xor_cols]
+    # linear (power-of-two rows): every one costed in one vectorized count
+    costs = (core.costs(maps, elem_bytes).tolist() if all(m is not None for m in maps)
+             else [None] * len(xor_cols))
+    for layout, cost in zip(xor_cols, costs):
         before = best
-        if consider(layout, "xor-cols"):
+        if consider(layout, "xor-cols", cost):
             return done("")
         if best is not before:
             inners = [layout]                  # the best coordinate XOR replaces row-major
@@ -420,8 +429,18 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
         return int(set_costs(layout.offsets(), idx, elem_bytes)[0].sum())
 
     if row_xor and rows * cols <= ROW_XOR_MAX_ELEMENTS:
-        for transposed in ((False, True) if keep == 1 else (False,)):
-            found = row_xor_search(rows, cols, cost_of, keep, transposed)
+        forms = [(False, (1, 1))] + ([(True, (1, 1))] if keep == 1 else [])
+        if keep == 1 and elem_bytes < 4:
+            # a block whose rows are strided: its rows gathered into shared words
+            forms += sorted({(True, (s.rows, s.row_stride)) for s in specs
+                             if s.kind == "block" and s.row_stride > 1 and s.rows > 1
+                             and s.rows * s.row_stride <= rows})
+        deadline = time.perf_counter() + ROW_XOR_BUDGET_S
+        for i, (transposed, gather) in enumerate(forms):
+            unit = 4 // elem_bytes if transposed and elem_bytes < 4 else 1
+            share = (deadline - time.perf_counter()) / (len(forms) - i)
+            found = row_xor_search(rows, cols, cost_of, keep, transposed, budget_s=share,
+                                   gather=gather, unit=unit)
             if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
                 return done("")
     pads = n_elems if max_pad is None else max_pad

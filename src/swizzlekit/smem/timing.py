@@ -66,6 +66,7 @@ BENCH: tuple[Bench, ...] = (
     Bench(256, 256, 4, ("row", "col"), read="auto", write="auto"),
     Bench(128, 128, 1, ("row", "col"), read="auto", write="auto"),
     Bench(48, 32, 4, ("row", "col"), read="auto", write="auto"),
+    Bench(128, 64, 1, ("col", "block:4x32:stride=3x1")),
     Bench(256, 256, 4, read="auto:col", write="auto:col"),
     Bench(256, 256, 2, read="ldmatrix.x4", write="tma"),
     Bench(200, 256, 1, read="auto:col", write="cp.async:row"),
