@@ -129,4 +129,4 @@ def test_solve_is_never_worse_than_every_linear_map_on_64_elements(shape, elem_b
     n = (rows * cols).bit_length() - 1
     found = exhaustive_search(n, elem_bytes, keep, Core.of(placements))
     assert found is not None                   # 64 elements: always searched in full
-    assert sol.wavefronts <= found[1]
+    assert sol.lower_bound <= sol.wavefronts <= found[1]

@@ -49,15 +49,30 @@ FAMILIES = ("row-major", "cute", "xor", "xor-cols", "generic", "stacked", "tma",
             "row-xor", "padded")
 
 
-def universal_bound(idx: np.ndarray, elem_bytes: int) -> int:
-    """Wavefronts no layout can go below: ``ceil(elements * elem_bytes / 128)`` summed over
-    the placements (rows of ``idx``, -1 padded).
+def universal_bound(idx: np.ndarray, elem_bytes: int, keep: int = 1) -> int:
+    """Wavefronts no layout that keeps ``keep``-element vectors whole can go below, summed
+    over the placements (rows of ``idx``: row-major indices, -1 padded; ``keep`` must divide
+    the row). A wavefront moves 128 bytes: ``ceil(elements * elem_bytes / 128)``. Whole
+    vectors raise it for elements under 4 bytes: two elements share a 4-byte word only
+    inside one vector (or, for vectors under a word, whole vectors share it), so a placement
+    moves at least the words (or vectors) its elements lie in.
 
     >>> universal_bound(np.array([[0, 1, 2, -1]]), 2)
     1
+    >>> col = np.arange(64)[None, :] * 64              # a column of 64 fp16 elements
+    >>> universal_bound(col, 2), universal_bound(col, 2, keep=8)    # 8-element vectors
+    (1, 2)
     """
-    count = (np.asarray(idx) >= 0).sum(axis=1)
-    return int((-(-(count * elem_bytes) // WAVEFRONT_BYTES)).sum())
+    idx = np.asarray(idx)
+    valid = idx >= 0
+    if keep == 1 or elem_bytes >= 4:
+        count = valid.sum(axis=1)
+        return int((-(-(count * elem_bytes) // WAVEFRONT_BYTES)).sum())
+    grain = min(keep * elem_bytes, 4)          # bytes that no other vector's element can share
+    units = np.sort(np.where(valid, idx * elem_bytes // grain, -1), axis=1)
+    distinct = ((units[:, 1:] != units[:, :-1]) & (units[:, 1:] >= 0)).sum(axis=1) \
+        + (units[:, 0] >= 0)
+    return int((-(-(distinct * grain) // WAVEFRONT_BYTES)).sum())
 
 
 def tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
@@ -133,9 +148,11 @@ def _spec_parts(spec: AccessSpec, rows: int, cols: int, elem_bytes: int
             Translates.of(placements, cols), placement_index(placements, cols))
 
 
-def spec_bound(spec: AccessSpec, rows: int, cols: int, elem_bytes: int) -> int:
-    """The universal lower bound of one access's placements (the bound adds over accesses)."""
-    return universal_bound(_spec_parts(spec, rows, cols, elem_bytes)[2], elem_bytes)
+def spec_bound(spec: AccessSpec, rows: int, cols: int, elem_bytes: int, keep: int = 1) -> int:
+    """The lower bound of one access's placements (the bound adds over accesses), with
+    ``keep``-element vectors kept whole where ``keep`` divides the row."""
+    return universal_bound(_spec_parts(spec, rows, cols, elem_bytes)[2], elem_bytes,
+                           keep if cols % keep == 0 else 1)
 
 
 @functools.lru_cache(maxsize=64)
@@ -205,7 +222,7 @@ def screen(rows: int, cols: int, elem_bytes: int, specs: Sequence[AccessSpec], *
     ok = _keeps(rows, cols, elem_bytes, tma_only, pads, keep)
     if not ok.any():
         return None
-    bound = sum(spec_bound(s, rows, cols, elem_bytes) for s in specs)
+    bound = sum(spec_bound(s, rows, cols, elem_bytes, keep) for s in specs)
     meets = np.flatnonzero(ok & (cost == bound))
     if len(meets):                     # the solver stops at the first layout meeting it
         i = int(meets[0])

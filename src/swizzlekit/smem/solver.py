@@ -220,7 +220,9 @@ def _solve_ops(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, .
             footprints = tuple(op.footprint(elem_bytes, rows) or AccessSpec("row")
                                for op in ops)
             # the bound adds over the accesses, each costed once for every pair
-            bound = sum(spec_bound(s, rows, cols, elem_bytes) for s in specs + footprints)
+            keep = _keep(specs + footprints, max(op.vector(elem_bytes) for op in ops))
+            bound = sum(spec_bound(s, rows, cols, elem_bytes, keep)
+                        for s in specs + footprints)
         except SwizzleKitError as e:                  # a footprint that does not fit
             skipped.append(f"{'+'.join(map(str, ops))}: {e}")
             continue
@@ -293,7 +295,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     keep = _keep(specs, vector)
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
-    bound = universal_bound(idx, elem_bytes)
+    bound = universal_bound(idx, elem_bytes, keep if cols % keep == 0 else 1)
     searched = 0
     # (cost, storage, family rank, layout, family): fewest wavefronts, then least shared
     # memory, then the simpler family
@@ -331,16 +333,23 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                 f"{-cols % keep})")
         layout, family = best[3], best[4]
         result = analyze(layout, specs, elem_bytes)
+        whole = keep > 1 and elem_bytes < 4 and cols % keep == 0
+        which = f"that keeps {keep}-element vectors whole " if whole else ""
         if result.total == bound:
-            proof = (f"optimal: all {len(idx)} placements move their bytes in the fewest "
-                     f"wavefronts any layout can (ceil(bytes / 128) each, {bound} in all)")
+            counted = ("the 4-byte words (or whole vectors) their elements lie in" if whole
+                       else "their bytes")
+            proof = (f"optimal: all {len(idx)} placements move {counted} in the fewest "
+                     f"wavefronts any layout {which}can (ceil(bytes / 128) each, {bound} in "
+                     f"all)")
         elif result.conflict_free:
-            proof = (f"conflict-free, best found: {result.total} wavefronts; any layout needs "
-                     f"at least {bound}, and one packing the accessed {elem_bytes}-byte "
-                     f"elements into fewer 4-byte words might need fewer; {how}")
+            proof = (f"conflict-free, best found: {result.total} wavefronts; any layout "
+                     f"{which}needs at least {bound} (gap {result.total - bound}), and one "
+                     f"packing the accessed {elem_bytes}-byte elements into fewer 4-byte words "
+                     f"might need fewer; {how}")
         else:
             proof = (f"not conflict-free, best found: {result.total} wavefronts against a "
-                     f"lower bound of {bound} for any layout; {how}")
+                     f"lower bound of {bound} for any layout {which}(gap "
+                     f"{result.total - bound}); {how}")
         return Solution(layout, family, result, bound, proof, searched)
 
     if consider(RowMajor(rows, cols), "row-major"):
