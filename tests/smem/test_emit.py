@@ -14,6 +14,7 @@ from swizzlekit.smem.emit import expression
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,
                                      TritonShared, XorCols, log2)
 from swizzlekit.smem.rows import Interleaved
+from swizzlekit.smem.permuted import Permuted
 from swizzlekit.smem.rowxor import RowXor
 
 LAYOUTS = [RowMajor(8, 9, 1), Swizzled(8, 8, Swizzle(3, 0, 3)), Swizzled(8, 16, Swizzle(2, 1, -3)),
@@ -28,7 +29,9 @@ LAYOUTS += [RowXor(64, 40, (0, 4, 2, 6, 1, 5, 3, 7)), RowXor(12, 24, (0, 5, 2)),
             RowXor(64, 48, (0, 8, 16, 24), transposed=True),                     # linear, free,
             RowXor(8, 8, (0, 1, 2, 3, 4, 5, 6, 7)),                              # transposed
             RowXor(128, 8, (0, 4, 8, 12), True, (4, 3)),     # strided rows gathered (a tail)
-            RowXor(24, 4, (0, 2), True, (2, 3))]             # (whole groups)
+            RowXor(24, 4, (0, 2), True, (2, 3)),             # (whole groups)
+            Permuted(2, 3, (0, 2, 4, 1, 3, 5)),              # tables: one chunk, and three
+            Permuted(10, 15, tuple(np.random.default_rng(5).permutation(150).tolist()))]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=str)

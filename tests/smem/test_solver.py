@@ -106,13 +106,20 @@ def test_xor_search_finds_what_the_forms_miss():
     assert result.conflict_free
 
 
-def test_unsolvable_problem_reports_the_gap_and_what_was_searched():
+def test_a_tile_no_closed_form_solves_is_solved_by_a_table():
     # 9 columns: no bit swizzle, no coordinate XOR (9 is odd), and 3 rows too few for the
-    # 4x2 blocks to gain from interleaving; with padding switched off the best is row-major
+    # 4x2 blocks to gain from interleaving; with padding switched off no closed form is
+    # conflict-free, and the permuted table meets the bound
     sol = solve(3, 9, 16, ["block:4x2"], max_pad=0)
-    assert not sol.conflict_free and sol.family == "row-major"
+    assert sol.family == "permuted" and sol.optimal and sol.storage == 27
+
+
+def test_an_unmet_bound_is_reported_with_its_gap_and_what_was_searched():
+    sol = solve(64, 64, 2, ["row", "col", "block:8x8"], max_pad=0)
     assert sol.wavefronts > sol.lower_bound
-    assert "lower bound" in sol.proof and "padding up to 0" in sol.proof
+    assert f"gap {sol.wavefronts - sol.lower_bound}" in sol.proof
+    assert "lower bound" in sol.proof or "needs at least" in sol.proof
+    assert "padding up to 0" in sol.proof
 
 
 @pytest.mark.parametrize("args, message", [

@@ -17,6 +17,7 @@ from swizzlekit.smem.emit import cuda_function, cute_type, triton_expr
 from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Stacked, Swizzle, Swizzled,
                                      TileLayout, TmaSwizzle, TritonShared, XorCols)
 from swizzlekit.smem.rows import Interleaved
+from swizzlekit.smem.permuted import Permuted
 from swizzlekit.smem.rowxor import RowXor
 from swizzlekit.smem.solver import Solution, solve
 
@@ -27,6 +28,6 @@ __all__ = [
     "CASES", "GEMM_TILES", "Case", "case",
     "cuda_function", "cute_type", "triton_expr",
     "LinearLayout", "RowMajor", "Swizzle", "Swizzled", "TileLayout", "TmaSwizzle",
-    "TritonShared", "XorCols", "Stacked", "Interleaved", "RowXor",
+    "TritonShared", "XorCols", "Stacked", "Interleaved", "RowXor", "Permuted",
     "Solution", "solve",
 ]

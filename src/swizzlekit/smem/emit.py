@@ -17,6 +17,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Stacked, Swizzle,
                                      Swizzled, TileLayout, TmaSwizzle, TritonShared, XorCols)
 from swizzlekit.smem.rows import Interleaved
+from swizzlekit.smem.permuted import Permuted, permuted_expression
 from swizzlekit.smem.rowxor import RowXor, row_xor_expression
 
 __all__ = ["expression", "cuda_function", "triton_expr", "cute_type", "bit_diagram"]
@@ -63,6 +64,8 @@ def expression(layout: TileLayout, r: str = "r", c: str = "c") -> str:
         return expression(layout.inner, stored, c)
     if isinstance(layout, RowXor):
         return row_xor_expression(layout, r, c)
+    if isinstance(layout, Permuted):
+        return permuted_expression(layout, r, c)
     if isinstance(layout, Stacked):       # each part selected by its rows (0/1 products)
         return "(" + " + ".join(
             f"(({r} >= {row0}) & ({r} < {row0 + p.rows})) * "

@@ -46,7 +46,7 @@ __all__ = ["screen", "keeps_vectors", "linear_map", "tma_layouts", "xor_cols_lay
 #: after the XOR forms: where a mode fits a power-of-two tile it *is* a CuTe swizzle, and
 #: where a coordinate XOR does as well it is the simpler code.
 FAMILIES = ("row-major", "cute", "xor", "xor-cols", "generic", "stacked", "tma", "interleaved",
-            "row-xor", "padded")
+            "row-xor", "permuted", "padded")
 
 
 def universal_bound(idx: np.ndarray, elem_bytes: int, keep: int = 1) -> int:

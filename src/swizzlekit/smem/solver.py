@@ -60,6 +60,8 @@ from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, TmaSwizzle, is_pow2, log2)
 from swizzlekit.smem.rows import interleavings
+from swizzlekit.smem.permuted import PERMUTED_MAX_ELEMENTS, Permuted
+from swizzlekit.smem.permuted import search as permuted_search
 from swizzlekit.smem.rowxor import search as row_xor_search
 from swizzlekit.smem.screen import (FAMILIES, keeps_vectors, linear_map, screen, spec_bound,
                                     tma_layouts, universal_bound, xor_cols_layouts)
@@ -73,6 +75,10 @@ __all__ = ["Solution", "solve", "universal_bound", "FAMILIES", "EXHAUSTIVE_LIMIT
 ROW_XOR_MAX_ELEMENTS = 8192
 #: Seconds the row-XOR forms share (plain, transposed, strided rows gathered).
 ROW_XOR_BUDGET_S = 0.3
+#: Seconds for the local search over any bijection (:mod:`~swizzlekit.smem.permuted`), at most,
+#: and within what is left of ``SOLVE_BUDGET_S`` since the solve began (at least 0.05).
+PERMUTED_BUDGET_S = 0.5
+SOLVE_BUDGET_S = 0.85
 
 
 @dataclass(frozen=True)
@@ -292,6 +298,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     searches would add up past the time budget). ``searches``: run the GF(2) searches (the
     XOR search and the local search over invertible maps); ``auto`` screens its instruction
     pairs without them and runs them on the pair it chooses."""
+    began = time.perf_counter()
     keep = _keep(specs, vector)
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]
     idx = placement_index([p for ps in placements for p in ps], cols)
@@ -452,6 +459,19 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                                    gather=gather, unit=unit)
             if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
                 return done("")
+    if row_xor and rows * cols <= PERMUTED_MAX_ELEMENTS and best is not None \
+            and best[0] > bound:
+        # any bijection: a seeded local search from the best bijection found so far
+        seed = best[3] if best[1] == rows * cols else RowMajor(rows, cols)
+        if keeps_vectors(seed, keep):
+            budget = min(PERMUTED_BUDGET_S, max(0.05, SOLVE_BUDGET_S - (time.perf_counter()
+                                                                        - began)))
+            found = permuted_search(seed.offsets(), idx, elem_bytes, keep, cols, bound,
+                                    budget_s=budget)
+            if found is not None and found[1] < best[0]:
+                if consider(Permuted(rows, cols, tuple(found[0].tolist())), "permuted",
+                            found[1], rows * cols):
+                    return done("")
     pads = n_elems if max_pad is None else max_pad
     shapes = Translates.of([p for ps in placements for p in ps], cols)
     for pad in range(1, pads + 1):

@@ -1,0 +1,142 @@
+"""Permuted layouts: any bijection of a small tile onto its own storage, found by a seeded
+local search from the best layout of the other families, and emitted as a table packed into
+integer constants.
+
+Tiles of odd widths (3, 5, 6 or 10 columns of 16-byte elements, say) have no bit swizzle and
+no row XOR that stays inside a row; a strided block there can land twice on one bank under
+every closed form the solver knows. The search swaps elements (whole vectors where the
+instructions move vectors) while the cost does not grow, with a few worse steps taken early
+(simulated annealing, seeded: the same answer every run)::
+
+    4x5 tile of 16 B, block:4x2:stride=1x2    row-major: 5 wavefronts    permuted: 3 (the bound)
+
+The emitted form reads offset bit ``j`` of element ``i = r * cols + c`` out of one constant
+per bit and chunk of 62 elements: ``(K_j >> (i % 62)) & 1``, summed over the bits.
+
+>>> lay = Permuted(2, 3, (0, 2, 4, 1, 3, 5))
+>>> int(lay(1, 2)), permuted_expression(lay, "r", "c").count(">>")
+(5, 3)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.smem.analyze import set_costs
+from swizzlekit.smem.layouts import TileLayout
+
+__all__ = ["Permuted", "permuted_expression", "search", "PERMUTED_MAX_ELEMENTS", "CHUNK"]
+
+#: The local search runs on tiles of up to this many elements.
+PERMUTED_MAX_ELEMENTS = 512
+#: Elements per packed constant in the emitted form.
+CHUNK = 62
+#: Independent runs of the search, each cooling over its share of the budget.
+RESTARTS = 1
+
+
+@dataclass(frozen=True)
+class Permuted(TileLayout):
+    """``(r, c) -> table[r * cols + c]``: a bijection of the tile onto ``0 .. rows*cols-1``."""
+
+    rows: int
+    cols: int
+    table: tuple
+
+    def __post_init__(self) -> None:
+        self._check_shape()
+        if not isinstance(self.table, (tuple, list)) or len(self.table) != self.rows * self.cols:
+            raise SwizzleKitError(f"Permuted: table must hold {self.rows * self.cols} offsets, "
+                                  f"one per element of the {self.rows}x{self.cols} tile")
+        table = tuple(int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                      else -1 for v in self.table)
+        if sorted(table) != list(range(len(table))):
+            raise SwizzleKitError(f"Permuted: the table must be a permutation of 0..{len(table) - 1}"
+                                  f" (each offset once)")
+        object.__setattr__(self, "table", table)
+
+    def __call__(self, r, c):
+        return np.asarray(self.table, dtype=np.int64)[np.asarray(r) * self.cols + np.asarray(c)]
+
+    def __str__(self) -> str:
+        return (f"(r, c) -> T[r*{self.cols} + c], a table of {len(self.table)} offsets: "
+                f"{list(self.table)[:8]}{' ...' if len(self.table) > 8 else ''}")
+
+
+def permuted_expression(layout: Permuted, r: str, c: str) -> str:
+    """The offset as a C/Python integer expression: each offset bit read out of a constant per
+    chunk of :data:`CHUNK` elements, the chunk selected by a 0/1 product."""
+    i = f"(({r}) * {layout.cols} + ({c}))"
+    bits = max(1, (len(layout.table) - 1).bit_length())
+    chunks = []
+    for k in range(0, len(layout.table), CHUNK):
+        part = layout.table[k:k + CHUNK]
+        shift = f"({i} % {CHUNK})" if len(layout.table) > CHUNK else i
+        terms = []
+        for j in range(bits):
+            const = sum(((v >> j) & 1) << e for e, v in enumerate(part))
+            if const:
+                terms.append(f"(((({const}) >> {shift}) & 1) << {j})")
+        value = "(" + " + ".join(terms) + ")" if terms else "0"
+        if len(layout.table) > CHUNK:
+            value = f"(({i} // {CHUNK} == {k // CHUNK}) * {value})"
+        chunks.append(value)
+    return "(" + " + ".join(chunks) + ")"
+
+
+def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols: int,
+           bound: int, budget_s: float = 0.2, seed: int = 0x5EED
+           ) -> tuple[np.ndarray, int] | None:
+    """Simulated annealing over bijections, from ``start`` (row-major offsets of a bijection
+    onto the tile's storage): swap two elements' offsets, or with ``keep`` > 1 two aligned
+    vectors' (``start`` must keep them whole), kept when the cost does not grow, or by chance
+    while the run is young; :data:`RESTARTS` runs share ``budget_s``. Each step recosts only
+    the placements (rows of ``idx``) the swap touches. Stops at ``bound``; returns the best
+    offsets and their cost, or None when nothing can move."""
+    n = start.size
+    groups = n // keep
+    if groups < 2 or (keep > 1 and cols % keep):
+        return None
+    rng = np.random.default_rng(seed)
+    # the placements each vector group lies in
+    rows_of: list[set[int]] = [set() for _ in range(groups)]
+    for row, members in enumerate(idx):
+        for g in set((members[members >= 0] // keep).tolist()):
+            rows_of[g].add(row)
+    lanes = np.arange(keep)
+    best = start.reshape(-1).astype(np.int64).copy()
+    best_cost = int(set_costs(best, idx, elem_bytes)[0].sum())
+    start_all = time.perf_counter()
+    for restart in range(RESTARTS):        # each from the start, cooling over its own share
+        t0 = time.perf_counter()
+        share = (start_all + budget_s - t0) / (RESTARTS - restart)
+        cur = start.reshape(-1).astype(np.int64).copy()
+        per = set_costs(cur, idx, elem_bytes)[0]
+        cur_cost = int(per.sum())
+        while best_cost > bound:
+            age = (time.perf_counter() - t0) / share
+            if age >= 1:
+                break
+            heat = 0.3 if age < 0.2 else 0.02        # a warm start, then a plateau walk
+            for a, b in zip(rng.integers(0, groups, 64).tolist(),
+                            rng.integers(0, groups - 1, 64).tolist()):
+                b += b >= a                                 # two distinct groups
+                touched = sorted(rows_of[a] | rows_of[b])
+                if not touched:
+                    continue
+                ia, ib = a * keep + lanes, b * keep + lanes
+                cur[ia], cur[ib] = cur[ib], cur[ia].copy()
+                new = set_costs(cur, idx[touched], elem_bytes)[0]
+                delta = int(new.sum() - per[touched].sum())
+                if delta <= 0 or rng.random() < np.exp(-delta / heat):
+                    per[touched] = new
+                    cur_cost += delta
+                    if cur_cost < best_cost:
+                        best, best_cost = cur.copy(), cur_cost
+                else:                                       # undo the swap
+                    cur[ia], cur[ib] = cur[ib], cur[ia].copy()
+    return best, best_cost
