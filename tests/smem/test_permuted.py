@@ -57,3 +57,16 @@ def test_an_odd_tile_meets_the_bound_that_no_closed_form_meets():
     sol = solve(4, 5, 16, ["block:4x2:stride=1x2"])
     assert sol.family == "permuted" and sol.wavefronts == sol.lower_bound == 3
     assert sol.optimal and sol.storage == 20
+
+
+def test_a_row_that_vectors_do_not_divide_keeps_its_vectors_and_its_tail_whole():
+    """32x12 fp16 read by ld.v2:col and written by st.v4:col (8-element vectors, 12-element
+    rows): padding took 28 wavefronts in 756 elements; the permuted table takes at most 28
+    in the tile's own 384, every whole vector and each row's 4-element tail contiguous and
+    aligned."""
+    sol = solve(32, 12, 2, ["block:8x8"], read="ld.v2:col", write="st.v4:col")
+    assert sol.wavefronts <= 28 and sol.storage == 384
+    off = sol.layout.offsets()
+    for first, width in ((0, 8), (8, 4)):
+        part = off[:, first:first + width]
+        assert (part[:, 0] % width == 0).all() and (np.diff(part, axis=1) == 1).all()

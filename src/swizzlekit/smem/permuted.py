@@ -29,7 +29,8 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.analyze import set_costs
 from swizzlekit.smem.layouts import TileLayout
 
-__all__ = ["Permuted", "permuted_expression", "search", "PERMUTED_MAX_ELEMENTS", "CHUNK"]
+__all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
+           "PERMUTED_MAX_ELEMENTS", "CHUNK", "RESTARTS"]
 
 #: The local search runs on tiles of up to this many elements.
 PERMUTED_MAX_ELEMENTS = 512
@@ -88,26 +89,60 @@ def permuted_expression(layout: Permuted, r: str, c: str) -> str:
     return "(" + " + ".join(chunks) + ")"
 
 
+def units(rows: int, cols: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
+    """The tile's movable units as row-major element indices: every aligned ``keep``-element
+    vector of a row, and the tail past a row's last whole vector (where ``keep`` does not
+    divide the row) in aligned pieces of the largest power of two that divides it, so that a
+    lane's shorter vector there stays whole too.
+
+    >>> [u.shape for u in units(2, 12, 8)]
+    [(2, 8), (2, 4)]
+    """
+    whole = cols // keep * keep
+    tail = cols - whole
+    piece = tail & -tail if tail else 1
+    r = np.arange(rows)[:, None]
+    vectors = (r * cols + np.arange(whole)[None, :]).reshape(-1, keep) if whole else \
+        np.zeros((0, keep), dtype=np.int64)
+    tails = (r * cols + np.arange(whole, cols)[None, :]).reshape(-1, piece) if tail else \
+        np.zeros((0, piece), dtype=np.int64)
+    return vectors.astype(np.int64), tails.astype(np.int64)
+
+
+def split_start(rows: int, cols: int, keep: int) -> np.ndarray:
+    """Row-major offsets of a bijection that keeps whole vectors aligned when ``keep`` does
+    not divide the row: every whole vector first, in order, then every tail piece."""
+    vectors, tails = units(rows, cols, keep)
+    out = np.empty(rows * cols, dtype=np.int64)
+    out[vectors.reshape(-1)] = np.arange(vectors.size)
+    out[tails.reshape(-1)] = vectors.size + np.arange(tails.size)
+    return out
+
+
 def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols: int,
            bound: int, budget_s: float = 0.2, seed: int = 0x5EED
            ) -> tuple[np.ndarray, int] | None:
-    """Simulated annealing over bijections, from ``start`` (row-major offsets of a bijection
-    onto the tile's storage): swap two elements' offsets, or with ``keep`` > 1 two aligned
-    vectors' (``start`` must keep them whole), kept when the cost does not grow, or by chance
-    while the run is young; :data:`RESTARTS` runs share ``budget_s``. Each step recosts only
-    the placements (rows of ``idx``) the swap touches. Stops at ``bound``; returns the best
-    offsets and their cost, or None when nothing can move."""
+    """A seeded local search over bijections, from ``start`` (row-major offsets of a
+    bijection onto the tile's storage that keeps vectors whole): swap the offsets of two
+    units of one kind (:func:`units`: whole vectors, or single tail elements), kept when the
+    cost does not grow, or by chance early on; :data:`RESTARTS` runs share ``budget_s``. Each
+    step recosts only the placements (rows of ``idx``) the swap touches. Stops at ``bound``;
+    returns the best offsets and their cost, or None when nothing can move."""
     n = start.size
-    groups = n // keep
-    if groups < 2 or (keep > 1 and cols % keep):
+    vectors, tails = units(n // cols, cols, keep)
+    pools = [p for p in (vectors, tails) if len(p) >= 2]
+    if not pools:
         return None
     rng = np.random.default_rng(seed)
-    # the placements each vector group lies in
-    rows_of: list[set[int]] = [set() for _ in range(groups)]
+    # the placements each unit lies in
+    unit_of = np.empty(n, dtype=np.int64)
+    for k, pool in enumerate(pools):
+        unit_of[pool.reshape(-1)] = np.repeat(np.arange(len(pool)) + k * n, pool.shape[1])
+    rows_of: dict[int, set[int]] = {}
     for row, members in enumerate(idx):
-        for g in set((members[members >= 0] // keep).tolist()):
-            rows_of[g].add(row)
-    lanes = np.arange(keep)
+        for u in set(unit_of[members[members >= 0]].tolist()):
+            rows_of.setdefault(u, set()).add(row)
+    weights = np.array([len(p) for p in pools], dtype=float)
     best = start.reshape(-1).astype(np.int64).copy()
     best_cost = int(set_costs(best, idx, elem_bytes)[0].sum())
     start_all = time.perf_counter()
@@ -122,13 +157,17 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
             if age >= 1:
                 break
             heat = 0.3 if age < 0.2 else 0.02        # a warm start, then a plateau walk
-            for a, b in zip(rng.integers(0, groups, 64).tolist(),
-                            rng.integers(0, groups - 1, 64).tolist()):
-                b += b >= a                                 # two distinct groups
-                touched = sorted(rows_of[a] | rows_of[b])
+            which = rng.choice(len(pools), 64, p=weights / weights.sum()).tolist()
+            draws = rng.random((64, 2))
+            for k, (x, y) in zip(which, draws.tolist()):
+                pool = pools[k]
+                a = int(x * len(pool))
+                b = int(y * (len(pool) - 1))
+                b += b >= a                                 # two distinct units
+                touched = sorted(rows_of.get(a + k * n, set()) | rows_of.get(b + k * n, set()))
                 if not touched:
                     continue
-                ia, ib = a * keep + lanes, b * keep + lanes
+                ia, ib = pool[a], pool[b]
                 cur[ia], cur[ib] = cur[ib], cur[ia].copy()
                 new = set_costs(cur, idx[touched], elem_bytes)[0]
                 delta = int(new.sum() - per[touched].sum())

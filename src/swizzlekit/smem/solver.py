@@ -60,7 +60,7 @@ from swizzlekit.smem.search import (EXHAUSTIVE_LIMIT, cute_candidates, forbidden
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled,
                                      TileLayout, TmaSwizzle, is_pow2, log2)
 from swizzlekit.smem.rows import interleavings
-from swizzlekit.smem.permuted import PERMUTED_MAX_ELEMENTS, Permuted
+from swizzlekit.smem.permuted import PERMUTED_MAX_ELEMENTS, Permuted, split_start
 from swizzlekit.smem.permuted import search as permuted_search
 from swizzlekit.smem.rowxor import search as row_xor_search
 from swizzlekit.smem.screen import (FAMILIES, keeps_vectors, linear_map, screen, spec_bound,
@@ -459,16 +459,17 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                                    gather=gather, unit=unit)
             if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
                 return done("")
-    if row_xor and rows * cols <= PERMUTED_MAX_ELEMENTS and best is not None \
-            and best[0] > bound:
+    if row_xor and rows * cols <= PERMUTED_MAX_ELEMENTS and (best is None or best[0] > bound):
         # any bijection: a seeded local search from the best bijection found so far
-        seed = best[3] if best[1] == rows * cols else RowMajor(rows, cols)
-        if keeps_vectors(seed, keep):
+        seed = best[3] if best is not None and best[1] == rows * cols else RowMajor(rows, cols)
+        start = (seed.offsets() if keeps_vectors(seed, keep)
+                 else split_start(rows, cols, keep))     # whole vectors first, then the rest
+        if keeps_vectors(Permuted(rows, cols, tuple(start.reshape(-1).tolist())), keep):
             budget = min(PERMUTED_BUDGET_S, max(0.05, SOLVE_BUDGET_S - (time.perf_counter()
                                                                         - began)))
-            found = permuted_search(seed.offsets(), idx, elem_bytes, keep, cols, bound,
+            found = permuted_search(start, idx, elem_bytes, keep, cols, bound,
                                     budget_s=budget)
-            if found is not None and found[1] < best[0]:
+            if found is not None and (best is None or found[1] < best[0]):
                 if consider(Permuted(rows, cols, tuple(found[0].tolist())), "permuted",
                             found[1], rows * cols):
                     return done("")
