@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.smem.analyze import set_costs
 from swizzlekit.smem.layouts import TileLayout
 
 __all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
@@ -142,40 +141,55 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     for row, members in enumerate(idx):
         for u in set(unit_of[members[members >= 0]].tolist()):
             rows_of.setdefault(u, set()).add(row)
+    members = [row[row >= 0].tolist() for row in idx]
+    pool_lists = [pool.tolist() for pool in pools]
+    unit = max(elem_bytes, 4)
+    groups = 128 // unit
+
+    def row_cost(off: list, row: list) -> int:
+        """set_costs of one placement, in plain Python (a few elements: faster than numpy)."""
+        seen: dict[int, set] = {}
+        for e in row:
+            cell = off[e] * elem_bytes // unit
+            seen.setdefault(cell % groups, set()).add(cell)
+        return max(map(len, seen.values()))
+
     weights = np.array([len(p) for p in pools], dtype=float)
-    best = start.reshape(-1).astype(np.int64).copy()
-    best_cost = int(set_costs(best, idx, elem_bytes)[0].sum())
+    best = start.reshape(-1).astype(np.int64).tolist()
+    best_cost = sum(row_cost(best, row) for row in members)
     start_all = time.perf_counter()
     for restart in range(RESTARTS):        # each from the start, cooling over its own share
         t0 = time.perf_counter()
         share = (start_all + budget_s - t0) / (RESTARTS - restart)
-        cur = start.reshape(-1).astype(np.int64).copy()
-        per = set_costs(cur, idx, elem_bytes)[0]
-        cur_cost = int(per.sum())
+        cur = start.reshape(-1).astype(np.int64).tolist()
+        per = [row_cost(cur, row) for row in members]
+        cur_cost = sum(per)
         while best_cost > bound:
             age = (time.perf_counter() - t0) / share
             if age >= 1:
                 break
             heat = 0.3 if age < 0.2 else 0.02        # a warm start, then a plateau walk
             which = rng.choice(len(pools), 64, p=weights / weights.sum()).tolist()
-            draws = rng.random((64, 2))
-            for k, (x, y) in zip(which, draws.tolist()):
-                pool = pools[k]
+            draws = rng.random((64, 3)).tolist()
+            for k, (x, y, z) in zip(which, draws):
+                pool = pool_lists[k]
                 a = int(x * len(pool))
                 b = int(y * (len(pool) - 1))
                 b += b >= a                                 # two distinct units
-                touched = sorted(rows_of.get(a + k * n, set()) | rows_of.get(b + k * n, set()))
+                touched = rows_of.get(a + k * n, set()) | rows_of.get(b + k * n, set())
                 if not touched:
                     continue
-                ia, ib = pool[a], pool[b]
-                cur[ia], cur[ib] = cur[ib], cur[ia].copy()
-                new = set_costs(cur, idx[touched], elem_bytes)[0]
-                delta = int(new.sum() - per[touched].sum())
-                if delta <= 0 or rng.random() < np.exp(-delta / heat):
-                    per[touched] = new
+                for ea, eb_ in zip(pool[a], pool[b]):
+                    cur[ea], cur[eb_] = cur[eb_], cur[ea]
+                new = {t: row_cost(cur, members[t]) for t in touched}
+                delta = sum(new[t] - per[t] for t in touched)
+                if delta <= 0 or z < np.exp(-delta / heat):
+                    for t, v in new.items():
+                        per[t] = v
                     cur_cost += delta
                     if cur_cost < best_cost:
-                        best, best_cost = cur.copy(), cur_cost
+                        best, best_cost = list(cur), cur_cost
                 else:                                       # undo the swap
-                    cur[ia], cur[ib] = cur[ib], cur[ia].copy()
-    return best, best_cost
+                    for ea, eb_ in zip(pool[a], pool[b]):
+                        cur[ea], cur[eb_] = cur[eb_], cur[ea]
+    return np.array(best, dtype=np.int64), best_cost

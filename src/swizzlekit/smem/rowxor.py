@@ -110,7 +110,7 @@ class RowXor(TileLayout):
     def __str__(self) -> str:
         masks = ",".join(map(str, self.masks))
         if self.transposed:
-            row = "r" if self.gather == (1, 1) else f"g(r)"
+            row = "r" if self.gather == (1, 1) else "g(r)"
             text = f"(r, c) -> c*{self.rows} + ({row} ^ [{masks}][c % {len(self.masks)}])"
             if self.gather != (1, 1):
                 n, s = self.gather
