@@ -5,8 +5,9 @@ integer constants.
 Tiles of odd widths (3, 5, 6 or 10 columns of 16-byte elements, say) have no bit swizzle and
 no row XOR that stays inside a row; a strided block there can land twice on one bank under
 every closed form the solver knows. The search swaps elements (whole vectors where the
-instructions move vectors) while the cost does not grow, with a few worse steps taken early
-(simulated annealing, seeded: the same answer every run)::
+instructions move vectors) while the cost does not grow, taking a worse step now and then in
+short warm spells. It is seeded, but bounded by time, so a slower machine may stop short of
+an answer a faster one finds::
 
     4x5 tile of 16 B, block:4x2:stride=1x2    row-major: 5 wavefronts    permuted: 3 (the bound)
 
@@ -29,7 +30,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import TileLayout
 
 __all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
-           "PERMUTED_MAX_ELEMENTS", "CHUNK", "RESTARTS"]
+           "PERMUTED_MAX_ELEMENTS", "CHUNK", "RESTARTS", "CYCLE_S", "WARM"]
 
 #: The local search runs on tiles of up to this many elements.
 PERMUTED_MAX_ELEMENTS = 512
@@ -37,6 +38,9 @@ PERMUTED_MAX_ELEMENTS = 512
 CHUNK = 62
 #: Independent runs of the search, each cooling over its share of the budget.
 RESTARTS = 1
+#: The search alternates warm spells and plateau walks, one of each every CYCLE_S seconds.
+CYCLE_S = 0.15
+WARM = 0.35
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,8 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     """A seeded local search over bijections, from ``start`` (row-major offsets of a
     bijection onto the tile's storage that keeps vectors whole): swap the offsets of two
     units of one kind (:func:`units`: whole vectors, or single tail elements), kept when the
-    cost does not grow, or by chance early on; :data:`RESTARTS` runs share ``budget_s``. Each
+    cost does not grow, or by chance in warm spells (:data:`WARM` of every :data:`CYCLE_S`
+    seconds); :data:`RESTARTS` runs share ``budget_s``. Each
     step recosts only the placements (rows of ``idx``) the swap touches. Stops at ``bound``;
     returns the best offsets and their cost, or None when nothing can move."""
     n = start.size
@@ -168,7 +173,8 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
             age = (time.perf_counter() - t0) / share
             if age >= 1:
                 break
-            heat = 0.3 if age < 0.2 else 0.02        # a warm start, then a plateau walk
+            # warm spells (worse steps taken now and then), each followed by a plateau walk
+            heat = 0.3 if (time.perf_counter() - t0) % CYCLE_S < WARM * CYCLE_S else 0.02
             which = rng.choice(len(pools), 64, p=weights / weights.sum()).tolist()
             draws = rng.random((64, 3)).tolist()
             for k, (x, y, z) in zip(which, draws):

@@ -76,8 +76,8 @@ ROW_XOR_MAX_ELEMENTS = 8192
 ROW_XOR_BUDGET_S = 0.3
 #: Seconds for the local search over any bijection (:mod:`~swizzlekit.smem.permuted`), at most,
 #: and within what is left of ``SOLVE_BUDGET_S`` since the solve began (at least 0.05).
-PERMUTED_BUDGET_S = 0.5
-SOLVE_BUDGET_S = 0.85
+PERMUTED_BUDGET_S = 0.7
+SOLVE_BUDGET_S = 0.9
 
 
 @dataclass(frozen=True)
