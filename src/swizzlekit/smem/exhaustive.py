@@ -138,8 +138,11 @@ def exhaustive_search(n: int, elem_bytes: int, keep: int, core: Core
                       ) -> tuple[LinearLayout, int, int] | None:
     """The least-cost invertible GF(2) map on ``n`` offset bits that keeps ``keep``-element
     vectors whole, over all of them, costed on ``core``: (layout, wavefronts, pairs searched),
-    or None past 64 elements when the pairs or the work exceed :data:`EXHAUSTIVE_PAIRS` or
-    :data:`EXHAUSTIVE_WORK`."""
+    or None where a placement is no coset (a clipped or strided one, whose cost the pair does
+    not decide) or, past 64 elements, when the pairs or the work exceed
+    :data:`EXHAUSTIVE_PAIRS` or :data:`EXHAUSTIVE_WORK`."""
+    if not core.all_cosets:          # the reduction holds for subspaces and their cosets
+        return None
     a, b, c = bit_kinds(n, elem_bytes, keep)
     pairs = pair_count(n - log2(keep), a, c)
     if n > 6 and (pairs > EXHAUSTIVE_PAIRS or pairs * core.idx.size > EXHAUSTIVE_WORK):

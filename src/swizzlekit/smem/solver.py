@@ -309,6 +309,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
 
     pow2 = is_pow2(rows) and is_pow2(cols)
     exhaustive_linear = 0                 # classes searched when every linear map was tried
+    permuted = False                      # whether the local search over bijections ran
     core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps])
 
     def consider(layout: TileLayout, family: str, cost: int | None = None,
@@ -468,6 +469,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                                                                         - began)))
             found = permuted_search(start, idx, elem_bytes, keep, cols, bound,
                                     budget_s=budget)
+            permuted = found is not None
             if found is not None and (best is None or found[1] < best[0]):
                 if consider(Permuted(rows, cols, tuple(found[0].tolist())), "permuted",
                             found[1], rows * cols):
@@ -482,13 +484,15 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
             return done("")
     linear_forms = (f"every invertible GF(2) map (all {exhaustive_linear} classes of equal "
                     f"cost)" if exhaustive_linear else
-                    "every CuTe swizzle and TMA mode, the XOR layouts described above, a local "
-                    "search over all invertible GF(2) maps")
+                    "every CuTe swizzle and TMA mode, Triton's generic swizzling, the XOR "
+                    "layouts described above, a local search over all invertible GF(2) maps")
     searched_forms = (f"{linear_forms}, coordinate XORs, row XORs"
                       if pow2 else
                       "TMA modes, coordinate XORs, row XORs, stacked power-of-two solutions, "
                       "interleaved rows" if is_pow2(cols) else
                       "TMA modes, coordinate XORs, row XORs, interleaved rows")
+    if permuted:
+        searched_forms += ", a local search over every bijection onto the tile"
     return done(f"the best of {searched} candidates: {searched_forms} and padding up to "
                 f"{pads} elements")
 
