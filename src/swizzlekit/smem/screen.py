@@ -13,7 +13,7 @@ pair's cost is the sum of its accesses' rows::
     st.v1:col (block)       8192        ...
     pair cost          = the sum of its accesses' rows, over the layouts that keep its vectors
 
-The families are the ones :func:`swizzlekit.smem.solver._solve` tries before its searches on a
+The families are the ones :func:`swizzlekit.smem.families._solve` tries before its searches on a
 power-of-two tile (row-major, CuTe swizzles, TMA modes, CuTe's forbidden overlap, coordinate
 XORs, padding), or those a TMA write can make; :func:`screen` returns None elsewhere and the
 solver screens the pair itself. The tests hold both equal on every pair.
@@ -207,7 +207,7 @@ def _spec_costs(spec: AccessSpec, rows: int, cols: int, elem_bytes: int, tma_onl
 
 def screen(rows: int, cols: int, elem_bytes: int, specs: Sequence[AccessSpec], *, keep: int,
            tma_only: bool, max_pad: int | None) -> tuple[int, int, TileLayout, str] | None:
-    """The wavefronts, storage, layout and family :func:`~swizzlekit.smem.solver._solve` without its
+    """The wavefronts, storage, layout and family :func:`~swizzlekit.smem.families._solve` without its
     searches finds: the first layout (in the solver's order) that meets the lower bound, or
     else the fewest wavefronts, then least storage, then the simpler family. None where that
     solve tries more (tiles that are not powers of two, rows not a multiple of ``keep``) or
