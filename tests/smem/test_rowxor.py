@@ -59,6 +59,7 @@ BEATEN = [
     (128, 10, 1, ["block:32x4", "col"], {}, 22, 1280),
     (48, 32, 4, ["row", "col", "block:4x8"], {}, 160, 1536),
     (128, 64, 1, ["col", "block:4x32:stride=3x1"], {}, 146, 8192),
+    (40, 16, 8, ["row", "col", "block:4x4"], {}, 128, 640),            # earlier hidden set
 ]
 
 
