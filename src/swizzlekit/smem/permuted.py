@@ -139,7 +139,7 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
         return None
     rng = np.random.default_rng(seed)
     # the placements each unit lies in
-    unit_of = np.empty(n, dtype=np.int64)
+    unit_of = np.full(n, -1, dtype=np.int64)      # -1: a unit too few to move
     for k, pool in enumerate(pools):
         unit_of[pool.reshape(-1)] = np.repeat(np.arange(len(pool)) + k * n, pool.shape[1])
     rows_of: dict[int, set[int]] = {}
