@@ -51,15 +51,15 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
            row_xor: bool = True, searches: bool = True) -> Solution:
     """:func:`~swizzlekit.smem.solver.solve` on checked arguments, cached (a stacked layout
     solves the same power-of-two parts for each way of stacking them; the row-XOR and
-    permuted searches are bounded by time, so a first answer is kept, not recomputed). ``tma_only``: the layouts a TMA write
-    can make (row-major, or one of its swizzle modes). Only layouts that keep every aligned
-    group of ``keep`` columns contiguous and aligned are taken, ``keep`` being the widest
-    vector of ``vector`` and the specs' ``vec``: a 16-byte load needs its 16 bytes whole.
-    ``row_xor``: search the row XORs and the permuted tables too (not for the parts of a
-    stacked layout, nor while ``auto`` screens its pairs: their searches would add up past
-    the time budget). ``searches``: run the GF(2) searches (the
-    XOR search and the local search over invertible maps); ``auto`` screens its instruction
-    pairs without them and runs them on the pair it chooses."""
+    permuted searches are bounded by time, so a first answer is kept, not recomputed).
+    ``tma_only``: the layouts a TMA write can make (row-major, or one of its swizzle modes).
+    Only layouts that keep every aligned group of ``keep`` columns contiguous and aligned
+    are taken, ``keep`` being the widest vector of ``vector`` and the specs' ``vec``: a
+    16-byte load needs its 16 bytes whole. ``row_xor``: search the row XORs and the permuted
+    tables too (not for the parts of a stacked layout, nor while ``auto`` screens its pairs:
+    their searches would add up past the time budget). ``searches``: run the GF(2) searches
+    (the XOR search and the local search over invertible maps); ``auto`` screens its
+    instruction pairs without them and runs them on the pair it chooses."""
     began = time.perf_counter()
     keep = _keep(specs, vector)
     placements = [s.placements(rows, cols, elem_bytes) for s in specs]

@@ -27,17 +27,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError
+from swizzlekit.smem.access import WAVEFRONT_BYTES
 from swizzlekit.smem.layouts import TileLayout
 
 __all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
-           "PERMUTED_MAX_ELEMENTS", "CHUNK", "RESTARTS", "CYCLE_S", "WARM"]
+           "PERMUTED_MAX_ELEMENTS", "CHUNK", "CYCLE_S", "WARM"]
 
 #: The local search runs on tiles of up to this many elements.
 PERMUTED_MAX_ELEMENTS = 512
 #: Elements per packed constant in the emitted form.
 CHUNK = 62
-#: Independent runs of the search, each cooling over its share of the budget.
-RESTARTS = 1
 #: The search alternates warm spells and plateau walks, one of each every CYCLE_S seconds.
 CYCLE_S = 0.15
 WARM = 0.35
@@ -59,8 +58,8 @@ class Permuted(TileLayout):
         table = tuple(int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                       else -1 for v in self.table)
         if sorted(table) != list(range(len(table))):
-            raise SwizzleKitError(f"Permuted: the table must be a permutation of 0..{len(table) - 1}"
-                                  f" (each offset once)")
+            raise SwizzleKitError(f"Permuted: the table must be a permutation of "
+                                  f"0..{len(table) - 1} (each offset once)")
         object.__setattr__(self, "table", table)
 
     def __call__(self, r, c):
@@ -129,9 +128,9 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     bijection onto the tile's storage that keeps vectors whole): swap the offsets of two
     units of one kind (:func:`units`: whole vectors, or single tail elements), kept when the
     cost does not grow, or by chance in warm spells (:data:`WARM` of every :data:`CYCLE_S`
-    seconds); :data:`RESTARTS` runs share ``budget_s``. Each
-    step recosts only the placements (rows of ``idx``) the swap touches. Stops at ``bound``;
-    returns the best offsets and their cost, or None when nothing can move."""
+    seconds), for ``budget_s``. Each step recosts only the placements (rows of ``idx``) the
+    swap touches. Stops at ``bound``; returns the best offsets and their cost, or None when
+    nothing can move."""
     n = start.size
     vectors, tails = units(n // cols, cols, keep)
     pools = [p for p in (vectors, tails) if len(p) >= 2]
@@ -149,7 +148,7 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     members = [row[row >= 0].tolist() for row in idx]
     pool_lists = [pool.tolist() for pool in pools]
     unit = max(elem_bytes, 4)
-    groups = 128 // unit
+    groups = WAVEFRONT_BYTES // unit
 
     def row_cost(off: list, row: list) -> int:
         """set_costs of one placement, in plain Python (a few elements: faster than numpy)."""
@@ -160,42 +159,39 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
         return max(map(len, seen.values()))
 
     weights = np.array([len(p) for p in pools], dtype=float)
-    best = start.reshape(-1).astype(np.int64).tolist()
-    best_cost = sum(row_cost(best, row) for row in members)
-    start_all = time.perf_counter()
-    for restart in range(RESTARTS):        # each from the start, cooling over its own share
-        t0 = time.perf_counter()
-        share = (start_all + budget_s - t0) / (RESTARTS - restart)
-        cur = start.reshape(-1).astype(np.int64).tolist()
-        per = [row_cost(cur, row) for row in members]
-        cur_cost = sum(per)
-        while best_cost > bound:
-            age = (time.perf_counter() - t0) / share
-            if age >= 1:
-                break
-            # warm spells (worse steps taken now and then), each followed by a plateau walk
-            heat = 0.3 if (time.perf_counter() - t0) % CYCLE_S < WARM * CYCLE_S else 0.02
-            which = rng.choice(len(pools), 64, p=weights / weights.sum()).tolist()
-            draws = rng.random((64, 3)).tolist()
-            for k, (x, y, z) in zip(which, draws):
-                pool = pool_lists[k]
-                a = int(x * len(pool))
-                b = int(y * (len(pool) - 1))
-                b += b >= a                                 # two distinct units
-                touched = rows_of.get(a + k * n, set()) | rows_of.get(b + k * n, set())
-                if not touched:
-                    continue
+    weights /= weights.sum()
+    cur = start.reshape(-1).astype(np.int64).tolist()
+    per = [row_cost(cur, row) for row in members]
+    cur_cost = sum(per)
+    best, best_cost = list(cur), cur_cost
+    t0 = time.perf_counter()
+    while best_cost > bound:
+        elapsed = time.perf_counter() - t0
+        if elapsed >= budget_s:
+            break
+        # warm spells (worse steps taken now and then), each followed by a plateau walk
+        heat = 0.3 if elapsed % CYCLE_S < WARM * CYCLE_S else 0.02
+        which = rng.choice(len(pools), 64, p=weights).tolist()
+        draws = rng.random((64, 3)).tolist()
+        for k, (x, y, z) in zip(which, draws):
+            pool = pool_lists[k]
+            a = int(x * len(pool))
+            b = int(y * (len(pool) - 1))
+            b += b >= a                                     # two distinct units
+            touched = rows_of.get(a + k * n, set()) | rows_of.get(b + k * n, set())
+            if not touched:
+                continue
+            for ea, eb_ in zip(pool[a], pool[b]):
+                cur[ea], cur[eb_] = cur[eb_], cur[ea]
+            new = {t: row_cost(cur, members[t]) for t in touched}
+            delta = sum(new[t] - per[t] for t in touched)
+            if delta <= 0 or z < np.exp(-delta / heat):
+                for t, v in new.items():
+                    per[t] = v
+                cur_cost += delta
+                if cur_cost < best_cost:
+                    best, best_cost = list(cur), cur_cost
+            else:                                           # undo the swap
                 for ea, eb_ in zip(pool[a], pool[b]):
                     cur[ea], cur[eb_] = cur[eb_], cur[ea]
-                new = {t: row_cost(cur, members[t]) for t in touched}
-                delta = sum(new[t] - per[t] for t in touched)
-                if delta <= 0 or z < np.exp(-delta / heat):
-                    for t, v in new.items():
-                        per[t] = v
-                    cur_cost += delta
-                    if cur_cost < best_cost:
-                        best, best_cost = list(cur), cur_cost
-                else:                                       # undo the swap
-                    for ea, eb_ in zip(pool[a], pool[b]):
-                        cur[ea], cur[eb_] = cur[eb_], cur[ea]
     return np.array(best, dtype=np.int64), best_cost

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec
-from swizzlekit.smem.analyze import placement_index
+from swizzlekit.smem.analyze import placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzled, TileLayout,
                                      TmaSwizzle, XorCols, is_pow2, log2)
@@ -200,18 +200,17 @@ def _spec_costs(spec: AccessSpec, rows: int, cols: int, elem_bytes: int, tma_onl
             if isinstance(lay, RowMajor):
                 out[i] = shapes.cost(cols + lay.pad, cols, elem_bytes)
             else:                                   # a TMA mode on a ragged tile
-                from swizzlekit.smem.analyze import set_costs
                 out[i] = int(set_costs(lay.offsets(), idx, elem_bytes)[0].sum())
     return out
 
 
 def screen(rows: int, cols: int, elem_bytes: int, specs: Sequence[AccessSpec], *, keep: int,
            tma_only: bool, max_pad: int | None) -> tuple[int, int, TileLayout, str] | None:
-    """The wavefronts, storage, layout and family :func:`~swizzlekit.smem.families._solve` without its
-    searches finds: the first layout (in the solver's order) that meets the lower bound, or
-    else the fewest wavefronts, then least storage, then the simpler family. None where that
-    solve tries more (tiles that are not powers of two, rows not a multiple of ``keep``) or
-    no layout keeps the vectors."""
+    """The wavefronts, storage, layout and family that
+    :func:`~swizzlekit.smem.families._solve` without its searches finds: the first layout
+    (in the solver's order) that meets the lower bound, or else the fewest wavefronts, then
+    least storage, then the simpler family. None where that solve tries more (tiles that are
+    not powers of two, rows not a multiple of ``keep``) or no layout keeps the vectors."""
     pow2 = is_pow2(rows) and is_pow2(cols) and cols % keep == 0
     if not (pow2 or tma_only):
         return None
