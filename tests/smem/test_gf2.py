@@ -55,3 +55,15 @@ def test_columns_round_trip_and_from_function(m):
 def test_compose_rejects_mismatched_shapes():
     with pytest.raises(SwizzleKitError, match="compose"):
         gf2.compose(gf2.identity(3), gf2.identity(4))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 10), st.data())
+def test_inverse_images_is_the_matrix_inverse(n, data):
+    images = data.draw(st.lists(st.integers(0, (1 << n) - 1), min_size=n, max_size=n))
+    m = gf2.from_columns(images, n)
+    got = gf2.inverse_images(images, n)
+    if not gf2.is_invertible(m):
+        assert got is None
+    else:
+        assert list(got) == gf2.columns(gf2.inverse(m))

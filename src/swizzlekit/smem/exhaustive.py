@@ -35,6 +35,7 @@ import itertools
 
 import numpy as np
 
+from swizzlekit.smem import gf2
 from swizzlekit.smem.access import WAVEFRONT_BYTES
 from swizzlekit.smem.core import Core, apply_bases
 from swizzlekit.smem.layouts import LinearLayout, log2
@@ -98,21 +99,6 @@ def _gauss(m: int, d: int) -> int:
     return num // den
 
 
-def _invert(cols: list[int], m: int) -> list[int]:
-    """The inverse of the invertible map with images ``cols``, as images (Gauss-Jordan on
-    bit masks)."""
-    rows = [[v, 1 << j] for j, v in enumerate(cols)]
-    pivots: dict[int, list[int]] = {}
-    for bit in range(m):
-        piv = next(r for r in rows if r[0] >> bit & 1 and id(r) not in map(id, pivots.values()))
-        for r in rows:
-            if r is not piv and r[0] >> bit & 1:
-                r[0] ^= piv[0]
-                r[1] ^= piv[1]
-        pivots[bit] = piv
-    return [pivots[bit][1] for bit in range(m)]
-
-
 @functools.lru_cache(maxsize=32)
 def _maps(n: int, elem_bytes: int, keep: int) -> tuple[tuple[int, ...], ...]:
     """One map per pair, identity on the vector bits: each as the images of the offset
@@ -130,7 +116,7 @@ def _maps(n: int, elem_bytes: int, keep: int) -> tuple[tuple[int, ...], ...]:
             # to a vector of K1, of the complement of K2, of K2 beyond K1
             cols = [lift(v) for v in small] + list(rest) + [lift(v) for v in extra]
             maps.append(tuple(1 << j for j in range(k))
-                        + tuple(v << k for v in _invert(cols, m)))
+                        + tuple(v << k for v in gf2.inverse_images(cols, m)))
     return tuple(maps)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from swizzlekit.smem import gf2
 from swizzlekit.smem.layouts import LinearLayout, log2
 
 __all__ = ["generic_swizzle", "segment_bases"]
@@ -70,28 +71,6 @@ def _complement(basis: Sequence[int], n: int) -> list[int]:
     return [1 << j for j in range(n) if j not in pivots]
 
 
-def _invert(cols: Sequence[int], n: int) -> tuple[int, ...] | None:
-    """The inverse of the map with images ``cols``, as images; None if it is singular."""
-    rows = [[v, 1 << j] for j, v in enumerate(cols)]
-    out = [0] * n
-    for bit in range(n):
-        piv = next((r for r in rows if r[0] >> bit & 1), None)
-        if piv is None:
-            return None
-        rows.remove(piv)
-        for r in rows:
-            if r[0] >> bit & 1:
-                r[0] ^= piv[0]
-                r[1] ^= piv[1]
-        out[bit] = piv
-    for bit in reversed(range(n)):                  # back-substitute: rows become units
-        for low in range(bit):
-            if out[low][0] >> bit & 1:
-                out[low][0] ^= out[bit][0]
-                out[low][1] ^= out[bit][1]
-    return tuple(row[1] for row in out)
-
-
 def generic_swizzle(n: int, elem_bytes: int, vector: int, tile_w: Sequence[int],
                     tile_r: Sequence[int]) -> LinearLayout | None:
     """The layout (row-major index bits -> offset bits) Triton's algorithm builds on ``n``
@@ -104,5 +83,6 @@ def generic_swizzle(n: int, elem_bytes: int, vector: int, tile_w: Sequence[int],
     len_bank = min(log2(_BANK_LINE_BITS // (vector * elem_bytes * 8)), n - len(vbasis))
     seg = segment_bases(bank_w, bank_r, n, n - len_bank - len(vbasis))
     bank = _complement(vbasis + seg, n)
-    images = _invert(vbasis + bank + seg, n) if len(vbasis + bank + seg) == n else None
+    images = gf2.inverse_images(vbasis + bank + seg, n) if len(vbasis + bank + seg) == n \
+        else None
     return None if images is None else LinearLayout(images)

@@ -23,7 +23,8 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["identity", "from_columns", "columns", "from_function", "apply", "compose",
-           "rank", "row_reduce", "inverse", "nullspace", "is_invertible", "span"]
+           "rank", "row_reduce", "inverse", "inverse_images", "nullspace", "is_invertible",
+           "span"]
 
 
 def identity(n: int) -> np.ndarray:
@@ -111,6 +112,31 @@ def inverse(m: np.ndarray) -> np.ndarray:
     if pivots[:n] != list(range(n)):
         raise SwizzleKitError("the bit matrix is singular: the layout is not a bijection")
     return reduced[:, n:]
+
+
+def inverse_images(images: Sequence[int], n: int) -> tuple[int, ...] | None:
+    """:func:`inverse` on a map given as the images of its ``n`` input bits (integers), for
+    the searches that build many small maps: Gauss-Jordan on bit masks, without matrices.
+    None if the map is singular.
+
+    >>> inverse_images([1, 3], 2)            # x1 -> x0 ^ x1 is its own inverse
+    (1, 3)
+    >>> inverse_images([1, 1], 2) is None
+    True
+    """
+    rows = [[v, 1 << j] for j, v in enumerate(images)]
+    pivots: list[list[int]] = []
+    for bit in range(n):
+        piv = next((r for r in rows if r[0] >> bit & 1), None)
+        if piv is None:
+            return None
+        rows.remove(piv)
+        for r in rows + pivots:              # clear the bit everywhere else
+            if r[0] >> bit & 1:
+                r[0] ^= piv[0]
+                r[1] ^= piv[1]
+        pivots.append(piv)
+    return tuple(row[1] for row in pivots)
 
 
 def nullspace(m: np.ndarray) -> list[int]:
