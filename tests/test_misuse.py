@@ -27,6 +27,7 @@ from swizzlekit.cta import timing
 from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
 from swizzlekit.kernels.triton.explain import autotune_plan
 from swizzlekit.smem.layouts import parse_layout
+from swizzlekit.smem.solver import universal_bound
 
 NAN, INF = float("nan"), float("inf")
 #: Seconds one refused call may take (a refusal must not compute first).
@@ -144,6 +145,8 @@ FUNCTIONS = [
        dict(inner="layout", k="count")),
     Fn("Permuted", smem.Permuted, dict(rows=2, cols=3, table=(0, 2, 4, 1, 3, 5)),
        dict(rows="count", cols="count", table="masks")),
+    Fn("universal_bound", universal_bound, dict(idx=np.array([[0, 1, 2]]), elem_bytes=2, keep=2),
+       dict(elem_bytes="count", keep="count")),
     # ------------------------------------------------------------------------- swizzlekit.cta
     Fn("order", cta.order, dict(name="grouped", tiles_m=9, tiles_n=9, group=3),
        dict(name="name", tiles_m="count", tiles_n="count", group="count")),

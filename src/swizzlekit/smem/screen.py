@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec
 from swizzlekit.smem.analyze import placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
@@ -63,6 +64,11 @@ def universal_bound(idx: np.ndarray, elem_bytes: int, keep: int = 1) -> int:
     >>> universal_bound(col, 2), universal_bound(col, 2, keep=8)    # 8-element vectors
     (1, 2)
     """
+    check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
+    keep = check_int("keep", keep, 1, 1 << 16)
+    if keep & (keep - 1):
+        raise SwizzleKitError(f"keep must be a power of two (the elements of one vector); "
+                              f"got {keep}")
     idx = np.asarray(idx)
     valid = idx >= 0
     if keep == 1 or elem_bytes >= 4:
