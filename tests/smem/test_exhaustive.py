@@ -130,3 +130,12 @@ def test_solve_is_never_worse_than_every_linear_map_on_64_elements(shape, elem_b
     found = exhaustive_search(n, elem_bytes, keep, Core.of(placements))
     assert found is not None                   # 64 elements: always searched in full
     assert sol.lower_bound <= sol.wavefronts <= found[1]
+
+
+@pytest.mark.parametrize("args", [(0, 16, 1), (6, 3, 1), (6, 16, 0), (6, 16, 3), (6, 16, 128)])
+def test_bad_arguments_are_refused_by_name(args):
+    core = Core.of([np.arange(8) * 8])
+    with pytest.raises(SwizzleKitError):
+        exhaustive_search(*args, core)
+    with pytest.raises(SwizzleKitError, match="core"):
+        exhaustive_search(6, 16, 1, "core")

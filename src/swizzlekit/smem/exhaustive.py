@@ -35,10 +35,11 @@ import itertools
 
 import numpy as np
 
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem import gf2
 from swizzlekit.smem.access import WAVEFRONT_BYTES
 from swizzlekit.smem.core import Core, apply_bases
-from swizzlekit.smem.layouts import LinearLayout, log2
+from swizzlekit.smem.layouts import MAX_BITS, LinearLayout, log2
 
 __all__ = ["exhaustive_search", "subspaces", "pair_count", "bit_kinds", "EXHAUSTIVE_PAIRS",
            "EXHAUSTIVE_WORK"]
@@ -127,6 +128,14 @@ def exhaustive_search(n: int, elem_bytes: int, keep: int, core: Core
     or None where a placement is no coset (a clipped or strided one, whose cost the pair does
     not decide) or, past 64 elements, when the pairs or the work exceed
     :data:`EXHAUSTIVE_PAIRS` or :data:`EXHAUSTIVE_WORK`."""
+    n = check_int("n", n, 1, MAX_BITS)
+    check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
+    keep = check_int("keep", keep, 1, 1 << n)
+    if keep & (keep - 1):
+        raise SwizzleKitError(f"keep must be a power of two; got {keep}")
+    if not isinstance(core, Core):
+        raise SwizzleKitError(f"core must be a swizzlekit.smem.core.Core; got "
+                              f"{type(core).__name__}")
     if not core.all_cosets:          # the reduction holds for subspaces and their cosets
         return None
     a, b, c = bit_kinds(n, elem_bytes, keep)

@@ -26,9 +26,11 @@ Linear[9,18,36,1,2,4]
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.smem import gf2
-from swizzlekit.smem.layouts import LinearLayout, log2
+from swizzlekit.smem.layouts import MAX_BITS, LinearLayout, log2
 
 __all__ = ["generic_swizzle", "segment_bases"]
 
@@ -77,7 +79,19 @@ def generic_swizzle(n: int, elem_bytes: int, vector: int, tile_w: Sequence[int],
     bits for a writer and a reader whose wavefront tiles span ``tile_w`` and ``tile_r``
     (tensor bits), moving ``vector``-element vectors (kept at the offset's low bits); None
     where tiles that are not spans of single bits leave its bases dependent."""
+    n = check_int("n", n, 1, MAX_BITS)
+    check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
+    vector = check_int("vector", vector, 1, 1 << n)
+    if vector & (vector - 1) or vector * elem_bytes > 16 * 8:
+        raise SwizzleKitError(f"vector must be a power of two of at most 128 bytes; got {vector}"
+                              f" elements of {elem_bytes} bytes")
+    for name, tile in (("tile_w", tile_w), ("tile_r", tile_r)):
+        if isinstance(tile, (str, bytes)) or not all(
+                isinstance(t, Integral) and not isinstance(t, bool) and 0 <= t < 1 << n
+                for t in tile):
+            raise SwizzleKitError(f"{name} must be tensor bits below 2**{n}; got {tile!r}")
     vbasis = [1 << j for j in range(log2(vector))]
+    tile_w, tile_r = [int(t) for t in tile_w], [int(t) for t in tile_r]
     bank_w = vbasis + [t for t in tile_w if t not in vbasis]
     bank_r = vbasis + [t for t in tile_r if t not in vbasis]
     len_bank = min(log2(_BANK_LINE_BITS // (vector * elem_bytes * 8)), n - len(vbasis))
