@@ -74,3 +74,14 @@ def test_auto_answers_as_with_every_pair_solved_in_full(problem):
         solver._solve(rows, cols, eb, specs + f, None, tma, v)
         for f, v, tma in _pairs(rows, cols, eb, "auto", "auto")))
     assert (sol.wavefronts, sol.storage) == best
+
+
+@pytest.mark.parametrize("kwargs", [dict(rows=0), dict(elem_bytes=3), dict(keep=0),
+                                    dict(max_pad=-1), dict(specs=("row",)),
+                                    dict(tma_only="no")])
+def test_bad_arguments_are_refused(kwargs):
+    args = dict(rows=8, cols=8, elem_bytes=4, specs=(AccessSpec("row"),), keep=1,
+                tma_only=False, max_pad=None) | kwargs
+    with pytest.raises(SwizzleKitError):
+        screen(args.pop("rows"), args.pop("cols"), args.pop("elem_bytes"), args.pop("specs"),
+               **args)

@@ -217,6 +217,13 @@ def screen(rows: int, cols: int, elem_bytes: int, specs: Sequence[AccessSpec], *
     (in the solver's order) that meets the lower bound, or else the fewest wavefronts, then
     least storage, then the simpler family. None where that solve tries more (tiles that are
     not powers of two, rows not a multiple of ``keep``) or no layout keeps the vectors."""
+    rows, cols = check_int("rows", rows, 1, 1 << 16), check_int("cols", cols, 1, 1 << 16)
+    check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
+    keep = check_int("keep", keep, 1, 1 << 16)
+    if max_pad is not None:
+        max_pad = check_int("max_pad", max_pad, 0, 1 << 16)
+    if not all(isinstance(s, AccessSpec) for s in specs) or not isinstance(tma_only, bool):
+        raise SwizzleKitError("screen takes AccessSpec footprints and tma_only True or False")
     pow2 = is_pow2(rows) and is_pow2(cols) and cols % keep == 0
     if not (pow2 or tma_only):
         return None
