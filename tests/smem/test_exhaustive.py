@@ -132,7 +132,7 @@ def test_solve_is_never_worse_than_every_linear_map_on_64_elements(shape, elem_b
     assert sol.lower_bound <= sol.wavefronts <= found[1]
 
 
-@pytest.mark.parametrize("args", [(0, 16, 1), (6, 3, 1), (6, 16, 0), (6, 16, 3), (6, 16, 128)])
+@pytest.mark.parametrize("args", [(-1, 16, 1), (6, 3, 1), (6, 16, 0), (6, 16, 3), (6, 16, 128)])
 def test_bad_arguments_are_refused_by_name(args):
     core = Core.of([np.arange(8) * 8])
     with pytest.raises(SwizzleKitError):

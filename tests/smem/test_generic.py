@@ -88,7 +88,7 @@ def test_the_family_is_taken_where_it_is_best():
     assert analyze(Swizzled(64, 8, generic_swizzle(9, 2, 1, col, col)), ["col"], 2).total == 8
 
 
-@pytest.mark.parametrize("args", [(0, 16, 1, [1], [2]), (6, 3, 1, [1], [2]),
+@pytest.mark.parametrize("args", [(-1, 16, 1, [1], [2]), (6, 3, 1, [1], [2]),
                                   (6, 16, 3, [1], [2]), (6, 2, 128, [1], [2]),
                                   (6, 16, 1, "ab", [2]), (6, 16, 1, [1.5], [2]),
                                   (6, 16, 1, [1], [64]), (6, 16, 1, [True], [2])])
@@ -96,3 +96,8 @@ def test_bad_arguments_are_refused_by_name(args):
     from swizzlekit.errors import SwizzleKitError
     with pytest.raises(SwizzleKitError):
         generic_swizzle(*args)
+
+
+def test_a_one_element_tile_has_the_empty_map():
+    assert generic_swizzle(0, 16, 1, [], []).bases == ()
+    assert solve(1, 1, 16, ["row"]).wavefronts == 1

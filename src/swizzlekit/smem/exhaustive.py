@@ -128,7 +128,7 @@ def exhaustive_search(n: int, elem_bytes: int, keep: int, core: Core
     or None where a placement is no coset (a clipped or strided one, whose cost the pair does
     not decide) or, past 64 elements, when the pairs or the work exceed
     :data:`EXHAUSTIVE_PAIRS` or :data:`EXHAUSTIVE_WORK`."""
-    n = check_int("n", n, 1, MAX_BITS)
+    n = check_int("n", n, 0, MAX_BITS)
     check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     keep = check_int("keep", keep, 1, 1 << n)
     if keep & (keep - 1):

@@ -79,7 +79,7 @@ def generic_swizzle(n: int, elem_bytes: int, vector: int, tile_w: Sequence[int],
     bits for a writer and a reader whose wavefront tiles span ``tile_w`` and ``tile_r``
     (tensor bits), moving ``vector``-element vectors (kept at the offset's low bits); None
     where tiles that are not spans of single bits leave its bases dependent."""
-    n = check_int("n", n, 1, MAX_BITS)
+    n = check_int("n", n, 0, MAX_BITS)
     check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
     vector = check_int("vector", vector, 1, 1 << n)
     if vector & (vector - 1) or vector * elem_bytes > 16 * 8:
