@@ -52,6 +52,8 @@ BAD = {
     "layout": [None, 3, "row-major", np.arange(4)],
     "gpu": [None, 3, "", "b300", ["h200"]],
     "gpu_or_preset": [None, 3, "", "b300"],
+    "gpu_or_none": [3, "", "b300", ["h200"]],    # None: the card this process runs on
+    "device_name": [None, 3, b"NVIDIA H100", ["NVIDIA H100"]],
     "ranked": [None, 3, [], [None], [{}], "row"],
     "byte_counts": [None, 3, [], "12", b"12", [NAN], [INF], [-1], [[1, 2]], [2**70], ["x"]],
     "params": [None, 3, "group=8", {"group": "x"}, {"nope": 1}, {3: 1}],
@@ -223,12 +225,14 @@ FUNCTIONS = [
                                                        smem_bytes=48 * 1024),
        dict(g="gpu_or_preset", threads="count", regs_per_thread="natural",
             smem_bytes="natural")),
+    Fn("preset_of", gpus.preset_of, dict(device_name="NVIDIA H100 80GB HBM3"),
+       dict(device_name="device_name")),
     # --------------------------------------------------------------------- swizzlekit.kernels
     Fn("kernel", kernels.kernel, dict(name="triton"), dict(name="name")),
     Fn("autotune_plan", autotune_plan, dict(M=512, N=4096, K=4096, precision="bf16",
-                                            kernel="auto", persistent=False),
+                                            kernel="auto", persistent=False, gpu="h100-sxm"),
        dict(M="count", N="count", K="count", precision="name", kernel="name",
-            persistent="bool")),
+            persistent="bool", gpu="gpu_or_none")),
 ]
 
 # verdict's valid call ranks a real problem

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["GPU", "GPUS", "SMEM_LIMIT", "gpu", "residency", "residency_limits"]
+__all__ = ["GPU", "GPUS", "SMEM_LIMIT", "DEVICE_NAMES", "gpu", "preset_of", "residency",
+           "residency_limits"]
 
 MiB = 2**20
 
@@ -127,6 +128,29 @@ def gpu(name: str) -> GPU:
     if key not in GPUS:
         raise SwizzleKitError(f"unknown GPU {name!r}; valid: " + ", ".join(GPUS))
     return GPUS[key]
+
+
+#: What a device calls itself (``torch.cuda.get_device_name``, ``nvidia-smi``) and the preset
+#: that describes it: the first pair whose words all appear in the name wins. An H100 NVL
+#: (132 SMs) is described by the SXM preset.
+DEVICE_NAMES = ((("H200",), "h200"), (("H100", "PCIe"), "h100-pcie"), (("H100",), "h100-sxm"),
+                (("A100",), "a100"), (("RTX", "4090"), "rtx4090"),
+                (("RTX", "4050", "Laptop"), "rtx4050-laptop"))
+
+
+def preset_of(device_name: str) -> str | None:
+    """The preset for a device's own name, or None where no preset describes it.
+
+    >>> preset_of("NVIDIA H100 80GB HBM3"), preset_of("NVIDIA H200"), preset_of("NVIDIA B200")
+    ('h100-sxm', 'h200', None)
+    """
+    if not isinstance(device_name, str):
+        raise SwizzleKitError(f"a device name must be a string; got {device_name!r}")
+    words = device_name.replace("-", " ").split()
+    for needed, name in DEVICE_NAMES:
+        if all(w in words for w in needed):
+            return name
+    return None
 
 
 def _preset(g) -> GPU:

@@ -82,6 +82,36 @@ def test_seconds_are_the_models_prediction():
                                                narrow_a=K % 16 != 0, narrow_b=N % 16 != 0)
 
 
+@pytest.mark.parametrize("gpu", ["h200", "h100-sxm"])
+def test_each_card_is_planned_with_its_own_fit(gpu):
+    """The ranking is the card's model (its fit, its preset), and the order pick is made for
+    the same card."""
+    from swizzlekit.kernels.triton import auto_order, choose, matmul_configs as mc
+
+    plan = _plan(512, 4096, 4096, "bf16", "auto", gpu=gpu)
+    assert plan.gpu == gpu
+    for r in plan.configs:
+        assert r.seconds == choose.predict(512, 4096, 4096, "16bit", plan.model, r.config,
+                                           params=choose.fitted(gpu), gpu_name=gpu)
+    pick = mc._order_pick(2, 512, 4096, 4096, "tf32", plan.kernel == "tma", False, False, gpu)
+    assert (plan.order, plan.order_params) == (pick.order, pick.params)
+    labels = mc.config_labels(2, 16384, False, True)
+    here = auto_order.pick(16384, 16384, 2048, "16bit", "tma", labels, 2, 2, gpu_name=gpu)
+    assert here.config == min(labels, key=lambda c: choose.predict(
+        16384, 16384, 2048, "16bit", "tma", c, gpu_name=gpu))
+
+
+def test_the_two_cards_rank_some_shape_differently():
+    """The fits differ where it matters: the H100's and the H200's first picks part on some
+    shape of the full suite (else a per-card fit would change nothing)."""
+    from swizzlekit.lab.bench import SUITES
+
+    differ = [s for s in SUITES["full"][:12]
+              if _plan(*s, "bf16", gpu="h200").configs[0].config
+              != _plan(*s, "bf16", gpu="h100-sxm").configs[0].config]
+    assert differ
+
+
 def test_order_is_the_auto_orders_pick():
     from swizzlekit.kernels.triton import matmul_configs as mc, scaled
     from types import SimpleNamespace
@@ -230,9 +260,9 @@ def test_bad_input_is_named(args, message):
 def test_cli_text_and_json(capsys):
     from swizzlekit.cli import main
 
-    assert main(["kernels", "configs", "--mnk", "512x4096x4096"]) == 0
+    assert main(["kernels", "configs", "--mnk", "512x4096x4096", "--gpu", "h100-sxm"]) == 0
     text = capsys.readouterr().out
-    assert "configs fit" in text and "order: grouped" in text and " yes" in text
+    assert "bf16 on h100-sxm" in text and "configs fit" in text and "order: grouped" in text and " yes" in text
     assert main(["kernels", "configs", "--mnk", "64x4096x4096", "--precision", "fp8",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -241,7 +271,8 @@ def test_cli_text_and_json(capsys):
 
 @pytest.mark.parametrize("argv", [["--mnk", "64x64"], ["--mnk", "64x64x63", "--kernel", "tma"],
                                   ["--mnk", "64x64x64", "--precision", "int8"],
-                                  ["--mnk", "64x64x64", "--kernel", "cuda"]])
+                                  ["--mnk", "64x64x64", "--kernel", "cuda"],
+                                  ["--mnk", "64x64x64", "--gpu", "b300"]])
 def test_cli_bad_input_exits_2(argv, capsys):
     from swizzlekit.cli import main
 

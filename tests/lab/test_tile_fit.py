@@ -1,5 +1,5 @@
-"""The config model's fit (swizzlekit.lab.tile_fit): reproducible from the committed table,
-with the figures docs/data/bench/JOURNAL.md quotes."""
+"""The config model's fit (swizzlekit.lab.tile_fit): reproducible from each card's committed
+table, with the figures docs/benchmarks.md quotes."""
 
 import json
 
@@ -9,41 +9,64 @@ from swizzlekit.kernels.triton import choose
 from swizzlekit.lab import tile_fit
 
 
-def test_fit_reproduces_the_committed_parameters():
-    params, saved = tile_fit.fit(), choose.fitted()
+GPUS = list(choose.TABLES)
+
+
+@pytest.mark.parametrize("gpu", GPUS)
+def test_fit_reproduces_the_committed_parameters(gpu):
+    params, saved = tile_fit.fit(gpu_name=gpu), choose.fitted(gpu)
     for name in ("latency", "l2_bandwidth", "narrow_rate", "launch", "top_k",
-                 "default_efficiency", "efficiency"):
+                 "default_efficiency", "efficiency", "gpu"):
         assert params[name] == saved[name], name
 
 
-@pytest.mark.parametrize("split", list(tile_fit.SPLITS))
-def test_judged_figures_are_the_committed_ones(split):
-    got = tile_fit.judge(choose.fitted(), split, tile_fit.SPLITS[split])
-    assert got == choose.fitted()["judged"][split]
+@pytest.mark.parametrize("gpu,split", [(g, s) for g in GPUS for s in tile_fit.splits(g)])
+def test_judged_figures_are_the_committed_ones(gpu, split):
+    got = tile_fit.judge(choose.fitted(gpu), split, tile_fit.splits(gpu)[split], gpu)
+    assert got == choose.fitted(gpu)["judged"][split]
 
 
-def test_the_model_saves_timing_on_held_out_problems():
+def test_each_card_is_fitted_on_its_own_table_and_presets_without_one_borrow():
+    """The H100's fit is not the H200's, and a call plans with the fit of its card."""
+    assert choose.fitted("h100-sxm")["efficiency"] != choose.fitted("h200")["efficiency"]
+    assert choose.fitted("h100-pcie") is choose.fitted("h100-sxm")
+    assert choose.fitted("a100") is choose.fitted("h200")
+    t = choose.predict(4096, 4096, 4096, "16bit", "tma", "128x256x64/s3/w8", gpu_name="h100-sxm")
+    p = choose.fitted("h100-sxm")
+    assert t == choose.predict(4096, 4096, 4096, "16bit", "tma", "128x256x64/s3/w8", params=p,
+                               gpu_name="h100-sxm")
+    with pytest.raises(Exception, match="unknown GPU 'b300'; valid: h200"):
+        choose.fitted("b300")
+    with pytest.raises(Exception, match="no config table for GPU 'a100'; valid: h200, h100-sxm"):
+        tile_fit.splits("a100")
+
+
+@pytest.mark.parametrize("gpu", GPUS)
+def test_the_model_saves_timing_on_held_out_problems(gpu):
     """The point of the model: the autotuner times top_k of about 10 configs and, on held-out
     problems, almost always finds the fastest (these bounds are the docs' figures, rounded
     out; a refit that does worse fails here)."""
-    k = choose.top_k()
-    held = tile_fit.judge(choose.fitted(), "heldout")
+    k = choose.top_k(gpu)
+    held = tile_fit.judge(choose.fitted(gpu), "heldout", None, gpu)
     assert k < held["configs"] / 2
     assert held[f"top{k}"]["within_1pct"] >= 0.95 and held[f"top{k}"]["mean_pct"] < 1.0
     assert held["default"]["within_1pct"] >= 0.95 and held["default"]["timed"] < held["configs"]
 
 
-def test_top_k_is_the_fit_halfs_rule():
-    fit = tile_fit.judge(choose.fitted(), "fit")
-    k = choose.top_k()
+@pytest.mark.parametrize("gpu", GPUS)
+def test_top_k_is_the_fit_halfs_rule(gpu):
+    fit = tile_fit.judge(choose.fitted(gpu), "fit", None, gpu)
+    k = choose.top_k(gpu)
     assert k in tile_fit.TOP_KS and fit[f"top{k}"]["within_1pct"] >= 0.95
     assert all(fit[f"top{j}"]["within_1pct"] < 0.95 for j in range(1, k))
 
 
-def test_narrow_top_k_is_the_same_rule_on_the_fit_halfs_both_narrow_problems():
-    params = choose.fitted()
-    fit_half = tile_fit._split("fit", choose.TABLE)
-    narrow = [runs for runs, both in tile_fit._ranked(params, fit_half, "fit").values() if both]
+@pytest.mark.parametrize("gpu", GPUS)
+def test_narrow_top_k_is_the_same_rule_on_the_fit_halfs_both_narrow_problems(gpu):
+    params = choose.fitted(gpu)
+    fit_half = tile_fit._split("fit", choose.TABLES[gpu])
+    narrow = [runs for runs, both in tile_fit._ranked(params, fit_half, "fit", gpu).values()
+              if both]
     assert narrow                                          # the rule has problems to go on
 
     def within(k):
@@ -52,7 +75,7 @@ def test_narrow_top_k_is_the_same_rule_on_the_fit_halfs_both_narrow_problems():
                 for runs, lab in zip(narrow, labels)]
         return sum(s <= 0.01 for s in slow) / len(slow)
 
-    k = choose.narrow_top_k()
+    k = choose.narrow_top_k(gpu)
     assert within(k) >= 0.95 and all(within(j) < 0.95 for j in range(1, k))
 
 
@@ -71,19 +94,20 @@ def test_ties_are_broken_as_the_autotuner_breaks_them(tmp_path, monkeypatch):
     assert j["default"]["mean_pct"] == 50.0 and j["default"]["timed"] == 1
 
 
-def test_the_judge_times_what_the_autotuner_times(gpu_config_lists):
+@pytest.mark.parametrize("gpu", GPUS)
+def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     """Oracle: per problem of every split whose configs and load path are the current code's,
     the configs ``judge`` counts as the default autotune's are exactly those the autotuner's
     own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan
 
-    params, same, checked = choose.fitted(), 0, 0
-    for split, path in tile_fit.SPLITS.items():
+    params, same, checked = choose.fitted(gpu), 0, 0
+    for split, path in tile_fit.splits(gpu).items():
         problems = tile_fit._split(split, path)
-        for key, (runs, both) in tile_fit._ranked(params, problems, split).items():
+        for key, (runs, both) in tile_fit._ranked(params, problems, split, gpu).items():
             _, M, N, K, precision, kernel, _ = key
-            plan = autotune_plan(M, N, K, precision, "auto")
+            plan = autotune_plan(M, N, K, precision, "auto", gpu=gpu)
             if plan.model != kernel or sorted(c for c, _ in runs) != sorted(
                     r.config for r in plan.configs):
                 continue                  # measured on older config lists, or another path
@@ -94,12 +118,13 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists):
     assert checked >= 250 and same == checked
 
 
-def test_committed_json_is_what_main_writes(tmp_path, monkeypatch, capsys):
-    """``--fit`` writes the parameters with the three splits' figures."""
-    committed = json.loads(choose.FITTED_PATH.read_text())
-    monkeypatch.setattr(choose, "FITTED_PATH", tmp_path / "m.json")
+@pytest.mark.parametrize("gpu", GPUS)
+def test_committed_json_is_what_main_writes(tmp_path, monkeypatch, capsys, gpu):
+    """``--fit`` writes the parameters with the splits' figures."""
+    committed = json.loads(choose.FITTED_PATHS[gpu].read_text())
+    monkeypatch.setitem(choose.FITTED_PATHS, gpu, tmp_path / "m.json")
     try:
-        assert tile_fit.main(["--fit"]) == 0
+        assert tile_fit.main(["--gpu", gpu, "--fit"]) == 0
     finally:
         choose.fitted.cache_clear()
     assert json.loads((tmp_path / "m.json").read_text()) == committed

@@ -24,6 +24,8 @@ def add(top) -> None:
     p.add_argument("--kernel", default="auto", help="the load path the call asks for: auto "
                    "(tma=None, the default), tma or pointer")
     p.add_argument("--persistent", action="store_true", help="a persistent grid")
+    p.add_argument("--gpu", default=None, help="the GPU preset to plan for (h200, h100-sxm, "
+                   "...; default: this machine's GPU, else h200)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
     p.add_argument("--arch", default="sm_90")
@@ -106,12 +108,12 @@ def run(args: argparse.Namespace) -> int:
 def _configs(args: argparse.Namespace) -> int:
     from swizzlekit.kernels.triton.explain import autotune_plan
 
-    plan = autotune_plan(*args.mnk, args.precision, args.kernel, args.persistent)
+    plan = autotune_plan(*args.mnk, args.precision, args.kernel, args.persistent, args.gpu)
     order = plan.order + "".join(f" {k}={v}" for k, v in sorted(plan.order_params.items()))
     form = ((", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
             + (" on aligned copies ({}x{}x{})".format(*plan.kernel_shape) if plan.copies else "")
             + (", B read from a copy in 128-byte rows" if plan.b_pitch_copy else ""))
-    head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision}, {plan.kernel} kernel{form}: "
+    head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision} on {plan.gpu}, {plan.kernel} kernel{form}: "
             f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times {plan.timed}"
             + (" (both operands narrow: one per group of stage twins)"
                if plan.both_narrow and plan.mode == "model" else ""))

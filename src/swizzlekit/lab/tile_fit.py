@@ -1,11 +1,11 @@
-"""The config model (:mod:`swizzlekit.kernels.triton.choose`) against the H200 table: fitted on
-its fit half, judged on its held-out half and on the fresh shapes.
+"""The config model (:mod:`swizzlekit.kernels.triton.choose`) against each card's table: fitted
+on its fit half, judged on its held-out half and on the fresh shapes, per GPU.
 
-``python -m swizzlekit.lab.tile_fit`` prints the figures docs/data/bench/JOURNAL.md quotes; ``--fit``
-fits again on the fit half and writes ``data/tiles_model.json``. Per problem (a shape,
-precision and kernel of ``data/tiles_h200.csv``, written by ``swizzlekit lab tiles``), the
-question is the autotuner's: does the fastest of the model's k best configs run as fast as
-the fastest of all?
+``python -m swizzlekit.lab.tile_fit [--gpu h200|h100-sxm]`` prints the figures docs/benchmarks.md
+quotes; ``--fit`` fits again on the fit half and writes that card's ``data/tiles_model*.json``.
+Per problem (a shape, precision and kernel of ``data/tiles_h200.csv`` or ``tiles_h100.csv``,
+written by ``swizzlekit lab tiles``), the question is the autotuner's: does the fastest of the
+model's k best configs run as fast as the fastest of all?
 """
 
 from __future__ import annotations
@@ -14,16 +14,28 @@ import json
 import math
 
 from swizzlekit.kernels.triton import choose
-from swizzlekit.kernels.triton.choose import EFFICIENCIES, GRID, TABLE, seconds, terms
+from swizzlekit.kernels.triton.choose import EFFICIENCIES, GRID, TABLE, TABLES, seconds, terms
 
-__all__ = ["NARROW_TABLE", "TOP_KS", "SPLITS", "fit", "judge", "main"]
+__all__ = ["NARROW_TABLE", "TOP_KS", "SPLITS", "splits", "fit", "judge", "main"]
 
 #: The narrow set (``swizzlekit lab tiles --set narrow``): judged, never fitted on.
 NARROW_TABLE = TABLE.with_name("tiles_h200_narrow.csv")
 #: The k judged: how many of the model's best configs are timed.
 TOP_KS = tuple(range(1, 9))
-#: The splits judged, and the table each is in.
+#: The splits judged on the H200, and the table each is in.
 SPLITS = {"fit": TABLE, "heldout": TABLE, "fresh": TABLE, "narrow": NARROW_TABLE}
+
+
+def splits(gpu_name: str = "h200") -> dict:
+    """The splits judged on a fitted card (:data:`~swizzlekit.kernels.triton.choose.TABLES`)
+    and the table each is in; the narrow set was measured on the H200 only."""
+    if gpu_name not in TABLES:
+        from swizzlekit.errors import SwizzleKitError
+
+        raise SwizzleKitError(f"no config table for GPU {gpu_name!r}; valid: {', '.join(TABLES)}")
+    if gpu_name == "h200":
+        return dict(SPLITS)
+    return {s: TABLES[gpu_name] for s in ("fit", "heldout", "fresh")}
 
 
 def _problems(path=TABLE) -> dict:
@@ -51,9 +63,10 @@ def _problems(path=TABLE) -> dict:
     return out
 
 
-def _rows(problems: dict, split: str) -> list[tuple]:
-    """``(problem key, config, seconds, terms)`` for every row of the split."""
-    return [(key, cfg, t, terms(M, N, K, key[6], cfg, narrow_a=na, narrow_b=nb))
+def _rows(problems: dict, split: str, gpu_name: str = "h200") -> list[tuple]:
+    """``(problem key, config, seconds, terms)`` for every row of the split, on the preset."""
+    return [(key, cfg, t, terms(M, N, K, key[6], cfg, narrow_a=na, narrow_b=nb,
+                                gpu_name=gpu_name))
             for key, rows in problems.items() if key[0] == split
             for cfg, t, na, nb, M, N, K in rows]
 
@@ -68,16 +81,18 @@ def _efficiency(params: dict, key: tuple, config: str) -> float:
     return params["efficiency"].get(f"{key[6]}/{key[5]}/{config}", params["default_efficiency"])
 
 
-def fit(path=TABLE) -> dict:
+def fit(path=None, gpu_name: str = "h200") -> dict:
     """Grid search on the fit half: for each setting of the globals (:data:`GRID`), each
     config's efficiency minimizes its mean |log(predicted / measured)|; the setting with the
     least mean error over the half wins. ``top_k``: the least k whose picks run within 1% of
-    the fastest config on 95% of the fit half's problems."""
+    the fastest config on 95% of the fit half's problems. ``path``: the table (default: the
+    card's, :data:`~swizzlekit.kernels.triton.choose.TABLES`)."""
     import itertools
 
     import numpy as np
 
-    rows = _rows(_problems(path), "fit")
+    path = path or splits(gpu_name)["fit"]
+    rows = _rows(_problems(path), "fit", gpu_name)
     names = sorted({f"{key[6]}/{key[5]}/{cfg}" for key, cfg, _, _ in rows})
     index = np.array([names.index(f"{key[6]}/{key[5]}/{cfg}") for key, cfg, _, _ in rows])
     t = np.array([r[2] for r in rows])
@@ -102,9 +117,10 @@ def fit(path=TABLE) -> dict:
     chosen = [float(effs[c]) for c in choice]
     params = {**g, "efficiency": dict(zip(names, chosen)),
               "default_efficiency": sorted(chosen)[len(chosen) // 2]}
-    fit_regret = judge(params, "fit", path)
+    fit_regret = judge(params, "fit", path, gpu_name)
     params["top_k"] = _least_k(lambda k: fit_regret[f"top{k}"]["within_1pct"], TOP_KS)
-    params["narrow_top_k"] = _narrow_top_k(params, path)
+    params["narrow_top_k"] = _narrow_top_k(params, path, gpu_name)
+    params["gpu"] = gpu_name
     params["fit_log_error"] = round(float(score), 3)
     return params
 
@@ -119,11 +135,11 @@ def _split(split: str, path) -> dict:
     return {k: v for k, v in _problems(path).items() if k[0] == split}
 
 
-def _ranked(params: dict, problems: dict, split: str) -> dict:
+def _ranked(params: dict, problems: dict, split: str, gpu_name: str = "h200") -> dict:
     """Per problem of the split: its configs as the model ranks them, fastest predicted first,
     each ``(label, measured seconds)``, and whether both operands load narrow."""
     out: dict = {}
-    for key, cfg, t, tm in _rows(problems, split):
+    for key, cfg, t, tm in _rows(problems, split, gpu_name):
         out.setdefault(key, []).append((seconds(tm, _efficiency(params, key, cfg), params), cfg, t))
     return {key: ([(cfg, t) for _, cfg, t in sorted(runs, key=lambda r: r[0])],
                   problems[key][0][2] and problems[key][0][3])
@@ -141,11 +157,11 @@ def _figures(slow: list[float]) -> dict:
             "within_1pct": round(sum(s <= 0.01 for s in slow) / len(slow), 3)}
 
 
-def _narrow_top_k(params: dict, path=TABLE) -> int:
+def _narrow_top_k(params: dict, path=TABLE, gpu_name: str = "h200") -> int:
     """``top_k``'s rule on the fit half's problems whose operands both load narrow, with one
     config per group of stage twins (:func:`~swizzlekit.kernels.triton.choose.timed`)."""
-    narrow = [runs for runs, both in _ranked(params, _split("fit", path), "fit").values()
-              if both]
+    narrow = [runs for runs, both in _ranked(params, _split("fit", path), "fit",
+                                             gpu_name).values() if both]
     if not narrow:
         return 1
 
@@ -156,16 +172,18 @@ def _narrow_top_k(params: dict, path=TABLE) -> int:
     return _least_k(within, range(1, 13))
 
 
-def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dict:
+def judge(params: dict | None = None, split: str = "heldout", path=None,
+          gpu_name: str = "h200") -> dict:
     """Per k of :data:`TOP_KS`: how much slower the fastest of the model's k best configs runs
     than the fastest config measured, over the split's problems (mean and worst, %), and the
     share of problems within 1%. ``default``: the same for the configs the default autotune times
     (:func:`~swizzlekit.kernels.triton.choose.timed`), with how many it times on average;
     ``both_narrow``: that, over the problems whose operands both load narrow (absent if
-    none). ``configs``: how many the full autotune timed, on average."""
-    params = params or choose.fitted()
-    problems = _split(split, path)
-    ranked = _ranked(params, problems, split)
+    none). ``configs``: how many the full autotune timed, on average. ``path``: the table
+    (default: the split's on the card, :func:`splits`)."""
+    params = params or choose.fitted(gpu_name)
+    problems = _split(split, path or splits(gpu_name)[split])
+    ranked = _ranked(params, problems, split, gpu_name)
     out = {}
     for k in TOP_KS:
         out[f"top{k}"] = _figures([_regret(runs, list(range(min(k, len(runs)))))
@@ -183,7 +201,7 @@ def judge(params: dict | None = None, split: str = "heldout", path=TABLE) -> dic
             out["both_narrow"] = {**default(narrow), "problems": len(narrow)}
     out["problems"] = len(problems)
     out["configs"] = round(sum(len(v) for v in problems.values()) / len(problems), 1)
-    out["log_error"] = round(_log_error(_rows(problems, split), params), 3)
+    out["log_error"] = round(_log_error(_rows(problems, split, gpu_name), params), 3)
     return out
 
 
@@ -197,23 +215,25 @@ def _default_picks(params: dict, runs: list[tuple], both: bool) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m swizzlekit.lab.tile_fit [--fit]``: the held-out and fresh figures
-    of the fitted model; ``--fit`` fits it again on the fit half and writes
-    ``data/tiles_model.json``."""
+    """``python -m swizzlekit.lab.tile_fit [--gpu NAME] [--fit]``: the held-out and fresh
+    figures of that card's fitted model; ``--fit`` fits it again on the fit half and writes
+    its ``data/tiles_model*.json``."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m swizzlekit.lab.tile_fit")
+    ap.add_argument("--gpu", default="h200", choices=list(TABLES), help="the card's table")
     ap.add_argument("--fit", action="store_true", help="fit on the fit half and write the JSON")
     args = ap.parse_args(argv)
-    params = fit() if args.fit else choose.fitted()
+    params = fit(gpu_name=args.gpu) if args.fit else choose.fitted(args.gpu)
     if args.fit:
-        params["judged"] = {s: judge(params, s, p) for s, p in SPLITS.items()}
-        choose.FITTED_PATH.write_text(json.dumps(params, indent=1, sort_keys=True) + "\n")
+        params["judged"] = {s: judge(params, s, p, args.gpu) for s, p in splits(args.gpu).items()}
+        choose.FITTED_PATHS[args.gpu].write_text(json.dumps(params, indent=1, sort_keys=True)
+                                                 + "\n")
         choose.fitted.cache_clear()
     show = lambda f: (f"{f['mean_pct']:.2f}% mean, {f['worst_pct']:.1f}% worst, "  # noqa: E731
                       f"{100 * f['within_1pct']:.0f}% within 1%")
-    for split, path in SPLITS.items():
-        j = judge(params, split, path)
+    for split, path in splits(args.gpu).items():
+        j = judge(params, split, path, args.gpu)
         narrow = j.get("both_narrow")
         print(f"{split:8s} {j['problems']:3d} problems ({j['configs']} configs each), "
               f"log error {j['log_error']:.3f}; top-1: {show(j['top1'])}; "

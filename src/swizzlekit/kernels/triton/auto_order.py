@@ -18,9 +18,9 @@ apart in time, where row, column and snake orders ran up to 26% slower. Picks ar
 per problem, so only a shape's first call runs the model (0.01-0.11 s on a 2-core machine;
 the most at 16384³).
 
->>> pick(1024, 1024, 1024, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2).reason
+>>> pick(1024, 1024, 1024, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2, gpu_name="h200").reason
 'A, B and C fit in half the L2: the order re-reads nothing from DRAM'
->>> p = pick(16384, 16384, 2048, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2)
+>>> p = pick(16384, 16384, 2048, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2, gpu_name="h200")
 >>> p.order, p.params, "noise band" in p.reason
 ('grouped', {'group': 8}, True)
 """
@@ -59,13 +59,23 @@ class Pick(NamedTuple):
     default_time_s: float = 0.0
 
 
-@functools.lru_cache(maxsize=1024)
 def pick(M: int, N: int, K: int, fam: str, kernel: str, configs: tuple[str, ...],
          elem_bytes: int, out_bytes: int, persistent: bool = False,
-         gpu_name: str = "h200") -> Pick:
+         gpu_name: str | None = None) -> Pick:
     """The order for an M x N x K call of ``kernel`` (pointer, tma, fp8_pointer, fp8_tma) on
     operands of family ``fam`` (:func:`~swizzlekit.kernels.triton.choose.family`), whose
-    autotuner keeps ``configs`` (labels ``BMxBNxBK/sS/wW[/swap]``, at least one)."""
+    autotuner keeps ``configs`` (labels ``BMxBNxBK/sS/wW[/swap]``, at least one), on preset
+    ``gpu_name`` (default: the card this process runs on,
+    :func:`~swizzlekit.kernels.triton.device.current_gpu`)."""
+    from swizzlekit.kernels.triton.device import current_gpu
+
+    return _pick(M, N, K, fam, kernel, tuple(configs), elem_bytes, out_bytes, persistent,
+                 gpu_name or current_gpu())
+
+
+@functools.lru_cache(maxsize=1024)
+def _pick(M: int, N: int, K: int, fam: str, kernel: str, configs: tuple[str, ...],
+          elem_bytes: int, out_bytes: int, persistent: bool, gpu_name: str) -> Pick:
     from swizzlekit.cta.l2 import simulate
     from swizzlekit.cta.orders import order
     from swizzlekit.cta.timing import ORDER_NOISE_PCT, time_parameters

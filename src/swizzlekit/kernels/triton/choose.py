@@ -1,5 +1,5 @@
 """Plan stage: choosing the GEMM's tile config without timing them all: a cost model of each
-config, fitted on one half of the H200 table and judged on the other.
+config, fitted per GPU on one half of that card's table and judged on the other.
 
 On the first call of a shape, Triton's autotuner compiles and times every config the prune
 keeps (10 to 25). With this model it times only those :func:`timed` names: the
@@ -27,7 +27,10 @@ config's shared memory and warps, with the registers estimated as the fp32 accum
 share per thread plus 32. SMs, peaks and DRAM bandwidth come from :mod:`swizzlekit.gpus`.
 Fitted (``data/tiles_model.json``, by :mod:`swizzlekit.lab.tile_fit`): ``latency``,
 ``l2_bandwidth``, ``narrow_rate`` and ``launch`` over a grid, and one ``efficiency`` per
-config and kernel, on the fit half of ``data/tiles_h200.csv`` (``swizzlekit lab tiles``).
+config and kernel, on the fit half of each card's table (``swizzlekit lab tiles``):
+``data/tiles_h200.csv`` for the H200 and ``data/tiles_h100.csv`` for the H100. A call takes
+the fit of the card it runs on (:func:`~swizzlekit.kernels.triton.device.current_gpu`,
+:func:`fit_of`).
 
 >>> p = predict(4096, 4096, 4096, "16bit", "tma", "128x256x64/s3/w8")
 >>> 0.15e-3 < p < 0.3e-3         # seconds; the H200 measured 0.19 ms
@@ -44,14 +47,17 @@ from types import SimpleNamespace
 from swizzlekit.data import FOLDER
 from swizzlekit.errors import check_int
 from swizzlekit.gpus import gpu, residency
+from swizzlekit.kernels.triton.device import current_gpu
 
-__all__ = ["TABLE", "FITTED_PATH", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "narrow_top_k",
+__all__ = ["TABLE", "TABLES", "FITTED_PATH", "FITTED_PATHS", "fit_of", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "narrow_top_k",
            "stage_twin", "timed", "both_narrow", "predict", "terms", "seconds", "perf_model",
            "family", "fitted", "config_label"]
 
-#: The measurements (``swizzlekit lab tiles``) and the fitted parameters.
-TABLE = FOLDER / "tiles_h200.csv"
-FITTED_PATH = FOLDER / "tiles_model.json"
+#: Each fitted card's measurements (``swizzlekit lab tiles``) and fitted parameters.
+TABLES = {"h200": FOLDER / "tiles_h200.csv", "h100-sxm": FOLDER / "tiles_h100.csv"}
+FITTED_PATHS = {"h200": FOLDER / "tiles_model.json", "h100-sxm": FOLDER / "tiles_model_h100.json"}
+#: The H200's, the first table.
+TABLE, FITTED_PATH = TABLES["h200"], FITTED_PATHS["h200"]
 #: The grids the fit searches (:mod:`swizzlekit.lab.tile_fit`).
 GRID = {"latency": (0.5e-6, 1e-6, 1.5e-6, 2e-6), "l2_bandwidth": (8e12, 12e12, 20e12),
         "narrow_rate": (0.3e9, 1e9, 3e9, 10e9), "launch": (2e-6, 4e-6, 6e-6)}
@@ -134,13 +140,16 @@ def seconds(t: tuple, efficiency: float, p: dict) -> float:
 
 def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narrow_a=False,
             narrow_b=False, split: int = 1, params: dict | None = None,
-            gpu_name: str = "h200") -> float:
+            gpu_name: str | None = None) -> float:
     """Predicted seconds of one launch of ``config`` (``BMxBNxBK/sS/wW[/swap]``) of ``kernel``
     (pointer, tma, fp8_pointer, fp8_tma) on M x N x K operands of ``fam`` (:func:`family`).
     ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements.
     ``split``: K split that many ways in one launch (:mod:`.split_k`); the partials' extra
-    traffic is not modelled (they stay in L2)."""
-    p = params or fitted()
+    traffic is not modelled (they stay in L2). ``gpu_name``: the preset (default: the card
+    this process runs on, :func:`~swizzlekit.kernels.triton.device.current_gpu`); the
+    parameters are :func:`fit_of` its fit."""
+    gpu_name = gpu_name or current_gpu()
+    p = params or fitted(gpu_name)
     base = config.removesuffix("/flat")
     t = terms(M, N, K, fam, base, narrow_a=narrow_a, narrow_b=narrow_b, split=split,
               gpu_name=gpu_name)
@@ -152,23 +161,45 @@ def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narro
     return seconds(t, eff, p) * FLAT_AHEAD
 
 
+def fit_of(gpu_name: str) -> str:
+    """The preset whose fit ``gpu_name`` takes: its own where it has one (:data:`FITTED_PATHS`),
+    the H100 SXM's for the H100 PCIe, else the H200's.
+
+    >>> fit_of("h100-sxm"), fit_of("h100-pcie"), fit_of("a100")
+    ('h100-sxm', 'h100-sxm', 'h200')
+    """
+    gpu(gpu_name)                                   # the door: a preset's name
+    name = gpu_name.lower()
+    if name in FITTED_PATHS:
+        return name
+    return "h100-sxm" if name.startswith("h100") else "h200"
+
+
 @functools.cache
-def fitted() -> dict:
-    """The fitted parameters (``data/tiles_model.json``, :func:`swizzlekit.lab.tile_fit.fit`)."""
-    return json.loads(FITTED_PATH.read_text())
+def _fitted(name: str) -> dict:
+    return json.loads(FITTED_PATHS[name].read_text())
 
 
-def top_k() -> int:
+def fitted(gpu_name: str | None = None) -> dict:
+    """The fitted parameters of ``gpu_name`` (default: this process's card), from
+    :func:`fit_of` its fit (``data/tiles_model*.json``, :func:`swizzlekit.lab.tile_fit.fit`)."""
+    return _fitted(fit_of(gpu_name or current_gpu()))
+
+
+fitted.cache_clear = _fitted.cache_clear
+
+
+def top_k(gpu_name: str | None = None) -> int:
     """How many of the model's best configs the autotuner times: the least k whose picks ran
     within 1% of the fastest config on 95% of the fit half's problems
     (:func:`swizzlekit.lab.tile_fit.fit`)."""
-    return int(fitted()["top_k"])
+    return int(fitted(gpu_name)["top_k"])
 
 
-def narrow_top_k() -> int:
+def narrow_top_k(gpu_name: str | None = None) -> int:
     """How many groups of stage twins the autotuner times where both operands are narrow
     (:func:`timed`): the same rule as :func:`top_k`, on the fit half's both-narrow problems."""
-    return int(fitted()["narrow_top_k"])
+    return int(fitted(gpu_name)["narrow_top_k"])
 
 
 def stage_twin(config: str) -> str:
@@ -181,12 +212,14 @@ def stage_twin(config: str) -> str:
     return "/".join([head] + [p for p in rest if not (p[0] == "s" and p[1:].isdigit())])
 
 
-def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = None) -> list[int]:
+def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = None,
+          gpu_name: str | None = None) -> list[int]:
     """Which of a call's configs the default autotune times, given their ``labels`` ranked by
     the model (fastest first): the first ``top_k() + flat`` (``flat``: the kernel's flattened
     twins, each ranked just ahead of its twin). Where both operands are narrow, stage twins
     ran alike (docs/data/bench/JOURNAL.md, "the narrow set"), so only the best-ranked of each group
-    is timed, for the first ``narrow_top_k()`` groups. ``k`` replaces either count.
+    is timed, for the first ``narrow_top_k()`` groups. ``k`` replaces either count;
+    ``gpu_name`` names the fit the counts come from (default: this process's card).
 
     >>> timed(["a/s3/w4", "a/s4/w4", "b/s3/w4", "c/s3/w4"], True, k=2)
     [0, 2]
@@ -197,13 +230,13 @@ def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = N
         check_int("k", k, 1)
     check_int("flat", flat, 0)
     if not both_narrow:
-        return list(range(min(len(labels), top_k() + flat if k is None else k)))
+        return list(range(min(len(labels), top_k(gpu_name) + flat if k is None else k)))
     seen, firsts = set(), []
     for i, label in enumerate(labels):
         if stage_twin(label) not in seen:
             seen.add(stage_twin(label))
             firsts.append(i)
-    return firsts[:narrow_top_k() if k is None else k]
+    return firsts[:narrow_top_k(gpu_name) if k is None else k]
 
 
 # ------------------------------------------------------------------ the autotuner's hook
@@ -223,9 +256,10 @@ def both_narrow(named_args: dict) -> bool:
             and _narrow(named_args["stride_bk"], named_args["stride_bn"]))
 
 
-def perf_model(kernel: str):
+def perf_model(kernel: str, gpu_name: str | None = None):
     """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
-    config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it)."""
+    config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it), on
+    ``gpu_name`` (default: the card the call runs on)."""
     from swizzlekit.kernels.triton.footprint import element_size
 
     def estimate(**kw) -> float:
@@ -236,6 +270,6 @@ def perf_model(kernel: str):
         return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,
                        narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"]),
                        narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]),
-                       split=kw.get("SPLIT_K", 1))
+                       split=kw.get("SPLIT_K", 1), gpu_name=gpu_name)
 
     return estimate

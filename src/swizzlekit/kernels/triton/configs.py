@@ -148,15 +148,16 @@ def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = Fals
 class Prune:
     """The autotuner's early prune: the kernel's own (``fits``: the configs that fit the
     call), then those this process's autotune mode times (:data:`AUTOTUNE_MODES`), ranked by
-    the config model as kernel ``model`` (pointer, tma, fp8_pointer, fp8_tma): every one
+    the config model as kernel ``model`` (pointer, tma, fp8_pointer, fp8_tma) on ``gpu_name``
+    (default: the card the call runs on): every one
     (``full``), the first (``0``), or :func:`~swizzlekit.kernels.triton.choose.timed`'s
     (``model``), with one more for each flattened twin kept, since the model ranks each just
     ahead of its twin (:data:`~swizzlekit.kernels.triton.choose.FLAT_AHEAD`)."""
 
-    __slots__ = ("fits", "model")
+    __slots__ = ("fits", "model", "gpu_name")
 
-    def __init__(self, fits, model: str):
-        self.fits, self.model = fits, model
+    def __init__(self, fits, model: str, gpu_name: str | None = None):
+        self.fits, self.model, self.gpu_name = fits, model, gpu_name
 
     def __call__(self, configs, named_args, **kwargs):
         from swizzlekit.kernels.triton import choose
@@ -165,10 +166,11 @@ class Prune:
         mode = current_mode()
         if mode == "full" or len(kept) <= 1:
             return kept
-        estimate = choose.perf_model(self.model)
+        estimate = choose.perf_model(self.model, self.gpu_name)
         ranked = sorted(kept, key=lambda c: estimate(**named_args, **kwargs, **c.all_kwargs()))
         if mode == "0":
             return ranked[:1]
         labels = [choose.config_label(c.kwargs, c.num_stages, c.num_warps) for c in ranked]
         flat = sum(label.endswith("/flat") for label in labels)
-        return [ranked[i] for i in choose.timed(labels, choose.both_narrow(named_args), flat)]
+        return [ranked[i] for i in choose.timed(labels, choose.both_narrow(named_args), flat,
+                                                gpu_name=self.gpu_name)]

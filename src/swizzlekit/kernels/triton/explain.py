@@ -58,7 +58,8 @@ class AutotunePlan(NamedTuple):
     keeps, fastest predicted first; ``timed``: how many of them the autotune mode times
     (``SWIZZLEKIT_AUTOTUNE``: ``mode``); ``both_narrow``: both operands load narrow, so the
     default mode times one config per group of stage twins; ``b_pitch_copy``: the TMA kernel
-    reads B from a copy in rows of a 128-byte pitch (:func:`~.call.pitch_copy`)."""
+    reads B from a copy in rows of a 128-byte pitch (:func:`~.call.pitch_copy`); ``gpu``: the
+    preset planned for, whose config-model fit ranks the configs."""
     M: int
     N: int
     K: int
@@ -77,6 +78,7 @@ class AutotunePlan(NamedTuple):
     order_params: dict
     order_reason: str
     b_pitch_copy: bool = False
+    gpu: str = "h200"
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -162,7 +164,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     return _Route(tma, N, K, copies, b_kmajor, pitch)
 
 
-def _call(M: int, precision: str, persistent: bool, route: _Route):
+def _call(M: int, precision: str, persistent: bool, route: _Route, gpu: str):
     """The config model's kernel name, the kernel's configs and prune, this call's named
     arguments and constexprs, the pick of ``order="auto"``, and whether the call swaps."""
     from swizzlekit.kernels.triton import matmul_configs as mc
@@ -173,7 +175,7 @@ def _call(M: int, precision: str, persistent: bool, route: _Route):
     if precision == "fp8":
         from swizzlekit.kernels.triton import scaled_configs as scaled
 
-        chosen = scaled._order_pick(M, N, K, _FP8_OUT_BYTES, tma, persistent)
+        chosen = scaled._order_pick(M, N, K, _FP8_OUT_BYTES, tma, persistent, gpu)
         named = {"M": M, "N": N, "K": K, "c_desc" if tma else "c_ptr": _tensor(_FP8_OUT_BYTES)}
         if tma:
             named["a_desc"] = _tensor(1)
@@ -183,7 +185,7 @@ def _call(M: int, precision: str, persistent: bool, route: _Route):
             consts = {}
         return "fp8_" + kernel, scaled._configs(flat=tma), scaled._prune, named, consts, \
             chosen, False
-    chosen = mc._order_pick(elem, M, N, K, mm_precision, tma, b_kmajor, persistent)
+    chosen = mc._order_pick(elem, M, N, K, mm_precision, tma, b_kmajor, persistent, gpu)
     named = {"M": M, "N": N, "K": K}
     consts = {"PRECISION": mm_precision}
     if tma:
@@ -198,33 +200,40 @@ def _call(M: int, precision: str, persistent: bool, route: _Route):
 
 
 def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str = "auto",
-                  persistent: bool = False) -> AutotunePlan:
+                  persistent: bool = False, gpu: str | None = None) -> AutotunePlan:
     """The configs an M x N x K call (``precision`` as ``swizzlekit bench`` names them) would
     autotune over, ranked by the config model, and the order it would run. ``kernel``: the
     load path the call asks for (``auto``: the call's default, ``tma=None``; ``tma``;
-    ``pointer``). One split of K, and the autotune mode of this process
-    (``SWIZZLEKIT_AUTOTUNE``)."""
+    ``pointer``). ``gpu``: the preset to plan for (default: this process's CUDA device,
+    else the H200; :func:`~swizzlekit.kernels.triton.device.current_gpu`). One split of K, and
+    the autotune mode of this process (``SWIZZLEKIT_AUTOTUNE``)."""
     from swizzlekit.kernels.triton import choose
     from swizzlekit.kernels.triton.call import _order_args
     from swizzlekit.kernels.triton.choose import config_label
     from swizzlekit.kernels.triton.configs import Prune, current_mode
 
+    from swizzlekit.gpus import gpu as preset
+    from swizzlekit.kernels.triton.device import current_gpu
+
     M, N, K = _check(M, N, K, precision, kernel, persistent)
+    gpu = current_gpu() if gpu is None else gpu
+    preset(gpu)                                        # the door: a preset's name
+    gpu = gpu.lower()
     route = _route(M, N, K, precision, kernel, persistent)
     model, configs, prune, named, consts, chosen, swapped = _call(M, precision, persistent,
-                                                                  route)
+                                                                  route, gpu)
     consts.update(ORDER=_order_args(chosen.order, chosen.params)[0], SPLIT_K=1)
     kept = prune(configs, named, **consts)
-    estimate = choose.perf_model(model)
+    estimate = choose.perf_model(model, gpu)
     ranked = sorted(((estimate(**named, **consts, **c.kwargs, num_stages=c.num_stages,
                                num_warps=c.num_warps),
                       config_label(c.kwargs, c.num_stages, c.num_warps)) for c in kept),
                     key=lambda r: r[0])            # stable, as Triton's prune sorts them
     chosen_ones = {config_label(c.kwargs, c.num_stages, c.num_warps)
-                   for c in Prune(prune, model)(configs, named, **consts)}
+                   for c in Prune(prune, model, gpu)(configs, named, **consts)}
     rows = tuple(Ranked(label, seconds, label in chosen_ones) for seconds, label in ranked)
     timed = len(chosen_ones)
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
                         persistent, route.copies, (M, route.N, route.K), current_mode(), swapped,
                         choose.both_narrow(named), rows, timed, chosen.order,
-                        dict(chosen.params), chosen.reason, route.pitch)
+                        dict(chosen.params), chosen.reason, route.pitch, gpu)

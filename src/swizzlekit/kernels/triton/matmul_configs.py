@@ -158,7 +158,7 @@ def _auto_order(a, M: int, N: int, K: int, precision: str, use_tma: bool, b_kmaj
 
 
 def _order_pick(elem: int, M: int, N: int, K: int, precision: str, use_tma: bool,
-                b_kmajor: bool, persistent: bool):
+                b_kmajor: bool, persistent: bool, gpu_name: str | None = None):
     """The L2 model's pick (:func:`.auto_order.pick`, with its reason) for the configs this
     call's autotuner keeps (swapped or not, by the same rule as :func:`_prune`)."""
     from swizzlekit.kernels.triton.auto_order import pick
@@ -166,7 +166,7 @@ def _order_pick(elem: int, M: int, N: int, K: int, precision: str, use_tma: bool
 
     swap = _swap_ab(elem, precision, b_kmajor, M) and (use_tma or elem == 2)
     return pick(M, N, K, family(elem, precision), "tma" if use_tma else "pointer",
-                config_labels(elem, M, swap, not persistent), elem, elem, persistent)
+                config_labels(elem, M, swap, not persistent), elem, elem, persistent, gpu_name)
 
 
 #: A 16-bit GEMM takes pointer loads by default where M < TMA_MIN_M or M*N*K <= TMA_MIN_MNK,

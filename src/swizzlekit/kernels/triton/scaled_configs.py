@@ -68,13 +68,14 @@ def _auto_order(M: int, N: int, K: int, out_bytes: int, use_tma: bool,
     return chosen.order, chosen.params
 
 
-def _order_pick(M: int, N: int, K: int, out_bytes: int, use_tma: bool, persistent: bool):
+def _order_pick(M: int, N: int, K: int, out_bytes: int, use_tma: bool, persistent: bool,
+                gpu_name: str | None = None):
     """The L2 model's pick (:func:`.auto_order.pick`, with its reason) for the configs
     :func:`_prune` keeps."""
     from swizzlekit.kernels.triton.auto_order import pick
 
     return pick(M, N, K, "fp8", "fp8_tma" if use_tma else "fp8_pointer",
-                _labels(min(M, SMALL_M + 1), out_bytes), 1, out_bytes, persistent)
+                _labels(min(M, SMALL_M + 1), out_bytes), 1, out_bytes, persistent, gpu_name)
 
 
 @functools.lru_cache(maxsize=16)

@@ -1,0 +1,49 @@
+"""Which preset a call plans for: a device's name mapped to its preset, and the fallback where
+no CUDA device (or none a preset describes) is present."""
+
+import pytest
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.gpus import DEVICE_NAMES, GPUS, preset_of
+from swizzlekit.kernels.triton import device
+
+
+@pytest.mark.parametrize("key", list(GPUS))
+def test_every_presets_own_name_names_it(key):
+    assert preset_of(GPUS[key].name) == key
+
+
+@pytest.mark.parametrize("name,key", [
+    ("NVIDIA H100 80GB HBM3", "h100-sxm"),         # torch.cuda.get_device_name on our H100s
+    ("NVIDIA H200", "h200"), ("NVIDIA H100 PCIe", "h100-pcie"), ("NVIDIA H100 NVL", "h100-sxm"),
+    ("NVIDIA A100-SXM4-80GB", "a100"), ("NVIDIA GeForce RTX 4090", "rtx4090"),
+    ("NVIDIA B200", None), ("NVIDIA GeForce RTX 3090", None), ("", None)])
+def test_device_names(name, key):
+    assert preset_of(name) == key
+
+
+def test_every_rule_names_a_preset():
+    assert {key for _, key in DEVICE_NAMES} == set(GPUS)
+
+
+def test_no_device_plans_for_the_fallback(monkeypatch):
+    torch = pytest.importorskip("torch")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert device.current_gpu() == device.FALLBACK == "h200"
+
+
+def test_the_device_is_mapped_by_its_name(monkeypatch):
+    torch = pytest.importorskip("torch")
+    device._preset_of_device.cache_clear()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    for name, key in [("NVIDIA H100 80GB HBM3", "h100-sxm"), ("NVIDIA B200", "h200")]:
+        monkeypatch.setattr(torch.cuda, "get_device_name", lambda i, name=name: name)
+        device._preset_of_device.cache_clear()
+        assert device.current_gpu() == key
+    device._preset_of_device.cache_clear()
+
+
+def test_a_name_must_be_a_string():
+    with pytest.raises(SwizzleKitError, match="a device name must be a string; got 3"):
+        preset_of(3)
