@@ -165,6 +165,20 @@ def test_a_plan_is_per_signature():
     assert len(PLANS) == 8
 
 
+@pytest.mark.parametrize("m,n,k", [(128, 14336, 4096), (256, 4096, 4096)])
+def test_a_16_bit_call_then_fp32_at_the_same_sizes(m, n, k):
+    """The TMA kernel's autotuner keys on the operands' element size: descriptors carry no
+    dtype it sees, and a 16-bit call's config (a deep pipeline, or a plain tile where TF32
+    swaps) ran out of shared memory in fp32 when it was reused (H100, 2026-11-25)."""
+    from swizzlekit.kernels.triton.matmul import TOLERANCE
+    from swizzlekit.lab.verify import check_matmul as check
+
+    for dtype, bound in [(torch.float16, "float16"), (torch.float32, "tf32"),
+                         (torch.bfloat16, "bfloat16"), (torch.float32, "tf32")]:
+        err = check(m, n, k, dtype, "grouped", tma=True)
+        assert err == err and err < TOLERANCE[bound], dtype
+
+
 @pytest.mark.parametrize("tma", [False, True])
 @pytest.mark.parametrize("m,n,k,split", [(64, 4096, 4096, None), (16, 4104, 3000, 4),
                                          (200, 1000, 777, 3)])

@@ -282,3 +282,15 @@ def test_fp8_follow_passes_c_by_descriptor_or_by_pointer(n):
     assert [t.data_ptr() for t in tensors] == [t.data_ptr() for t in by_tma]
     assert others == ((sa, sb, ws, counts) if n == 32 else (c, sa, sb, ws, counts))
     assert pointer == ("pointer", (a, b, c, sa, sb, ws, counts))
+
+
+def test_tma_kernels_key_their_autotuners_on_element_sizes():
+    """Descriptors carry no dtype Triton's autotuner keys on (tensors do: the pointer kernels'
+    keys need none), so the TMA kernels name the element sizes that decide which configs fit;
+    the GPU tier runs a 16-bit call and then fp32 at the same sizes."""
+    from swizzlekit.kernels.triton import matmul, scaled
+
+    assert "ELEM_BYTES" in matmul._matmul_tma_kernel.keys
+    assert "OUT_BYTES" in scaled._scaled_tma_kernel.keys
+    assert "ELEM_BYTES" in matmul._matmul_tma_kernel.fn.arg_names or \
+        "ELEM_BYTES" in matmul._matmul_tma_kernel.fn.fn.arg_names

@@ -121,7 +121,8 @@ def _set_blocks(nargs):
 
 
 @_autotune("tma", configs=_configs(_set_blocks, swap=True, flat=True),
-           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K"],
+           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K",
+                "ELEM_BYTES"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
                     and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
@@ -130,14 +131,18 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDE
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr, FLAT: tl.constexpr):
+                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr, FLAT: tl.constexpr,
+                       ELEM_BYTES: tl.constexpr):
     """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
     engine fetches whole tiles and zero-fills past the edges, and clips the stores.
     ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
     transposed on load. ``SWAP_AB`` (TF32, B row-major): wgmma takes TF32 from shared memory
     only K-major, so the tile computes Cᵀ = Bᵀ Aᵀ, Bᵀ's tile from registers (wgmma's A) and
     A's tile, K-major, as wgmma's B. ``FLAT``: one program per SM walks the tiles in a loop
-    that Triton flattens with the K loop, so its pipeline runs on across tiles."""
+    that Triton flattens with the K loop, so its pipeline runs on across tiles.
+    ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
+    dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
+    same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32)."""
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     if FLAT:        # plain tiles, an order whose slots are the tiles (matmul_configs.flat_ok)
@@ -359,9 +364,10 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
         descs = _descriptors((a, b_op, c), b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
                                                       "BLOCK_K": 16})
         compiled = _matmul_tma_kernel[grid](*descs, ws, counts, M, N, K, B_KMAJOR=b_kmajor,
-                                            **options)
+                                            ELEM_BYTES=a.element_size(), **options)
         named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "counts_ptr", "M", "N", "K"),
-                         (*descs, ws, counts, M, N, K)), B_KMAJOR=b_kmajor, **options)
+                         (*descs, ws, counts, M, N, K)), B_KMAJOR=b_kmajor,
+                     ELEM_BYTES=a.element_size(), **options)
         kernel = _matmul_tma_kernel
     else:
         args = (a, b, c, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
