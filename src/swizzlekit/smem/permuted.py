@@ -5,9 +5,9 @@ integer constants.
 Tiles of odd widths (3, 5, 6 or 10 columns of 16-byte elements, say) have no bit swizzle and
 no row XOR that stays inside a row; a strided block there can land twice on one bank under
 every closed form the solver knows. The search swaps elements (whole vectors where the
-instructions move vectors) while the cost does not grow, taking a worse step now and then in
-short warm spells. It is seeded, but bounded by time, so a slower machine may stop short of
-an answer a faster one finds::
+instructions move vectors), by simulated annealing in rounds that each start from the best
+bijection found. It is seeded, but bounded by time, so a slower machine may stop short of an
+answer a faster one finds::
 
     4x5 tile of 16 B, block:4x2:stride=1x2    row-major: 5 wavefronts    permuted: 3 (the bound)
 
@@ -31,15 +31,16 @@ from swizzlekit.smem.access import WAVEFRONT_BYTES
 from swizzlekit.smem.layouts import TileLayout
 
 __all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
-           "PERMUTED_MAX_ELEMENTS", "CHUNK", "CYCLE_S", "WARM"]
+           "PERMUTED_MAX_ELEMENTS", "CHUNK", "ROUND_STEPS", "HOT", "COLD"]
 
 #: The local search runs on tiles of up to this many elements.
 PERMUTED_MAX_ELEMENTS = 512
 #: Elements per packed constant in the emitted form.
 CHUNK = 62
-#: The search alternates warm spells and plateau walks, one of each every CYCLE_S seconds.
-CYCLE_S = 0.15
-WARM = 0.35
+#: The search anneals in rounds of ROUND_STEPS swaps, each from the best bijection found, its
+#: temperature (in wavefronts) falling geometrically from HOT to COLD over the round.
+ROUND_STEPS = 6000
+HOT, COLD = 2.0, 0.05
 
 
 @dataclass(frozen=True)
@@ -127,10 +128,11 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     """A seeded local search over bijections, from ``start`` (row-major offsets of a
     bijection onto the tile's storage that keeps vectors whole): swap the offsets of two
     units of one kind (:func:`units`: whole vectors, or single tail elements), kept when the
-    cost does not grow, or by chance in warm spells (:data:`WARM` of every :data:`CYCLE_S`
-    seconds), for ``budget_s``. Each step recosts only the placements (rows of ``idx``) the
-    swap touches. Stops at ``bound``; returns the best offsets and their cost, or None when
-    nothing can move."""
+    cost does not grow, or else with probability exp(-growth / T): simulated annealing in
+    rounds of :data:`ROUND_STEPS` swaps, T falling from :data:`HOT` to :data:`COLD` in each,
+    every round starting from the best bijection found, for ``budget_s``. Each step recosts
+    only the placements (rows of ``idx``) the swap touches. Stops at ``bound``; returns the
+    best offsets and their cost, or None when nothing can move."""
     n = start.size
     vectors, tails = units(n // cols, cols, keep)
     pools = [p for p in (vectors, tails) if len(p) >= 2]
@@ -165,12 +167,17 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     cur_cost = sum(per)
     best, best_cost = list(cur), cur_cost
     t0 = time.perf_counter()
+    step, cool = 0, (COLD / HOT) ** (64 / ROUND_STEPS)
     while best_cost > bound:
-        elapsed = time.perf_counter() - t0
-        if elapsed >= budget_s:
+        if time.perf_counter() - t0 >= budget_s:
             break
-        # warm spells (worse steps taken now and then), each followed by a plateau walk
-        heat = 0.3 if elapsed % CYCLE_S < WARM * CYCLE_S else 0.02
+        if step % ROUND_STEPS == 0:                         # a new round, from the best
+            heat = HOT
+            if step:
+                cur, cur_cost = list(best), best_cost
+                per = [row_cost(cur, row) for row in members]
+        step += 64
+        heat *= cool
         which = rng.choice(len(pools), 64, p=weights).tolist()
         draws = rng.random((64, 3)).tolist()
         for k, (x, y, z) in zip(which, draws):
