@@ -1,6 +1,8 @@
 """Which preset a call plans for: a device's name mapped to its preset, and the fallback where
 no CUDA device (or none a preset describes) is present."""
 
+import sys
+
 import pytest
 
 from swizzlekit.errors import SwizzleKitError
@@ -47,3 +49,23 @@ def test_the_device_is_mapped_by_its_name(monkeypatch):
 def test_a_name_must_be_a_string():
     with pytest.raises(SwizzleKitError, match="a device name must be a string; got 3"):
         preset_of(3)
+
+
+@pytest.mark.parametrize("models,key", [(["NVIDIA H100 80GB HBM3"] * 2, "h100-sxm"),
+                                        (["NVIDIA H200"], "h200"),
+                                        (["NVIDIA H100 80GB HBM3", "NVIDIA H200"], "h200"),
+                                        (["NVIDIA B200"], "h200"), ([], "h200")])
+def test_without_torch_the_drivers_list_names_the_card(tmp_path, monkeypatch, models, key):
+    """Planning on the CPU does not import torch: the driver's GPU list names the card (one
+    preset for all of them, else the fallback)."""
+    for i, model in enumerate(models):
+        (tmp_path / f"0000:{i:02x}:00.0").mkdir()
+        (tmp_path / f"0000:{i:02x}:00.0" / "information").write_text(
+            f"Model: \t\t {model}\nIRQ:   \t\t 42\n")
+    monkeypatch.setattr(device, "PROC_GPUS", tmp_path)
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    device._preset_of_host.cache_clear()
+    try:
+        assert device.current_gpu() == key
+    finally:
+        device._preset_of_host.cache_clear()

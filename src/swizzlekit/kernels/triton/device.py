@@ -2,7 +2,9 @@
 (:mod:`.choose`) and ``order="auto"`` (:mod:`.auto_order`) take that preset's fit.
 
 Without a CUDA device (``swizzlekit kernels configs`` on a laptop, the CPU tests) the plan is
-made for :data:`FALLBACK`; a device no preset describes is planned for it too.
+made for :data:`FALLBACK`; a device no preset describes is planned for it too. Where torch is
+not loaded, the driver's list of GPUs names the card, so that planning on the CPU does not
+import torch.
 
 >>> from swizzlekit.gpus import GPUS
 >>> current_gpu() in GPUS
@@ -12,14 +14,19 @@ True
 from __future__ import annotations
 
 import functools
+import sys
+from pathlib import Path
 
 from swizzlekit.gpus import preset_of
 
-__all__ = ["FALLBACK", "current_gpu"]
+__all__ = ["FALLBACK", "PROC_GPUS", "current_gpu"]
 
 #: The preset planned for where no CUDA device is present or none describes it: the card the
 #: first tables were measured on.
 FALLBACK = "h200"
+#: Where the NVIDIA driver lists its GPUs on Linux (one folder each, ``information`` naming
+#: the model), read where torch is not loaded, so that planning on the CPU stays quick.
+PROC_GPUS = Path("/proc/driver/nvidia/gpus")
 
 
 @functools.lru_cache(maxsize=16)
@@ -29,12 +36,28 @@ def _preset_of_device(index: int) -> str:
     return preset_of(torch.cuda.get_device_name(index)) or FALLBACK
 
 
-def current_gpu() -> str:
-    """The preset of this process's current CUDA device, else :data:`FALLBACK`."""
+@functools.lru_cache(maxsize=1)
+def _preset_of_host() -> str:
+    """The preset of the driver's GPUs where they are all of one (else :data:`FALLBACK`)."""
+    names = set()
     try:
-        import torch
-    except ImportError:
+        for info in PROC_GPUS.glob("*/information"):
+            for line in info.read_text().splitlines():
+                if line.startswith("Model:"):
+                    names.add(preset_of(line.split(":", 1)[1].strip()))
+    except OSError:
         return FALLBACK
+    if len(names) != 1:
+        return FALLBACK
+    return names.pop() or FALLBACK
+
+
+def current_gpu() -> str:
+    """The preset of this process's current CUDA device where torch is loaded (as every GEMM
+    call has it), else of the host's GPUs as the driver lists them, else :data:`FALLBACK`."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return _preset_of_host()
     if not torch.cuda.is_available():
         return FALLBACK
     return _preset_of_device(torch.cuda.current_device())
