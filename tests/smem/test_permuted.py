@@ -70,3 +70,34 @@ def test_a_row_that_vectors_do_not_divide_keeps_its_vectors_and_its_tail_whole()
     for first, width in ((0, 8), (8, 4)):
         part = off[:, first:first + width]
         assert (part[:, 0] % width == 0).all() and (np.diff(part, axis=1) == 1).all()
+
+
+def _ten_by_five():
+    accesses = ["block:4x2:stride=1x2", "col", "block:4x2"]
+    placements = [p for a in accesses for p in parse_access(a).placements(10, 5, 16)]
+    return placement_index(placements, 5)
+
+
+def test_a_seeds_path_does_not_depend_on_the_clock(monkeypatch):
+    """The schedule counts swaps, not seconds: under a clock that jumps unevenly (but stays
+    inside the budget) a seed returns the same table as under the real one."""
+    import itertools
+
+    from swizzlekit.smem import permuted
+
+    idx = _ten_by_five()
+    start = np.arange(50)
+    steady = search(start, idx, 16, 1, 5, 28, budget_s=30.0, seed=7)
+    ticks = itertools.count()
+    jumpy = np.random.default_rng(0).random(10**6).cumsum() * 1e-5     # uneven, < 10 s
+    monkeypatch.setattr(permuted.time, "perf_counter", lambda: float(jumpy[next(ticks)]))
+    again = search(start, idx, 16, 1, 5, 28, budget_s=30.0, seed=7)
+    assert steady[1] == again[1] == 28
+    assert steady[0].tolist() == again[0].tolist()
+
+
+def test_ten_by_five_sixteen_byte_blocks_meet_the_bound():
+    """A case the annealing rounds alone missed (33 against the bound of 28 on some seeds);
+    the warm spells that come first reach 28 within a few thousand swaps."""
+    sol = solve(10, 5, 16, ["block:4x2:stride=1x2", "block:4x2", "col"])
+    assert sol.wavefronts == sol.lower_bound == 28 and sol.optimal
