@@ -52,7 +52,7 @@ BAD = {
     "layout": [None, 3, "row-major", np.arange(4)],
     "gpu": [None, 3, "", "b300", ["h200"]],
     "gpu_or_preset": [None, 3, "", "b300"],
-    "gpu_or_none": [3, "", "b300", ["h200"]],    # None: the card this process runs on
+    "gpu_or_none": [3, "", "b300", ["h200"], "a100"],   # None: this process's card; Hopper
     "device_name": [None, 3, b"NVIDIA H100", ["NVIDIA H100"]],
     "ranked": [None, 3, [], [None], [{}], "row"],
     "byte_counts": [None, 3, [], "12", b"12", [NAN], [INF], [-1], [[1, 2]], [2**70], ["x"]],

@@ -90,9 +90,9 @@ GPUS: dict[str, GPU] = {
     "h100-sxm": GPU("NVIDIA H100 SXM", 132, 50 * MiB, 2, 3350.0,
                     {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0, "fp8": 1979.0},
                     sources="datasheet / Hopper whitepaper"),
-    # H100 PCIe: 114 SMs, 50 MB L2, HBM2e 2.0 TB/s (datasheet).
+    # H100 PCIe: 114 SMs, 50 MB L2, HBM2e 2.0 TB/s; dense fp8 1513 TFLOP/s (datasheet).
     "h100-pcie": GPU("NVIDIA H100 PCIe", 114, 50 * MiB, 2, 2000.0,
-                     {"bf16": 756.0, "fp16": 756.0, "tf32": 378.0, "fp32": 51.0},
+                     {"bf16": 756.0, "fp16": 756.0, "tf32": 378.0, "fp32": 51.0, "fp8": 1513.0},
                      sources="datasheet"),
     # A100 SXM 80 GB: 108 SMs, 40 MB L2 in two partitions, 2.04 TB/s, 164 KB smem per SM.
     "a100": GPU("NVIDIA A100 SXM 80GB", 108, 40 * MiB, 2, 2039.0,

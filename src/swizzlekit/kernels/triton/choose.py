@@ -123,6 +123,11 @@ def terms(M: int, N: int, K: int, fam: str, config: str, *, narrow_a=False, narr
     slots = g.sms * r
     active = min(tiles, slots)
     share = min(r, math.ceil(active / g.sms))
+    if _PEAK[fam] not in g.peak_tflops:
+        from swizzlekit.errors import SwizzleKitError
+
+        raise SwizzleKitError(f"GPU {gpu_name!r} has no {_PEAK[fam]} peak rate; the config "
+                              f"model plans for: h200, h100-sxm, h100-pcie")
     peak = g.peak_tflops[_PEAK[fam]] * 1e12 / g.sms
     narrow = (bm * bk if narrow_a else 0) + (bn * bk if narrow_b else 0)
     return (math.ceil(tiles / slots) * steps, share * 2 * bm * bn * bk / peak,

@@ -2,7 +2,8 @@
 (:mod:`.choose`) and ``order="auto"`` (:mod:`.auto_order`) take that preset's fit.
 
 Without a CUDA device (``swizzlekit kernels configs`` on a laptop, the CPU tests) the plan is
-made for :data:`FALLBACK`; a device no preset describes is planned for it too. Where torch is
+made for :data:`FALLBACK`; a device no preset describes, or one that is no Hopper card, is
+planned for it too. Where torch is
 not loaded, the driver's list of GPUs names the card, so that planning on the CPU does not
 import torch.
 
@@ -17,9 +18,9 @@ import functools
 import sys
 from pathlib import Path
 
-from swizzlekit.gpus import preset_of
+from swizzlekit.gpus import gpu, preset_of
 
-__all__ = ["FALLBACK", "PROC_GPUS", "current_gpu"]
+__all__ = ["FALLBACK", "PROC_GPUS", "planned", "current_gpu"]
 
 #: The preset planned for where no CUDA device is present or none describes it: the card the
 #: first tables were measured on.
@@ -29,11 +30,21 @@ FALLBACK = "h200"
 PROC_GPUS = Path("/proc/driver/nvidia/gpus")
 
 
+def planned(name: str | None) -> str:
+    """``name`` where the GEMM plans for that preset (a Hopper card, ``sm_90``: the kernels'
+    TMA and wgmma paths, and the peaks the config model needs), else :data:`FALLBACK`.
+
+    >>> planned("h100-sxm"), planned("a100"), planned(None)
+    ('h100-sxm', 'h200', 'h200')
+    """
+    return name if name is not None and gpu(name).arch == "sm_90" else FALLBACK
+
+
 @functools.lru_cache(maxsize=16)
 def _preset_of_device(index: int) -> str:
     import torch
 
-    return preset_of(torch.cuda.get_device_name(index)) or FALLBACK
+    return planned(preset_of(torch.cuda.get_device_name(index)))
 
 
 @functools.lru_cache(maxsize=1)
@@ -49,7 +60,7 @@ def _preset_of_host() -> str:
         return FALLBACK
     if len(names) != 1:
         return FALLBACK
-    return names.pop() or FALLBACK
+    return planned(names.pop())
 
 
 def current_gpu() -> str:
