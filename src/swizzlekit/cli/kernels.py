@@ -113,7 +113,8 @@ def _configs(args: argparse.Namespace) -> int:
     form = ((", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
             + (" on aligned copies ({}x{}x{})".format(*plan.kernel_shape) if plan.copies else "")
             + (", B read from a copy in 128-byte rows" if plan.b_pitch_copy else ""))
-    head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision} on {plan.gpu}, {plan.kernel} kernel{form}: "
+    head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision} on {plan.gpu}, {plan.kernel} "
+            f"kernel{form}: "
             f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times {plan.timed}"
             + (" (both operands narrow: one per group of stage twins)"
                if plan.both_narrow and plan.mode == "model" else ""))

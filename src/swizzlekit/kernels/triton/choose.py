@@ -32,7 +32,7 @@ config and kernel, on the fit half of each card's table (``swizzlekit lab tiles`
 the fit of the card it runs on (:func:`~swizzlekit.kernels.triton.device.current_gpu`,
 :func:`fit_of`).
 
->>> p = predict(4096, 4096, 4096, "16bit", "tma", "128x256x64/s3/w8")
+>>> p = predict(4096, 4096, 4096, "16bit", "tma", "128x256x64/s3/w8", gpu_name="h200")
 >>> 0.15e-3 < p < 0.3e-3         # seconds; the H200 measured 0.19 ms
 True
 """
@@ -49,9 +49,9 @@ from swizzlekit.errors import check_int
 from swizzlekit.gpus import gpu, residency
 from swizzlekit.kernels.triton.device import current_gpu
 
-__all__ = ["TABLE", "TABLES", "FITTED_PATH", "FITTED_PATHS", "fit_of", "GRID", "EFFICIENCIES", "FLAT_AHEAD", "top_k", "narrow_top_k",
-           "stage_twin", "timed", "both_narrow", "predict", "terms", "seconds", "perf_model",
-           "family", "fitted", "config_label"]
+__all__ = ["TABLE", "TABLES", "FITTED_PATH", "FITTED_PATHS", "fit_of", "GRID", "EFFICIENCIES",
+           "FLAT_AHEAD", "top_k", "narrow_top_k", "stage_twin", "timed", "both_narrow",
+           "predict", "terms", "seconds", "perf_model", "family", "fitted", "config_label"]
 
 #: Each fitted card's measurements (``swizzlekit lab tiles``) and fitted parameters.
 TABLES = {"h200": FOLDER / "tiles_h200.csv", "h100-sxm": FOLDER / "tiles_h100.csv"}
@@ -126,8 +126,11 @@ def terms(M: int, N: int, K: int, fam: str, config: str, *, narrow_a=False, narr
     if _PEAK[fam] not in g.peak_tflops:
         from swizzlekit.errors import SwizzleKitError
 
+        from swizzlekit.gpus import GPUS
+
+        hopper = ", ".join(k for k, v in GPUS.items() if v.arch == "sm_90")
         raise SwizzleKitError(f"GPU {gpu_name!r} has no {_PEAK[fam]} peak rate; the config "
-                              f"model plans for: h200, h100-sxm, h100-pcie")
+                              f"model plans for: {hopper}")
     peak = g.peak_tflops[_PEAK[fam]] * 1e12 / g.sms
     narrow = (bm * bk if narrow_a else 0) + (bn * bk if narrow_b else 0)
     return (math.ceil(tiles / slots) * steps, share * 2 * bm * bn * bk / peak,

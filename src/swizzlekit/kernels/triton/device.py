@@ -3,9 +3,8 @@
 
 Without a CUDA device (``swizzlekit kernels configs`` on a laptop, the CPU tests) the plan is
 made for :data:`FALLBACK`; a device no preset describes, or one that is no Hopper card, is
-planned for it too. Where torch is
-not loaded, the driver's list of GPUs names the card, so that planning on the CPU does not
-import torch.
+planned for it too. Where torch is not loaded, the driver's list of GPUs names the card, so
+that planning on the CPU does not import torch.
 
 >>> from swizzlekit.gpus import GPUS
 >>> current_gpu() in GPUS
