@@ -5,9 +5,10 @@ integer constants.
 Tiles of odd widths (3, 5, 6 or 10 columns of 16-byte elements, say) have no bit swizzle and
 no row XOR that stays inside a row; a strided block there can land twice on one bank under
 every closed form the solver knows. The search swaps elements (whole vectors where the
-instructions move vectors), by simulated annealing in rounds that each start from the best
-bijection found. It is seeded, but bounded by time, so a slower machine may stop short of an
-answer a faster one finds::
+instructions move vectors): short warm spells between plateau walks first, then rounds of
+simulated annealing that each start from the best bijection found. Its schedule counts swaps,
+so a seed takes the same path on any machine, but the search is bounded by time, so a slower
+machine may stop short of an answer a faster one finds::
 
     4x5 tile of 16 B, block:4x2:stride=1x2    row-major: 5 wavefronts    permuted: 3 (the bound)
 
@@ -141,12 +142,13 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     """A seeded local search over bijections, from ``start`` (row-major offsets of a
     bijection onto the tile's storage that keeps vectors whole): swap the offsets of two
     units of one kind (:func:`units`: whole vectors, or single tail elements), kept when the
-    cost does not grow, or else with probability exp(-growth / T): rounds of simulated
-    annealing (:data:`ROUND_STEPS` swaps, T falling from :data:`HOT` to :data:`COLD`), each
-    followed by :data:`WALK_STEPS` swaps that never raise the cost, every round starting from
-    the best bijection found, for ``budget_s``. Each step recosts
-    only the placements (rows of ``idx``) the swap touches. Stops at ``bound``; returns the
-    best offsets and their cost, or None when nothing can move."""
+    cost does not grow, or else with probability exp(-growth / T): first :data:`SPELLS`
+    cycles of warm spells and plateau walks, then rounds of simulated annealing
+    (:data:`ROUND_STEPS` swaps, T falling from :data:`HOT` to :data:`COLD`), each followed by
+    :data:`WALK_STEPS` swaps that never raise the cost and each starting from the best
+    bijection found, for ``budget_s``. Each step recosts only the placements (rows of
+    ``idx``) the swap touches. Stops at ``bound``; returns the best offsets and their cost, or
+    None when nothing can move."""
     n = start.size
     vectors, tails = units(n // cols, cols, keep)
     pools = [p for p in (vectors, tails) if len(p) >= 2]
