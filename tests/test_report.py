@@ -160,6 +160,38 @@ def test_summary_answers_from_the_sections(report):
     assert {k["precision"] for k in full["summary"]} == {"bf16", "fp16", "fp8", "tf32"}
 
 
+def test_kernel_summary_against_a_plain_count_of_the_h100_table():
+    """The per-precision figures, the shapes below the tutorial baseline and fp8's figures
+    where ``_scaled_mm`` takes the shape as given, against a plain recount of the H100's
+    committed full-suite tables."""
+    import csv
+    import math
+    from pathlib import Path
+
+    from swizzlekit.report.summary import kernel_summary
+
+    folder = Path(__file__).parents[1] / "docs/data/bench/full_h100_2026-11-25"
+    rows = [r for f in ("full_bf16_fp16.csv", "full_fp8_tf32.csv")
+            for r in csv.DictReader(open(folder / f))]
+    got = {s["precision"]: s for s in kernel_summary(rows)}
+    for prec, s in got.items():
+        mine = {(r["M"], r["N"], r["K"]): float(r["vs_cublas"]) for r in rows
+                if r["precision"] == prec and r["kernel"] == "triton"}
+        base = {(r["M"], r["N"], r["K"]): float(r["vs_cublas"]) for r in rows
+                if r["precision"] == prec and r["kernel"] == "triton_baseline"}
+        gm = math.exp(sum(map(math.log, mine.values())) / len(mine))
+        assert s["shapes"] == len(mine) and s["geomean"] == round(gm, 3)
+        assert s["below_baseline"] == (sum(mine[k] < base[k] for k in base) if base else None)
+        given = [v for k, v in mine.items() if all(int(d) % 16 == 0 for d in k)]
+        if prec == "fp8":
+            assert s["as_given"]["shapes"] == len(given) < len(mine)
+            assert s["as_given"]["geomean"] == round(
+                math.exp(sum(map(math.log, given)) / len(given)), 3)
+            assert s["as_given"]["below"] == sum(v < 0.90 for v in given)
+        else:
+            assert s["as_given"] is None
+
+
 BAND = 3.5          # the page's noise band in these tests (%)
 
 

@@ -43,6 +43,7 @@ def add(top) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     from swizzlekit.lab.bench import bench, chart, profile_runs, runs
     from swizzlekit.lab.records import to_dicts
+    from swizzlekit.report.summary import kernel_summary
 
     orders = [parse_order(text) for text in args.order or ["auto"]]
     run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
@@ -69,8 +70,17 @@ def run_bench(args: argparse.Namespace) -> int:
                      + (f"  L2 {c.l2_hit_rate_pct}%  DRAM {c.dram_read_bytes / 1e6:.0f} MB"
                         f"  bank conflicts {c.smem_bank_conflicts_ld}" if c else ""))
     gpus = sorted({r.gpu_uuid for r in rows if r.gpu_uuid})
+    summary = kernel_summary(to_dicts(rows))
+    for s in summary:
+        lines.append(f"{s['precision']}: geomean {s['geomean']:.3f}x over {s['shapes']} shapes, "
+                     f"{s['below']} below 0.90x, worst {s['worst']:.3f} ({s['worst_shape']})"
+                     + ("" if s["below_baseline"] is None else
+                        f", {s['below_baseline']} below the tutorial baseline")
+                     + ("" if not s["as_given"] else
+                        f"; where _scaled_mm takes the shape: {s['as_given']['geomean']:.3f}x "
+                        f"over {s['as_given']['shapes']}, {s['as_given']['below']} below 0.90x"))
     emit({"rows": to_dicts(rows), "ncu": to_dicts(counters.values()), "charts": charts,
-          "wall_s": round(wall, 1), "gpus": gpus},
+          "wall_s": round(wall, 1), "gpus": gpus, "summary": summary},
          args.json, "\n".join(lines) + f"\n(L2 {'not ' if args.warm else ''}flushed before "
          f"each repetition; {wall:.1f} s on {len(gpus) or 1} GPU(s); results in {args.out})")
     return 0

@@ -243,12 +243,18 @@ def _bench_table(rows: list[dict]) -> dict:
 
 
 def _kernel_summary_table(rows: list[dict]) -> dict:
+    def given(r):
+        g = r.get("as_given")
+        return "–" if not g else f"{g['geomean']:.3f} over {g['shapes']}, {g['below']} below 0.90×"
+
     return table(["precision", "shapes", "geomean × cuBLAS", "below 0.90×", "worst",
-                  "tutorial baseline geomean"],
+                  "tutorial baseline geomean", "below the baseline",
+                  "fp8 where _scaled_mm takes the shape"],
                  [[r["precision"], r["shapes"], f"{r['geomean']:.3f}", r["below"],
                    f"{r['worst']:.3f} ({r['worst_shape']})",
-                   "–" if r["baseline_geomean"] is None else f"{r['baseline_geomean']:.3f}"]
-                  for r in rows], {1, 2, 3})
+                   "–" if r["baseline_geomean"] is None else f"{r['baseline_geomean']:.3f}",
+                   "–" if r.get("below_baseline") is None else r["below_baseline"], given(r)]
+                  for r in rows], {1, 2, 3, 6})
 
 
 def _by_shape(rows: list[dict]) -> dict:
