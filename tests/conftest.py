@@ -10,6 +10,21 @@ import pytest
 DATA = Path(__file__).parents[1] / "src" / "swizzlekit" / "data"
 
 
+def access_index(rows: int, cols: int, elem_bytes: int, accesses):
+    """The placement index (``smem.analyze.placement_index``) of access specs on a tile, every
+    placement of every spec, or None where a spec has no room on the tile."""
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.smem.access import parse_access
+    from swizzlekit.smem.analyze import placement_index
+
+    try:
+        placements = [p for a in accesses
+                      for p in parse_access(a).placements(rows, cols, elem_bytes)]
+    except SwizzleKitError:
+        return None
+    return placement_index(placements, cols)
+
+
 def _has_gpu() -> bool:
     if shutil.which("nvidia-smi") is None:
         return False

@@ -5,10 +5,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swizzlekit.smem.analyze import placement_index, set_costs
-from swizzlekit.smem.access import parse_access
+from conftest import access_index
+from swizzlekit.smem.analyze import set_costs
 from swizzlekit.smem.screen import universal_bound
-from swizzlekit.errors import SwizzleKitError
 
 
 @settings(max_examples=150, deadline=None)
@@ -22,12 +21,9 @@ def test_no_layout_that_keeps_vectors_beats_the_bound(shape, elem_bytes, keep, a
     rows, cols = shape
     if cols % keep:
         return
-    try:
-        placements = [p for a in accesses
-                      for p in parse_access(a).placements(rows, cols, elem_bytes)]
-    except SwizzleKitError:
+    idx = access_index(rows, cols, elem_bytes, accesses)
+    if idx is None:
         return
-    idx = placement_index(placements, cols)
     bound = universal_bound(idx, elem_bytes, keep)
     assert bound >= universal_bound(idx, elem_bytes)
     rng = np.random.default_rng(seed)
