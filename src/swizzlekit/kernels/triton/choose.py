@@ -126,11 +126,10 @@ def terms(M: int, N: int, K: int, fam: str, config: str, *, narrow_a=False, narr
     if _PEAK[fam] not in g.peak_tflops:
         from swizzlekit.errors import SwizzleKitError
 
-        from swizzlekit.gpus import GPUS
+        from swizzlekit.kernels.triton.device import PLANNED
 
-        hopper = ", ".join(k for k, v in GPUS.items() if v.arch == "sm_90")
         raise SwizzleKitError(f"GPU {gpu_name!r} has no {_PEAK[fam]} peak rate; the config "
-                              f"model plans for: {hopper}")
+                              f"model plans for: {', '.join(PLANNED)}")
     peak = g.peak_tflops[_PEAK[fam]] * 1e12 / g.sms
     narrow = (bm * bk if narrow_a else 0) + (bn * bk if narrow_b else 0)
     return (math.ceil(tiles / slots) * steps, share * 2 * bm * bn * bk / peak,
@@ -267,8 +266,10 @@ def both_narrow(named_args: dict) -> bool:
 def perf_model(kernel: str, gpu_name: str | None = None):
     """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
     config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it), on
-    ``gpu_name`` (default: the card the call runs on)."""
+    ``gpu_name`` (default: the card the call runs on, looked up once here, not per config)."""
     from swizzlekit.kernels.triton.footprint import element_size
+
+    gpu_name = gpu_name or current_gpu()
 
     def estimate(**kw) -> float:
         a = kw.get("a_ptr", kw.get("a_desc"))

@@ -161,16 +161,18 @@ class Prune:
 
     def __call__(self, configs, named_args, **kwargs):
         from swizzlekit.kernels.triton import choose
+        from swizzlekit.kernels.triton.device import current_gpu
 
         kept = self.fits(configs, named_args, **kwargs)
         mode = current_mode()
         if mode == "full" or len(kept) <= 1:
             return kept
-        estimate = choose.perf_model(self.model, self.gpu_name)
+        gpu_name = self.gpu_name or current_gpu()          # once for the ranking and the count
+        estimate = choose.perf_model(self.model, gpu_name)
         ranked = sorted(kept, key=lambda c: estimate(**named_args, **kwargs, **c.all_kwargs()))
         if mode == "0":
             return ranked[:1]
         labels = [choose.config_label(c.kwargs, c.num_stages, c.num_warps) for c in ranked]
         flat = sum(label.endswith("/flat") for label in labels)
         return [ranked[i] for i in choose.timed(labels, choose.both_narrow(named_args), flat,
-                                                gpu_name=self.gpu_name)]
+                                                gpu_name=gpu_name)]

@@ -17,9 +17,9 @@ import functools
 import sys
 from pathlib import Path
 
-from swizzlekit.gpus import gpu, preset_of
+from swizzlekit.gpus import GPUS, gpu, preset_of
 
-__all__ = ["FALLBACK", "PROC_GPUS", "planned", "current_gpu"]
+__all__ = ["FALLBACK", "PLANNED", "PROC_GPUS", "planned", "current_gpu"]
 
 #: The preset planned for where no CUDA device is present or none describes it: the card the
 #: first tables were measured on.
@@ -27,6 +27,9 @@ FALLBACK = "h200"
 #: Where the NVIDIA driver lists its GPUs on Linux (one folder each, ``information`` naming
 #: the model), read where torch is not loaded, so that planning on the CPU stays quick.
 PROC_GPUS = Path("/proc/driver/nvidia/gpus")
+#: The presets the GEMM plans for: the Hopper cards (``sm_90``), whose TMA and wgmma paths the
+#: kernels take and whose peaks the config model needs.
+PLANNED = tuple(k for k, g in GPUS.items() if g.arch == "sm_90")
 
 
 def planned(name: str | None) -> str:
@@ -36,7 +39,10 @@ def planned(name: str | None) -> str:
     >>> planned("h100-sxm"), planned("a100"), planned(None)
     ('h100-sxm', 'h200', 'h200')
     """
-    return name if name is not None and gpu(name).arch == "sm_90" else FALLBACK
+    if name is None:
+        return FALLBACK
+    gpu(name)                                          # the door: a preset's name
+    return name if name.lower() in PLANNED else FALLBACK
 
 
 @functools.lru_cache(maxsize=16)

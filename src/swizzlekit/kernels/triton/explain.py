@@ -212,15 +212,14 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     from swizzlekit.kernels.triton.choose import config_label
     from swizzlekit.kernels.triton.configs import Prune, current_mode
 
-    from swizzlekit.gpus import GPUS, gpu as preset
-    from swizzlekit.kernels.triton.device import current_gpu
+    from swizzlekit.gpus import gpu as preset
+    from swizzlekit.kernels.triton.device import PLANNED, current_gpu
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
     gpu = current_gpu() if gpu is None else gpu
-    if preset(gpu).arch != "sm_90":                    # the door: a Hopper preset's name
-        hopper = ", ".join(k for k, g in GPUS.items() if g.arch == "sm_90")
+    if preset(gpu) and gpu.lower() not in PLANNED:     # the door: a Hopper preset's name
         raise SwizzleKitError(f"the Triton GEMM plans for Hopper cards only; got GPU {gpu!r} "
-                              f"({preset(gpu).arch}); choose one of: {hopper}")
+                              f"({preset(gpu).arch}); choose one of: {', '.join(PLANNED)}")
     gpu = gpu.lower()
     route = _route(M, N, K, precision, kernel, persistent)
     model, configs, prune, named, consts, chosen, swapped = _call(M, precision, persistent,
