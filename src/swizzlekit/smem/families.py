@@ -62,8 +62,8 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     instruction pairs without them and runs them on the pair it chooses."""
     began = time.perf_counter()
     keep = _keep(specs, vector)
-    placements = [s.placements(rows, cols, elem_bytes) for s in specs]
-    idx = placement_index([p for ps in placements for p in ps], cols)
+    placements = [p for s in specs for p in s.placements(rows, cols, elem_bytes)]
+    idx = placement_index(placements, cols)
     bound = universal_bound(idx, elem_bytes, keep if cols % keep == 0 else 1)
     searched = 0
     # (cost, storage, family rank, layout, family): fewest wavefronts, then least shared
@@ -73,7 +73,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
     pow2 = is_pow2(rows) and is_pow2(cols)
     exhaustive_linear = 0                 # classes searched when every linear map was tried
     permuted = False                      # whether the local search over bijections ran
-    core = Core.of([p[:, 0] * cols + p[:, 1] for ps in placements for p in ps])
+    core = Core.of([p[:, 0] * cols + p[:, 1] for p in placements])
 
     def consider(layout: TileLayout, family: str, cost: int | None = None,
                  storage: int | None = None) -> bool:
@@ -238,7 +238,7 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
                             found[1], rows * cols):
                     return done("")
     pads = n_elems if max_pad is None else max_pad
-    shapes = Translates.of([p for ps in placements for p in ps], cols)
+    shapes = Translates.of(placements, cols)
     for pad in range(1, pads + 1):
         # storage: the last row starts at (rows - 1) * (cols + pad) and holds cols elements
         if consider(RowMajor(rows, cols, pad), "padded",
