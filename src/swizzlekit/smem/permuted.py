@@ -23,18 +23,19 @@ per bit and chunk of 62 elements: ``(K_j >> (i % 62)) & 1``, summed over the bit
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.smem.access import WAVEFRONT_BYTES
 from swizzlekit.smem.layouts import TileLayout
+from swizzlekit.smem.ledger import Ledger
 
 __all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
            "PERMUTED_MAX_ELEMENTS", "CHUNK", "ROUND_STEPS", "HOT", "COLD", "WALK_STEPS",
-           "SPELLS", "CYCLE_STEPS", "WARM"]
+           "SPELLS", "CYCLE_STEPS", "WARM", "AIMED"]
 
 #: The local search runs on tiles of up to this many elements.
 PERMUTED_MAX_ELEMENTS = 512
@@ -55,6 +56,11 @@ WALK_STEPS = 42000
 #: Every schedule counts swaps, not seconds, so a seed's path is the same on any machine; the
 #: budget only cuts it short. A 2-core machine of 2026 runs 60,000-80,000 swaps a second.
 SPELLS, CYCLE_STEPS, WARM = 2, 10000, 0.35
+#: The share of swaps aimed at a conflict: their first unit is an element of the most crowded
+#: bank group of a placement whose cost is above its ideal. Aimed swaps reached the bound
+#: on 64x5 of 8-byte elements (two block reads: 64) in under a second, where random swaps
+#: alone stopped at 76-78 after three (docs/data/smem_adversary/).
+AIMED = 0.5
 
 
 @dataclass(frozen=True)
@@ -146,42 +152,26 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
     cycles of warm spells and plateau walks, then rounds of simulated annealing
     (:data:`ROUND_STEPS` swaps, T falling from :data:`HOT` to :data:`COLD`), each followed by
     :data:`WALK_STEPS` swaps that never raise the cost and each starting from the best
-    bijection found, for ``budget_s``. Each step recosts only the placements (rows of
-    ``idx``) the swap touches. Stops at ``bound``; returns the best offsets and their cost, or
-    None when nothing can move."""
+    bijection found, for ``budget_s``. A share :data:`AIMED` of the swaps moves a unit out of
+    the most crowded bank group of a placement above its ideal; the rest pick both units at
+    random. Each step recosts only the placements the swap touches (:class:`.Ledger`).
+    Stops at ``bound``; returns the best offsets and their cost, or None when nothing can
+    move."""
     n = start.size
     vectors, tails = units(n // cols, cols, keep)
-    pools = [p for p in (vectors, tails) if len(p) >= 2]
+    pools = [p.tolist() for p in (vectors, tails) if len(p) >= 2]
     if not pools:
         return None
     rng = np.random.default_rng(seed)
-    # the placements each unit lies in
-    unit_of = np.full(n, -1, dtype=np.int64)      # -1: a unit too few to move
+    unit_of: list = [None] * n                    # element -> (pool, unit), None: cannot move
     for k, pool in enumerate(pools):
-        unit_of[pool.reshape(-1)] = np.repeat(np.arange(len(pool)) + k * n, pool.shape[1])
-    rows_of: dict[int, set[int]] = {}
-    for row, members in enumerate(idx):
-        for u in set(unit_of[members[members >= 0]].tolist()):
-            rows_of.setdefault(u, set()).add(row)
-    members = [row[row >= 0].tolist() for row in idx]
-    pool_lists = [pool.tolist() for pool in pools]
-    unit = max(elem_bytes, 4)
-    groups = WAVEFRONT_BYTES // unit
-
-    def row_cost(off: list, row: list) -> int:
-        """set_costs of one placement, in plain Python (a few elements: faster than numpy)."""
-        seen: dict[int, set] = {}
-        for e in row:
-            cell = off[e] * elem_bytes // unit
-            seen.setdefault(cell % groups, set()).add(cell)
-        return max(map(len, seen.values()))
-
+        for u, members in enumerate(pool):
+            for e in members:
+                unit_of[e] = (k, u)
     weights = np.array([len(p) for p in pools], dtype=float)
     weights /= weights.sum()
-    cur = start.reshape(-1).astype(np.int64).tolist()
-    per = [row_cost(cur, row) for row in members]
-    cur_cost = sum(per)
-    best, best_cost = list(cur), cur_cost
+    led = Ledger(start.reshape(-1), idx, elem_bytes)
+    best, best_cost = list(led.off), led.total
     t0 = time.perf_counter()
     batch = 64
     rounds, cool, first = 0, (COLD / HOT) ** (batch / ROUND_STEPS), SPELLS * CYCLE_STEPS
@@ -193,30 +183,38 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
         else:                            # then rounds of annealing, each from the best
             if step - first >= rounds * (ROUND_STEPS + WALK_STEPS):
                 heat, rounds = HOT, rounds + 1
-                cur, cur_cost = list(best), best_cost
-                per = [row_cost(cur, row) for row in members]
+                led.reset(best)
             heat = heat * cool if heat > COLD else 1e-9    # then a walk on the plateau
         which = rng.choice(len(pools), batch, p=weights).tolist()
-        draws = rng.random((batch, 3)).tolist()
-        for k, (x, y, z) in zip(which, draws):
-            pool = pool_lists[k]
+        draws = rng.random((batch, 5)).tolist()
+        hot = led.hot()
+        off = led.off
+        for k, (x, y, z, aim, w) in zip(which, draws):
+            pool = pools[k]
             a = int(x * len(pool))
+            if aim < AIMED and hot:      # a unit out of a crowded group of a hot placement
+                t = hot[int(w * len(hot))]
+                if led.per[t] > -(-len(led.cells[t]) // led.groups):
+                    crowded = led.crowded(t)
+                    moved = unit_of[crowded[int(x * len(crowded))]]
+                    if moved is not None:
+                        k, a = moved
+                        pool = pools[k]
             b = int(y * (len(pool) - 1))
             b += b >= a                                     # two distinct units
-            touched = rows_of.get(a + k * n, set()) | rows_of.get(b + k * n, set())
+            pa, pb = pool[a], pool[b]
+            swap = [(ea, off[eb_]) for ea, eb_ in zip(pa, pb)] + \
+                   [(eb_, off[ea]) for ea, eb_ in zip(pa, pb)]
+            touched = led.move(swap)
             if not touched:
                 continue
-            for ea, eb_ in zip(pool[a], pool[b]):
-                cur[ea], cur[eb_] = cur[eb_], cur[ea]
-            new = {t: row_cost(cur, members[t]) for t in touched}
-            delta = sum(new[t] - per[t] for t in touched)
-            if delta <= 0 or z < np.exp(-delta / heat):
-                for t, v in new.items():
-                    per[t] = v
-                cur_cost += delta
-                if cur_cost < best_cost:
-                    best, best_cost = list(cur), cur_cost
+            new = {t: led.cost(t) for t in touched}
+            delta = sum(v - led.per[t] for t, v in new.items())
+            if delta <= 0 or z < math.exp(-delta / heat):
+                led.settle(new)
+                if led.total < best_cost:
+                    best, best_cost = list(off), led.total
             else:                                           # undo the swap
-                for ea, eb_ in zip(pool[a], pool[b]):
-                    cur[ea], cur[eb_] = cur[eb_], cur[ea]
+                led.move([(ea, off[eb_]) for ea, eb_ in zip(pa, pb)] +
+                         [(eb_, off[ea]) for ea, eb_ in zip(pa, pb)])
     return np.array(best, dtype=np.int64), best_cost
