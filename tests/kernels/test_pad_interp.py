@@ -91,3 +91,22 @@ def test_bad_input_is_refused(a, bt, message):
 def test_pad_to_refuses_bad_input(t, rows, cols, message):
     with pytest.raises(SwizzleKitError, match=message):
         pad_to(t, rows, cols)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32, torch.uint8])
+@pytest.mark.parametrize("view_cols", [40, 48])
+def test_rows_that_move_16_bytes_at_a_time_copy_as_torch_pads(dtype, view_cols):
+    """A row stride that is a multiple of 16 bytes but not of 16 elements (40 bf16: B's 5000
+    in 3000x5000x4000 scaled down) copies 16 bytes at a time on a GPU (pad._vec); the copy
+    still equals torch's padding, and views whose rows or bases are not 16-byte aligned copy
+    element by element."""
+    from swizzlekit.kernels.triton.pad import _vec
+
+    per = 16 // torch.empty((), dtype=dtype).element_size()
+    buf = torch.rand(2 * BLOCK_R + 3, 2 * view_cols).add_(0.5).to(dtype)
+    for t, vec in ((buf[:, :view_cols], per if view_cols % per == 0 else 1),
+                   (buf[:, 1:view_cols + 1], 1)):
+        to_cols = -(-view_cols // 64) * 64 + 64
+        assert _vec(t, to_cols) == vec
+        out = pad_to(t, t.shape[0] + 5, to_cols)
+        assert torch.equal(out, torch.nn.functional.pad(t, (0, to_cols - t.shape[1], 0, 5)))
