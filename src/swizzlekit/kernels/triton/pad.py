@@ -74,9 +74,10 @@ def _pad_pair_kernel(a_ptr, a2_ptr, b_ptr, b2_ptr, rows_a, cols_a, rows2_a, cols
 def _vec(t, cols2: int) -> int:
     """Elements per 16 bytes where ``t``'s rows, and the copy's, can move 16 bytes at a time
     (unit column stride, a 16-byte aligned base, row stride and both row lengths multiples of
-    16 bytes), else 1. Without it a row stride that is no multiple of 16 elements (B's 5000
-    in 3000x5000x4000 bf16) hid the rows' alignment from Triton, which then moved single
-    elements (the H100 copied that B, 40 MB, in 40 us)."""
+    16 bytes), else 1. Triton sees an integer's divisibility only by 16 elements, so a row
+    stride such as B's 5000 in 3000x5000x4000 bf16 hid the rows' alignment from it. On the
+    H100 that copy (40 MB) took 40.0 us before and 38.8 us with the hint
+    (docs/data/bench/pitch_h100_2026-11-25/): the copy runs near 2 TB/s either way."""
     per = 16 // t.element_size()
     whole = t.stride(1) == 1 and t.data_ptr() % 16 == 0
     return per if whole and all(v % per == 0 for v in (t.stride(0), t.shape[1], cols2)) else 1
