@@ -343,14 +343,15 @@ def test_deep_pipelines_only_for_few_rows(M, elem, monkeypatch):
 
 @pytest.mark.parametrize("dtype,bound", [(torch.float16, "float16"), (torch.float32, "ieee")])
 def test_b_rows_off_a_128_byte_pitch_are_read_from_a_pitched_copy(monkeypatch, dtype, bound):
-    """From PITCH_MIN_MNK on (lowered here), a TMA call whose row-major B has rows that do not
-    all start on 64-byte boundaries reads B from a copy in 128-byte rows; the product still
-    matches float64, and an aligned pitch is read as it is."""
+    """From PITCH_MIN_MNK and pitch_min_m rows on (both lowered here), a TMA call whose
+    row-major B has rows that do not all start on 64-byte boundaries reads B from a copy in
+    128-byte rows; the product still matches float64, and an aligned pitch is read as it is."""
     from swizzlekit.kernels.triton import call
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import random_operands, relative_error
 
     monkeypatch.setattr(call, "PITCH_MIN_MNK", 0)
+    monkeypatch.setattr(call, "PITCH_PAYOFF", 0)
     made = []
     real = mm._pitched
     monkeypatch.setattr(mm, "_pitched", lambda b: made.append(real(b)) or made[-1])
@@ -377,3 +378,22 @@ def test_pitched_copies_hold_the_values_in_128_byte_rows():
     assert _pitch_first(b, 2**12, 2**11, 2**11) and not _pitch_first(b, 8, 8, 8)
     assert not _pitch_first(torch.randn(7, 32, dtype=torch.float16), 2**12, 2**11, 2**11)
     assert not _pitch_first(b.T.contiguous().T, 2**12, 2**11, 2**11)     # K-major: not rows
+
+
+def test_the_pitched_copy_pays_from_the_rows_the_card_gives():
+    """pitch_copy: misaligned rows only, from PITCH_MIN_MNK, and from pitch_min_m rows, which
+    follow the preset's peak over bandwidth (the H200's wider bandwidth copies from fewer
+    rows) and the element size."""
+    from swizzlekit.kernels.triton.call import PITCH_PAYOFF, pitch_copy, pitch_min_m
+    from swizzlekit.gpus import gpu
+
+    for name in ("h100-sxm", "h200"):
+        card = gpu(name)
+        want = 2 * card.peak_tflops["bf16"] * 1e3 / card.dram_gbps * PITCH_PAYOFF
+        m = pitch_min_m(2, name)
+        assert m - 1 < want <= m
+        assert pitch_copy(m, 5000, 4000, 10000, 2, name)
+        assert not pitch_copy(m - 1, 5000, 4000, 10000, 2, name)
+        assert not pitch_copy(m, 5120, 4000, 10240, 2, name)         # rows on 64-byte lines
+        assert not pitch_copy(m, 50, 40, 100, 2, name)               # below PITCH_MIN_MNK
+    assert pitch_min_m(2, "h200") < pitch_min_m(2, "h100-sxm")

@@ -15,6 +15,7 @@ problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`,
 from __future__ import annotations
 
 import functools
+import math
 
 from swizzlekit.cta.orders import ORDERS, order as make_order
 from swizzlekit.errors import SwizzleKitError
@@ -87,18 +88,44 @@ def _tma_ok(*tensors) -> bool:
 PAD_MIN_MNK = 2**31
 
 
-#: From this M*N*K on, a TMA call whose row-major B has rows that do not all start on a
-#: :data:`PITCH_ALIGN`-byte boundary reads B from a copy in rows of a :data:`PITCH_BYTES`
-#: pitch (:func:`_pitched`). Measured on the H100 in bf16 (docs/data/bench/ragged_pitch/,
-#: 2026-11-25): 3000x5000x4000 (B rows 10000 bytes apart) ran 0.235 ms, and 0.193 ms with B
-#: alone in 128-byte rows (the tile-aligned 3072x5120x4032: 0.185 ms); 6000x7000x3000 (14000
-#: bytes) 0.522 and 0.381 ms; but 4000x4000x4000, whose rows (8000 bytes) all start on 64-byte
-#: boundaries, ran as fast as its aligned neighbour, and the copy (B's bytes twice) only cost.
+#: A TMA call whose row-major B has rows that do not all start on a :data:`PITCH_ALIGN`-byte
+#: boundary reads B from a copy in rows of a :data:`PITCH_BYTES` pitch (:func:`_pitched`) where
+#: the copy pays for itself (:func:`pitch_copy`), and never below this M*N*K. Measured on the
+#: H100 in bf16 (docs/data/bench/ragged_pitch/, 2026-11-25): 3000x5000x4000 (B rows 10000
+#: bytes apart) ran 0.235 ms, and 0.193 ms with B alone in 128-byte rows (the tile-aligned
+#: 3072x5120x4032: 0.185 ms); 6000x7000x3000 (14000 bytes) 0.522 and 0.381 ms; but
+#: 4000x4000x4000, whose rows (8000 bytes) all start on 64-byte boundaries, ran as fast as
+#: its aligned neighbour, and the copy (B's bytes twice) only cost.
 PITCH_MIN_MNK = 2**33
 #: Rows of B starting on boundaries of this many bytes are read at full speed.
 PITCH_ALIGN = 64
 #: The row pitch, in bytes, of the copies.
 PITCH_BYTES = 128
+#: The copy saves a share p of the GEMM's time, 2MNK / (g peak), and costs B's bytes twice,
+#: 2KNe / (c bandwidth): it pays from M = e (peak / bandwidth) g / (c p) rows, e the element's
+#: bytes, peak and bandwidth the card's preset. On the H100 (2026-11-25, six bf16 shapes of M
+#: = 1000 to 9000 with B's rows 10000-18000 bytes apart, docs/data/bench/pitch_h100_2026-11-25/)
+#: the GEMM ran at g = 0.69 of the peak on the copy, the copy at c = 0.61 of the bandwidth, and
+#: B as given cost p = 0.16-0.34 more (median 0.24): g / (c p) = 4.7. That gives M = 2776 in
+#: 16-bit on the H100 and 2165 on the H200; the copy ran faster at M = 3000, 6000 and 9000 and
+#: slower at 1000, 1500 and 2000 (by up to 27%).
+PITCH_PAYOFF = 4.7
+
+
+def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
+    """The fewest rows from which a call of ``elem_bytes``-byte operands reads a misaligned B
+    from a pitched copy on ``gpu_name`` (default: the card this process plans for): see
+    :data:`PITCH_PAYOFF`. 4-byte operands take the TF32 peak.
+
+    >>> pitch_min_m(2, "h100-sxm"), pitch_min_m(2, "h200"), pitch_min_m(4, "h100-sxm")
+    (2776, 2165, 2773)
+    """
+    from swizzlekit.gpus import gpu
+    from swizzlekit.kernels.triton.device import current_gpu, planned
+
+    card = gpu(planned(gpu_name or current_gpu()))
+    peak = card.peak_tflops["tf32" if elem_bytes == 4 else "bf16"] * 1e12
+    return math.ceil(elem_bytes * peak / (card.dram_gbps * 1e9) * PITCH_PAYOFF)
 
 
 def _pitched(b):
@@ -112,16 +139,20 @@ def _pitched(b):
     return pad_to(b, K, -(-N // per) * per)[:, :N]
 
 
-def pitch_copy(M: int, N: int, K: int, row_bytes: int) -> bool:
+def pitch_copy(M: int, N: int, K: int, row_bytes: int, elem_bytes: int = 2,
+               gpu_name: str | None = None) -> bool:
     """Whether a TMA call of M x N x K reads a row-major B whose rows are ``row_bytes`` apart
-    from a :func:`_pitched` copy: a large problem whose B rows do not all start on
-    :data:`PITCH_ALIGN`-byte boundaries (the rule ``kernels configs`` restates, too)."""
-    return M * N * K >= PITCH_MIN_MNK and row_bytes % PITCH_ALIGN != 0
+    from a pitched copy: from :data:`PITCH_MIN_MNK` and :func:`pitch_min_m` rows, where they
+    do not all start on :data:`PITCH_ALIGN`-byte boundaries (the rule ``kernels configs``
+    restates, too)."""
+    return (M * N * K >= PITCH_MIN_MNK and row_bytes % PITCH_ALIGN != 0
+            and M >= pitch_min_m(elem_bytes, gpu_name))
 
 
 def _pitch_first(b, M: int, N: int, K: int) -> bool:
     """:func:`pitch_copy` for tensor ``b`` (row-major only: a K-major B is read otherwise)."""
-    return b.stride(1) == 1 and pitch_copy(M, N, K, b.stride(0) * b.element_size())
+    return b.stride(1) == 1 and pitch_copy(M, N, K, b.stride(0) * b.element_size(),
+                                           b.element_size())
 
 
 def _aligned(t) -> bool:

@@ -130,7 +130,8 @@ class _Route(NamedTuple):
     pitch: bool             # B read from a copy in rows of a 128-byte pitch (matmul, TMA)
 
 
-def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool) -> _Route:
+def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool,
+           gpu: str) -> _Route:
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
     from swizzlekit.kernels.triton import matmul_configs as matmul
     from swizzlekit.kernels.triton import scaled_configs as scaled
@@ -160,7 +161,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     tf32 = elem == 4 and mm_precision == "tf32"
     b_kmajor = tf32 and (copies or (tma and M >= matmul.TF32_COPY_MIN_M))
     # matmul._plan: call.pitch_copy on B as the TMA kernel reads it (row-major, N wide)
-    pitch = tma and not fp8 and not b_kmajor and pitch_copy(M, N, K, N * elem)
+    pitch = tma and not fp8 and not b_kmajor and pitch_copy(M, N, K, N * elem, elem, gpu)
     return _Route(tma, N, K, copies, b_kmajor, pitch)
 
 
@@ -221,7 +222,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
         raise SwizzleKitError(f"the Triton GEMM plans for Hopper cards only; got GPU {gpu!r} "
                               f"({preset(gpu).arch}); choose one of: {', '.join(PLANNED)}")
     gpu = gpu.lower()
-    route = _route(M, N, K, precision, kernel, persistent)
+    route = _route(M, N, K, precision, kernel, persistent, gpu)
     model, configs, prune, named, consts, chosen, swapped = _call(M, precision, persistent,
                                                                   route, gpu)
     consts.update(ORDER=_order_args(chosen.order, chosen.params)[0], SPLIT_K=1)
