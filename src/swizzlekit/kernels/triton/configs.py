@@ -24,8 +24,8 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, config_smem
 
-__all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "current_mode",
-           "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
+__all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "FP8_DEEP_TILES",
+           "current_mode", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
 
 #: Triton's interpreter runs the kernels on the CPU (tests): one small config, nothing to tune.
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -81,8 +81,17 @@ DEEP_TILES = [(128, 64, 64, 6, 4), (128, 64, 64, 8, 4), (64, 64, 128, 6, 4), (64
 DEEP_SWAPPED = [(32, 128, 64, 8, 4), (64, 64, 128, 6, 4), (16, 64, 128, 8, 4),
                 (32, 64, 128, 8, 4), (64, 128, 64, 8, 4)]
 DEEP_MAX_M = 512
+#: Deep pipelines (5 to 8 stages) for few rows in fp8, kept for M <= :data:`DEEP_MAX_M` only,
+#: as :data:`DEEP_TILES`. cuBLAS runs fp8 at M = 128-256 with 112x128 and 64x128 tiles 7 and 8
+#: stages deep (ncu, docs/data/bench/pitch_h100_2026-11-25/). On the H100 (2026-11-25,
+#: docs/data/bench/fp8_deep_h100/) these ran 256x4096x4096 in 15.9 us against 17.7 for the
+#: best of the lists without them (cuBLAS 16.2), 256x8192x8192 40.5 against 44.7 (39.8) and
+#: 192x8192x4096 24.1 against 26.5 (23.0).
+FP8_DEEP_TILES = [(64, 128, 128, 8, 4), (64, 128, 128, 7, 4), (128, 128, 128, 6, 4),
+                  (128, 128, 128, 5, 4), (64, 64, 256, 5, 4), (128, 64, 128, 7, 4),
+                  (128, 128, 128, 6, 8)]
 _DEEP = ({(*t, False) for t in DEEP_TILES} | {(*t, True) for t in DEEP_SWAPPED}
-         | {(*t, None) for t in DEEP_TILES})
+         | {(*t, None) for t in DEEP_TILES + FP8_DEEP_TILES})
 
 
 #: The interpreter's one config (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): nothing to tune.

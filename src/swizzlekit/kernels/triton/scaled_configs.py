@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import functools
 
-from swizzlekit.kernels.triton.configs import (_INTERPRET, INTERPRETER_TILE, SMALL_M,
-                                               _config_list, _fitting,
-                                               _with_flat)
+from swizzlekit.kernels.triton.configs import (_INTERPRET, FP8_DEEP_TILES, INTERPRETER_TILE,
+                                               SMALL_M, _config_list, _fitting, _with_flat)
 from swizzlekit.kernels.triton.footprint import element_size
 from swizzlekit.kernels.triton.matmul_configs import flat_ok
 
@@ -37,12 +36,14 @@ def _tile_configs(pre_hook=None):
     # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps); fp8 tiles go 128 deep in K. They include
     # the baseline's (kernels/triton/baseline.py: tutorial 03's fp8 configs), so the search
     # never has fewer tile shapes than the bar it must not fall below. The last three are
-    # the narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle.
+    # the narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle; then the
+    # deep pipelines for M <= DEEP_MAX_M.
     return _config_list([(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
                          (128, 128, 128, 4, 4), (256, 64, 128, 4, 4), (64, 256, 128, 4, 4),
                          (128, 64, 128, 4, 4), (64, 128, 128, 4, 4), (128, 64, 64, 4, 4),
                          (64, 128, 64, 4, 4), (128, 32, 64, 4, 4),
-                         (64, 64, 256, 3, 4), (64, 32, 256, 4, 4), (64, 64, 128, 5, 4)],
+                         (64, 64, 256, 3, 4), (64, 32, 256, 4, 4), (64, 64, 128, 5, 4),
+                         *FP8_DEEP_TILES],
                         pre_hook)
 
 
