@@ -4,7 +4,6 @@ set -u
 OUT=$1
 python3 -m pip install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1
 nvidia-smi --query-gpu=name,uuid,driver_version --format=csv > $OUT/gpu.txt
-git rev-parse HEAD >> $OUT/gpu.txt 2>/dev/null
 export PYTHONUNBUFFERED=1
 timeout 330 swizzlekit bench --suite full --precision fp8 --kernel triton --kernel triton_baseline --out $OUT/fp8 > $OUT/fp8.log 2>&1
 timeout 200 swizzlekit bench --suite ragged-pairs --precision bf16 --kernel triton --out $OUT/ragged > $OUT/ragged.log 2>&1
