@@ -397,3 +397,25 @@ def test_the_pitched_copy_pays_from_the_rows_the_card_gives():
         assert not pitch_copy(m, 5120, 4000, 10240, 2, name)         # rows on 64-byte lines
         assert not pitch_copy(m, 50, 40, 100, 2, name)               # below PITCH_MIN_MNK
     assert pitch_min_m(2, "h200") < pitch_min_m(2, "h100-sxm")
+
+
+@pytest.mark.parametrize("M,N,deep", [(1024, 1024, True), (2048, 1024, True), (1024, 2048, True),
+                                      (2048, 2048, False), (1024, 16384, False), (513, 4096, False)])
+def test_deep_pipelines_for_few_tiles_past_the_row_limit(M, N, deep, monkeypatch):
+    """Past DEEP_MAX_M rows the prune still offers the deep pipelines (16-bit and fp8) where
+    the output holds at most DEEP_MAX_TILES tiles of 128x128, and only there; the kernels'
+    prunes pass N (the GPU's lists: the interpreter has one tile)."""
+    from swizzlekit.kernels.triton import matmul_configs as mc
+    from swizzlekit.kernels.triton import scaled_configs as sc
+    from swizzlekit.kernels.triton.configs import DEEP_TILES, FP8_DEEP_TILES, _key, deep_ok
+
+    assert deep_ok(M, N) == deep and not deep_ok(M)
+    for module in (mc, sc):
+        monkeypatch.setattr(module, "_INTERPRET", False)
+    named = {"M": M, "N": N}
+    a16 = torch.empty(1, 1, dtype=torch.bfloat16)
+    kept16 = mc._prune(mc._configs(swap=True), {**named, "a_ptr": a16, "stride_bk": N,
+                                                "stride_bn": 1}, PRECISION="ieee")
+    kept8 = sc._prune(sc._configs(), {**named, "c_ptr": a16})
+    for kept, tiles in ((kept16, DEEP_TILES), (kept8, FP8_DEEP_TILES)):
+        assert bool({_key(c)[:5] for c in kept} & set(tiles)) == deep

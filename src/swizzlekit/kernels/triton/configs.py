@@ -25,7 +25,7 @@ from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, config_smem
 
 __all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "FP8_DEEP_TILES",
-           "current_mode", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
+           "DEEP_MAX_TILES", "deep_ok", "current_mode", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
 
 #: Triton's interpreter runs the kernels on the CPU (tests): one small config, nothing to tune.
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -90,6 +90,12 @@ DEEP_MAX_M = 512
 FP8_DEEP_TILES = [(64, 128, 128, 8, 4), (64, 128, 128, 7, 4), (128, 128, 128, 6, 4),
                   (128, 128, 128, 5, 4), (64, 64, 256, 5, 4), (128, 64, 128, 7, 4),
                   (128, 128, 128, 6, 8)]
+#: ... and for any M where the output holds at most this many tiles of 128 x 128 (about one
+#: wave on 132 SMs). On the H100 (2026-11-25, docs/data/bench/deep_mid_h100/) the best config
+#: with the deep pipelines offered against the best without them, x cuBLAS: bf16
+#: 1024x1024x4096 0.93 against 0.71, 1024^3 0.93 against 0.87, 2048x1024x2048 0.95 against
+#: 0.91; fp8 1024x1024x4096 0.96 against 0.79.
+DEEP_MAX_TILES = 128
 _DEEP = ({(*t, False) for t in DEEP_TILES} | {(*t, True) for t in DEEP_SWAPPED}
          | {(*t, None) for t in DEEP_TILES + FP8_DEEP_TILES})
 
@@ -141,17 +147,30 @@ def _key(c) -> tuple:
     return (k["BLOCK_M"], k["BLOCK_N"], k["BLOCK_K"], c.num_stages, c.num_warps, k.get("SWAP_AB"))
 
 
-def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = False) -> list:
-    """The configs whose shared memory (:func:`~.footprint.config_smem`) fits the H200's limit per block;
-    tiles narrower than 64x128 only for M <= SMALL_M, and the deep pipelines
-    (:data:`DEEP_TILES`, :data:`DEEP_SWAPPED`) only for M <= DEEP_MAX_M."""
+def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = False,
+             N: int | None = None) -> list:
+    """The configs whose shared memory (:func:`~.footprint.config_smem`) fits the H200's limit
+    per block; tiles narrower than 64x128 only for M <= SMALL_M, and the deep pipelines
+    (:data:`DEEP_TILES`, :data:`DEEP_SWAPPED`, :data:`FP8_DEEP_TILES`) only where
+    :func:`deep_ok`."""
     keep = [c for c in configs
             if config_smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
-    if M > DEEP_MAX_M:
+    if not deep_ok(M, N):
         keep = [c for c in keep if _key(c) not in _DEEP]
     return keep or configs[-1:]
+
+
+def deep_ok(M: int, N: int | None = None) -> bool:
+    """Whether a call of M x N outputs is offered the deep pipelines: up to
+    :data:`DEEP_MAX_M` rows, or (N given) an output of at most :data:`DEEP_MAX_TILES` tiles of
+    128 x 128, about one wave, where each SM again holds about one tile.
+
+    >>> deep_ok(512), deep_ok(1024), deep_ok(1024, 2048), deep_ok(2048, 2048)
+    (True, False, True, False)
+    """
+    return M <= DEEP_MAX_M or (N is not None and -(-M // 128) * -(-N // 128) <= DEEP_MAX_TILES)
 
 
 class Prune:

@@ -49,7 +49,7 @@ def _tile_configs(pre_hook=None, swap: bool = False):
               # (64x4096 is 32 tiles of 64x128 for 132 SMs); _prune drops them above it
               (64, 64, 128, 3, 4), (64, 32, 128, 4, 4), (32, 64, 128, 4, 4),
               (16, 32, 256, 3, 4),
-              # deep pipelines, kept for M <= DEEP_MAX_M only (tuning.DEEP_TILES)
+              # deep pipelines, for few rows or few tiles only (configs.deep_ok)
               *DEEP_TILES]
     # swapped (Cᵀ = Bᵀ Aᵀ; BLOCK_N is wgmma's M, at least 64): the H200's picks of 13 for nine
     # shapes from 16x14336x4096 to 8192³ (docs/data/bench/tf32_probe2.json). The first fits
@@ -100,7 +100,7 @@ def _prune(configs, named_args, **kwargs):
         swap = elem == 2 and _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
         single = False
     configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
-    return _fitting(configs, M, elem, elem, single)
+    return _fitting(configs, M, elem, elem, single, N=named_args.get("N"))
 
 
 def flat_ok(kwargs: dict) -> bool:
@@ -134,7 +134,9 @@ def config_labels(elem: int, M: int, swap: bool, single: bool) -> tuple[str, ...
 
 def _rows_class(M: int) -> int:
     """One M for every M that :func:`~swizzlekit.kernels.triton.tuning._fitting` treats alike
-    (it keeps configs by M <= SMALL_M and M <= DEEP_MAX_M only), for :func:`_labels`' cache."""
+    without N (it keeps configs by M <= SMALL_M and M <= DEEP_MAX_M only: the labels, for
+    the order pick, leave out the deep pipelines that few tiles add), for :func:`_labels`'
+    cache."""
     if M <= SMALL_M:
         return M
     return SMALL_M + 1 if M <= DEEP_MAX_M else DEEP_MAX_M + 1

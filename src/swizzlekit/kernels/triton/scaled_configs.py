@@ -37,7 +37,7 @@ def _tile_configs(pre_hook=None):
     # the baseline's (kernels/triton/baseline.py: tutorial 03's fp8 configs), so the search
     # never has fewer tile shapes than the bar it must not fall below. The last three are
     # the narrow tiles for M <= SMALL_M, where 128-wide tiles leave most SMs idle; then the
-    # deep pipelines for M <= DEEP_MAX_M.
+    # deep pipelines for few rows or few tiles (configs.deep_ok).
     return _config_list([(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
                          (128, 128, 128, 4, 4), (256, 64, 128, 4, 4), (64, 256, 128, 4, 4),
                          (128, 64, 128, 4, 4), (64, 128, 128, 4, 4), (128, 64, 64, 4, 4),
@@ -59,7 +59,7 @@ def _prune(configs, named_args, **kwargs):
     out_bytes = element_size(named_args.get("c_ptr", named_args.get("c_desc")))
     if "PERSISTENT" in kwargs:                     # the TMA kernel
         configs = [c for c in configs if not c.kwargs["FLAT"] or flat_ok(kwargs)]
-    return _fitting(configs, named_args.get("M", 0), 1, out_bytes)
+    return _fitting(configs, named_args.get("M", 0), 1, out_bytes, N=named_args.get("N"))
 
 
 def _auto_order(M: int, N: int, K: int, out_bytes: int, use_tma: bool,
