@@ -203,10 +203,8 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
             b = int(y * (len(pool) - 1))
             b += b >= a                                     # two distinct units
             pa, pb = pool[a], pool[b]
-            swap = [(ea, off[eb_]) for ea, eb_ in zip(pa, pb)] + \
-                   [(eb_, off[ea]) for ea, eb_ in zip(pa, pb)]
-            touched = led.move(swap)
-            if not touched:
+            touched = led.move(_swap(off, pa, pb))
+            if not touched:             # in no placement: kept, as a move of no cost
                 continue
             new = {t: led.cost(t) for t in touched}
             delta = sum(v - led.per[t] for t, v in new.items())
@@ -215,6 +213,12 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
                 if led.total < best_cost:
                     best, best_cost = list(off), led.total
             else:                                           # undo the swap
-                led.move([(ea, off[eb_]) for ea, eb_ in zip(pa, pb)] +
-                         [(eb_, off[ea]) for ea, eb_ in zip(pa, pb)])
+                led.move(_swap(off, pa, pb))
     return np.array(best, dtype=np.int64), best_cost
+
+
+def _swap(off: list, pa: list, pb: list) -> list:
+    """The moves that exchange the offsets of units ``pa`` and ``pb`` (element lists of one
+    length), pairwise; made twice, they undo themselves."""
+    return ([(ea, off[eb]) for ea, eb in zip(pa, pb)]
+            + [(eb, off[ea]) for ea, eb in zip(pa, pb)])
