@@ -74,8 +74,9 @@ SMALL_M = 256
 #: 256 x 8192 x 8192 in 16.7, 19.1, 22.8, 29.0 and 55.7 us, against 19.0, 22.7, 27.0, 32.6
 #: and 60.1 without them (docs/data/bench/JOURNAL.md, "Deep pipelines at small M"); in the default
 #: mode, over the config model refitted with them, the `decode` suite's 15 rows went from
-#: 0.933 to 0.990x cuBLAS (bf16) and 0.939 to 1.002x (fp16). Offered only up to
-#: :data:`DEEP_MAX_M` rows, the largest M measured. In fp32 none fits the shared memory.
+#: 0.933 to 0.990x cuBLAS (bf16) and 0.939 to 1.002x (fp16). Offered up to
+#: :data:`DEEP_MAX_M` rows, the largest M measured then, and for outputs of few tiles
+#: (:func:`deep_ok`). In fp32 none fits the shared memory.
 DEEP_TILES = [(128, 64, 64, 6, 4), (128, 64, 64, 8, 4), (64, 64, 128, 6, 4), (64, 128, 64, 6, 4),
               (128, 128, 64, 5, 8), (64, 64, 64, 8, 4)]
 DEEP_SWAPPED = [(32, 128, 64, 8, 4), (64, 64, 128, 6, 4), (16, 64, 128, 8, 4),
