@@ -419,3 +419,14 @@ def test_deep_pipelines_for_few_tiles_past_the_row_limit(M, N, deep, monkeypatch
     kept8 = sc._prune(sc._configs(), {**named, "c_ptr": a16})
     for kept, tiles in ((kept16, DEEP_TILES), (kept8, FP8_DEEP_TILES)):
         assert bool({_key(c)[:5] for c in kept} & set(tiles)) == deep
+
+
+@pytest.mark.parametrize("rule,args,message", [
+    ("deep_ok", (0,), "M must"), ("deep_ok", (8, "8"), "N must"),
+    ("pitch_min_m", (1,), "elem_bytes must be 2"), ("pitch_min_m", (2, "b300"), "valid: h200"),
+])
+def test_the_plan_rules_refuse_bad_sizes_by_name(rule, args, message):
+    from swizzlekit.kernels.triton import call, configs
+
+    with pytest.raises(SwizzleKitError, match=message):
+        getattr(call if rule == "pitch_min_m" else configs, rule)(*args)

@@ -123,6 +123,9 @@ def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.device import current_gpu, planned
 
+    if isinstance(elem_bytes, bool) or elem_bytes not in (2, 4):
+        raise SwizzleKitError(f"pitch_min_m: elem_bytes must be 2 (fp16, bf16) or 4 (fp32), the "
+                              f"sizes whose B is read row-major by TMA; got {elem_bytes!r}")
     card = gpu(planned(gpu_name or current_gpu()))
     peak = card.peak_tflops["tf32" if elem_bytes == 4 else "bf16"] * 1e12
     return math.ceil(elem_bytes * peak / (card.dram_gbps * 1e9) * PITCH_PAYOFF)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, config_smem
 
@@ -158,7 +158,7 @@ def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = Fals
             if config_smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
-    if not deep_ok(M, N):
+    if not _deep(M, N):
         keep = [c for c in keep if _key(c) not in _DEEP]
     return keep or configs[-1:]
 
@@ -171,6 +171,11 @@ def deep_ok(M: int, N: int | None = None) -> bool:
     >>> deep_ok(512), deep_ok(1024), deep_ok(1024, 2048), deep_ok(2048, 2048)
     (True, False, True, False)
     """
+    return _deep(check_int("M", M), None if N is None else check_int("N", N))
+
+
+def _deep(M: int, N: int | None) -> bool:
+    """:func:`deep_ok` on checked sizes (the prunes': M may be 0 where a call names none)."""
     return M <= DEEP_MAX_M or (N is not None and -(-M // 128) * -(-N // 128) <= DEEP_MAX_TILES)
 
 
