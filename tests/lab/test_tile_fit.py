@@ -98,7 +98,9 @@ def test_ties_are_broken_as_the_autotuner_breaks_them(tmp_path, monkeypatch):
 def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     """Oracle: per problem of every split whose configs and load path are the current code's,
     the configs ``judge`` counts as the default autotune's are exactly those the autotuner's
-    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps."""
+    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps. The H200's table
+    predates the fp8 deep pipelines and the deep pipelines for few tiles, so fewer of its
+    problems have the current lists (233 of 296) until it is measured again."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan
 
@@ -115,7 +117,7 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
             judged = sorted(runs[i][0] for i in tile_fit._default_picks(params, runs, both))
             same += judged == sorted(r.config for r in plan.configs if r.timed) and \
                 plan.both_narrow == both
-    assert checked >= 250 and same == checked
+    assert checked >= {"h100-sxm": 250, "h200": 225}[gpu] and same == checked
 
 
 @pytest.mark.parametrize("gpu", GPUS)

@@ -25,7 +25,8 @@ from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, config_smem
 
 __all__ = ["TileConfig", "SMALL_M", "DEEP_TILES", "DEEP_SWAPPED", "DEEP_MAX_M", "FP8_DEEP_TILES",
-           "DEEP_MAX_TILES", "deep_ok", "current_mode", "INTERPRETER_TILE", "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
+           "FP8_DEEP_MIN_M", "DEEP_MAX_TILES", "deep_ok", "current_mode", "INTERPRETER_TILE",
+           "ONE_TILE_AREA", "AUTOTUNE_MODES", "autotune_mode", "Prune"]
 
 #: Triton's interpreter runs the kernels on the CPU (tests): one small config, nothing to tune.
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
@@ -82,23 +83,30 @@ DEEP_TILES = [(128, 64, 64, 6, 4), (128, 64, 64, 8, 4), (64, 64, 128, 6, 4), (64
 DEEP_SWAPPED = [(32, 128, 64, 8, 4), (64, 64, 128, 6, 4), (16, 64, 128, 8, 4),
                 (32, 64, 128, 8, 4), (64, 128, 64, 8, 4)]
 DEEP_MAX_M = 512
-#: Deep pipelines (5 to 8 stages) for few rows in fp8, kept for M <= :data:`DEEP_MAX_M` only,
-#: as :data:`DEEP_TILES`. cuBLAS runs fp8 at M = 128-256 with 112x128 and 64x128 tiles 7 and 8
+#: Deep pipelines (5 to 8 stages) for few rows in fp8, kept where :func:`deep_ok` as
+#: :data:`DEEP_TILES`. cuBLAS runs fp8 at M = 128-256 with 112x128 and 64x128 tiles 7 and 8
 #: stages deep (ncu, docs/data/bench/pitch_h100_2026-11-25/). On the H100 (2026-11-25,
 #: docs/data/bench/fp8_deep_h100/) these ran 256x4096x4096 in 15.9 us against 17.7 for the
 #: best of the lists without them (cuBLAS 16.2), 256x8192x8192 40.5 against 44.7 (39.8) and
-#: 192x8192x4096 24.1 against 26.5 (23.0).
+#: 192x8192x4096 24.2 against 26.5 (23.0).
 FP8_DEEP_TILES = [(64, 128, 128, 8, 4), (64, 128, 128, 7, 4), (128, 128, 128, 6, 4),
-                  (128, 128, 128, 5, 4), (64, 64, 256, 5, 4), (128, 64, 128, 7, 4),
-                  (128, 128, 128, 6, 8)]
+                  (128, 128, 128, 5, 4), (64, 64, 256, 5, 4)]
+#: ... and only above this many rows. In the H100's table (2026-11-25) they ran 0-4.3% faster
+#: than the best of the lists at M = 16-64 (narrow tiles 4-5 stages deep are there already),
+#: and 3-27% from M = 96; offered at M <= 64 too, they crowded the narrow tiles out of the
+#: config model's first six, which then missed the fastest config by 1.4-1.9% on three of the
+#: fit half's problems. 128x64x128/s7/w4 and 128x128x128/s6/w8 were measured too and never
+#: ran fastest.
+FP8_DEEP_MIN_M = 65
 #: ... and for any M where the output holds at most this many tiles of 128 x 128 (about one
 #: wave on 132 SMs). On the H100 (2026-11-25, docs/data/bench/deep_mid_h100/) the best config
 #: with the deep pipelines offered against the best without them, x cuBLAS: bf16
 #: 1024x1024x4096 0.93 against 0.71, 1024^3 0.93 against 0.87, 2048x1024x2048 0.95 against
 #: 0.91; fp8 1024x1024x4096 0.96 against 0.79.
 DEEP_MAX_TILES = 128
+_FP8_DEEP = {(*t, None) for t in FP8_DEEP_TILES}
 _DEEP = ({(*t, False) for t in DEEP_TILES} | {(*t, True) for t in DEEP_SWAPPED}
-         | {(*t, None) for t in DEEP_TILES + FP8_DEEP_TILES})
+         | {(*t, None) for t in DEEP_TILES} | _FP8_DEEP)
 
 
 #: The interpreter's one config (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): nothing to tune.
@@ -153,13 +161,15 @@ def _fitting(configs, M: int, in_bytes: int, out_bytes: int, single: bool = Fals
     """The configs whose shared memory (:func:`~.footprint.config_smem`) fits the H200's limit
     per block; tiles narrower than 64x128 only for M <= SMALL_M, and the deep pipelines
     (:data:`DEEP_TILES`, :data:`DEEP_SWAPPED`, :data:`FP8_DEEP_TILES`) only where
-    :func:`deep_ok`."""
+    :func:`deep_ok`, and fp8's from :data:`FP8_DEEP_MIN_M` rows."""
     keep = [c for c in configs
             if config_smem(c, in_bytes, out_bytes, single) <= gpu("h200").smem_per_block]
     if M > SMALL_M:
         keep = [c for c in keep if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= 64 * 128]
     if not _deep(M, N):
         keep = [c for c in keep if _key(c) not in _DEEP]
+    elif in_bytes == 1 and M < FP8_DEEP_MIN_M:
+        keep = [c for c in keep if _key(c) not in _FP8_DEEP]
     return keep or configs[-1:]
 
 
