@@ -54,7 +54,7 @@ WALK_STEPS = 42000
 #: can be reached (10x5 of 16-byte elements, three block reads: 28, the bound, within a few
 #: thousand swaps, where the rounds alone took up to all of the budget and stopped at 33).
 #: Every schedule counts swaps, not seconds, so a seed's path is the same on any machine; the
-#: budget only cuts it short. A 2-core machine of 2026 runs 60,000-80,000 swaps a second.
+#: budget only cuts it short. A 2-core machine of 2026 runs 100,000-110,000 swaps a second.
 SPELLS, CYCLE_STEPS, WARM = 2, 10000, 0.35
 #: The share of swaps aimed at a conflict: their first unit is an element of the most crowded
 #: bank group of a placement whose cost is above its ideal. Aimed swaps reached the bound
