@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 
 from swizzlekit.kernels.triton.configs import (_INTERPRET, FP8_DEEP_TILES, INTERPRETER_TILE,
-                                               SMALL_M, _config_list, _fitting, _with_flat)
+                                               _config_list, _fitting, _with_flat)
 from swizzlekit.kernels.triton.footprint import element_size
-from swizzlekit.kernels.triton.matmul_configs import flat_ok
+from swizzlekit.kernels.triton.matmul_configs import _rows_class, flat_ok
 
 __all__ = ["FLAT_TILES", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K",
            "tma_by_size"]
@@ -76,7 +76,7 @@ def _order_pick(M: int, N: int, K: int, out_bytes: int, use_tma: bool, persisten
     from swizzlekit.kernels.triton.auto_order import pick
 
     return pick(M, N, K, "fp8", "fp8_tma" if use_tma else "fp8_pointer",
-                _labels(min(M, SMALL_M + 1), out_bytes), 1, out_bytes, persistent, gpu_name)
+                _labels(_rows_class(M), out_bytes), 1, out_bytes, persistent, gpu_name)
 
 
 @functools.lru_cache(maxsize=16)
