@@ -99,10 +99,14 @@ class Ledger:
             self.total += v - self.per[t]
             self.per[t] = v
 
+    def over(self, t: int) -> bool:
+        """Whether placement ``t``'s settled cost is above its ideal (its distinct cells over
+        the groups, rounded up)."""
+        return self.per[t] > -(-len(self.cells[t]) // self.groups)
+
     def hot(self) -> list[int]:
-        """The placements above their ideal (distinct cells over groups, rounded up)."""
-        g = self.groups
-        return [t for t, v in enumerate(self.per) if v > -(-len(self.cells[t]) // g)]
+        """The placements above their ideal (:meth:`over`)."""
+        return [t for t in range(len(self.per)) if self.over(t)]
 
     def crowded(self, t: int) -> list[int]:
         """Placement ``t``'s elements in its most crowded groups."""

@@ -194,7 +194,7 @@ def search(start: np.ndarray, idx: np.ndarray, elem_bytes: int, keep: int, cols:
             a = int(x * len(pool))
             if aim < AIMED and hot:      # a unit out of a crowded group of a hot placement
                 t = hot[int(w * len(hot))]
-                if led.per[t] > -(-len(led.cells[t]) // led.groups):
+                if led.over(t):          # it may have settled to its ideal since
                     crowded = led.crowded(t)
                     moved = unit_of[crowded[int(x * len(crowded))]]
                     if moved is not None:
