@@ -54,11 +54,22 @@ def test_the_model_saves_timing_on_held_out_problems(gpu):
 
 
 @pytest.mark.parametrize("gpu", GPUS)
-def test_top_k_is_the_fit_halfs_rule(gpu):
-    fit = tile_fit.judge(choose.fitted(gpu), "fit", None, gpu)
+def test_top_k_is_the_fit_halfs_rule_on_the_problems_it_serves(gpu):
+    """top_k times the problems whose operands do not both load narrow (the others have
+    narrow_top_k), so its rule counts those alone."""
+    params = choose.fitted(gpu)
+    ranked = tile_fit._ranked(params, tile_fit._split("fit", choose.TABLES[gpu]), "fit", gpu)
+    wide = [runs for runs, both in ranked.values() if not both]
+    assert len(wide) < len(ranked)                 # both-narrow problems are left out
+
+    def within(k):
+        fastest = [min(t for _, t in runs) for runs in wide]
+        return sum(min(t for _, t in runs[:k]) <= 1.01 * f
+                   for runs, f in zip(wide, fastest)) / len(wide)
+
     k = choose.top_k(gpu)
-    assert k in tile_fit.TOP_KS and fit[f"top{k}"]["within_1pct"] >= 0.95
-    assert all(fit[f"top{j}"]["within_1pct"] < 0.95 for j in range(1, k))
+    assert k in tile_fit.TOP_KS and within(k) >= 0.95
+    assert all(within(j) < 0.95 for j in range(1, k))
 
 
 @pytest.mark.parametrize("gpu", GPUS)
@@ -98,9 +109,9 @@ def test_ties_are_broken_as_the_autotuner_breaks_them(tmp_path, monkeypatch):
 def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     """Oracle: per problem of every split whose configs and load path are the current code's,
     the configs ``judge`` counts as the default autotune's are exactly those the autotuner's
-    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps. The H200's table
-    predates the fp8 deep pipelines and the deep pipelines for few tiles, so fewer of its
-    problems have the current lists (233 of 296) until it is measured again."""
+    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps. The 16-bit rows of
+    a few small grids predate the deep pipelines for few tiles (``configs.deep_ok``), so
+    those problems (10 of 296 on the H200, 15 on the H100) are left out."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan
 
@@ -117,7 +128,7 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
             judged = sorted(runs[i][0] for i in tile_fit._default_picks(params, runs, both))
             same += judged == sorted(r.config for r in plan.configs if r.timed) and \
                 plan.both_narrow == both
-    assert checked >= {"h100-sxm": 250, "h200": 225}[gpu] and same == checked
+    assert checked >= {"h100-sxm": 260, "h200": 280}[gpu] and same == checked
 
 
 @pytest.mark.parametrize("gpu", GPUS)

@@ -85,7 +85,7 @@ def fit(path=None, gpu_name: str = "h200") -> dict:
     """Grid search on the fit half: for each setting of the globals (:data:`GRID`), each
     config's efficiency minimizes its mean |log(predicted / measured)|; the setting with the
     least mean error over the half wins. ``top_k``: the least k whose picks run within 1% of
-    the fastest config on 95% of the fit half's problems. ``path``: the table (default: the
+    the fastest config on 95% of the fit half's problems it serves (:func:`_top_k`). ``path``: the table (default: the
     card's, :data:`~swizzlekit.kernels.triton.choose.TABLES`)."""
     import itertools
 
@@ -117,8 +117,7 @@ def fit(path=None, gpu_name: str = "h200") -> dict:
     chosen = [float(effs[c]) for c in choice]
     params = {**g, "efficiency": dict(zip(names, chosen)),
               "default_efficiency": sorted(chosen)[len(chosen) // 2]}
-    fit_regret = judge(params, "fit", path, gpu_name)
-    params["top_k"] = _least_k(lambda k: fit_regret[f"top{k}"]["within_1pct"], TOP_KS)
+    params["top_k"] = _top_k(params, path, gpu_name)
     params["narrow_top_k"] = _narrow_top_k(params, path, gpu_name)
     params["gpu"] = gpu_name
     params["fit_log_error"] = round(float(score), 3)
@@ -155,6 +154,19 @@ def _figures(slow: list[float]) -> dict:
     return {"mean_pct": round(100 * sum(slow) / len(slow), 2),
             "worst_pct": round(100 * max(slow), 1),
             "within_1pct": round(sum(s <= 0.01 for s in slow) / len(slow), 3)}
+
+
+def _top_k(params: dict, path=TABLE, gpu_name: str = "h200") -> int:
+    """The fit half's rule for ``top_k``, on the problems it serves: those whose operands do
+    not both load narrow (both-narrow problems are timed by ``narrow_top_k``'s rule)."""
+    wide = [runs for runs, both in _ranked(params, _split("fit", path), "fit",
+                                           gpu_name).values() if not both]
+
+    def within(k: int) -> float:
+        slow = [_regret(runs, list(range(min(k, len(runs))))) for runs in wide]
+        return sum(s <= 0.01 for s in slow) / len(slow)
+
+    return _least_k(within, TOP_KS)
 
 
 def _narrow_top_k(params: dict, path=TABLE, gpu_name: str = "h200") -> int:
