@@ -265,8 +265,7 @@ def both_narrow(named_args: dict) -> bool:
 
 def perf_model(kernel: str, gpu_name: str | None = None):
     """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
-    config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it; a
-    tail split's configs as unsplit ones, whose whole tiles are most of its work), on
+    config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it), on
     ``gpu_name`` (default: the card the call runs on, looked up once here, not per config)."""
     from swizzlekit.kernels.triton.footprint import element_size
 
@@ -280,7 +279,6 @@ def perf_model(kernel: str, gpu_name: str | None = None):
         return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,
                        narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"]),
                        narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]),
-                       split=1 if kw.get("TAIL") else kw.get("SPLIT_K", 1),
-                       gpu_name=gpu_name)
+                       split=kw.get("SPLIT_K", 1), gpu_name=gpu_name)
 
     return estimate

@@ -26,8 +26,8 @@ from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
                                              _pointer_acc, _sms, _tile)
-from swizzlekit.kernels.triton.split_k import (_k_range, _partial_sum, _split_from, buffers,
-                                               check_split, resolve, split_k_for, wave, ways)
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
+                                               resolve, split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import (TF32_COPY_MIN_M, TMA_MIN_M, TMA_MIN_MNK,
                                                       _auto_order, _configs, _prune,
                                                       tma_by_size)
@@ -62,10 +62,8 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
                   PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr,
-                  MASK_N: tl.constexpr, split_here, index, TAIL: tl.constexpr):
-    """One tile: its K steps (this split's share where ``split_here``), then C or the split's
-    partial (:mod:`.split_k`; ``index``: the tile's place in a tail split)."""
-    first, last = _k_range(K, BLOCK_K, SPLIT_K, split_here)
+                  MASK_N: tl.constexpr):
+    first, last = _k_range(K, BLOCK_K, SPLIT_K)
     acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
                        stride_bk, stride_bn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K,
                        SWAP_AB, MASK_N)
@@ -74,19 +72,16 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
     c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
     inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     if SPLIT_K > 1:         # the last split of the tile writes the sum of all S
-        if split_here:
-            acc, done = _partial_sum(acc, ws_ptr, counts_ptr, index, pid_m, pid_n, tiles_n, M,
-                                     N, BLOCK_M, BLOCK_N, SPLIT_K, TAIL)
-            if done:
-                tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
-        else:
+        acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M,
+                               BLOCK_N, SPLIT_K)
+        if last:
             tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
     else:
         tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
 
 
 @_autotune("pointer", configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                            "PRECISION", "SPLIT_K", "TAIL"],
+                                            "PRECISION", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
                     "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"])})
@@ -94,9 +89,9 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
 def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, stride_ak,
                    stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
-                   SPLIT_K: tl.constexpr, TAIL: tl.constexpr, WAVE, BLOCK_M: tl.constexpr,
-                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr,
-                   SWAP_AB: tl.constexpr, MASK_N: tl.constexpr):
+                   SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr,
+                   MASK_N: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
@@ -109,17 +104,13 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, 
                 _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
                               N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K,
-                              SWAP_AB, MASK_N, True, 0, False)
+                              SWAP_AB, MASK_N)
     else:
-        slot = tl.program_id(0)
-        pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-        split_from = _split_from(slots, WAVE, TAIL)
-        split_here = slot >= split_from     # a tail split's whole tiles run as split 0 only
-        if (pid_m < tiles_m) & (pid_n < tiles_n) & (split_here | (tl.program_id(1) == 0)):
+        pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
+        if (pid_m < tiles_m) & (pid_n < tiles_n):
             _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
                           K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                          PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N,
-                          split_here, slot - split_from, TAIL)
+                          PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
 
 
 def _set_blocks(nargs):
@@ -131,7 +122,7 @@ def _set_blocks(nargs):
 
 @_autotune("tma", configs=_configs(_set_blocks, swap=True, flat=True),
            key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K",
-                "TAIL", "ELEM_BYTES"],
+                "ELEM_BYTES"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
                     and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
@@ -139,9 +130,9 @@ def _set_blocks(nargs):
 def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDER: tl.constexpr,
                        P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
                        PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
-                       TAIL: tl.constexpr, WAVE, BLOCK_M: tl.constexpr,
-                       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr,
-                       ONE_TILE: tl.constexpr, FLAT: tl.constexpr, ELEM_BYTES: tl.constexpr):
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr, FLAT: tl.constexpr,
+                       ELEM_BYTES: tl.constexpr):
     """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
     engine fetches whole tiles and zero-fills past the edges, and clips the stores.
     ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
@@ -149,8 +140,7 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDE
     only K-major, so the tile computes Cᵀ = Bᵀ Aᵀ, Bᵀ's tile from registers (wgmma's A) and
     A's tile, K-major, as wgmma's B. ``FLAT``: one program per SM walks the tiles in a loop
     that Triton flattens with the K loop, so its pipeline runs on across tiles.
-    ``SPLIT_K``, ``TAIL``, ``WAVE``: the split of K (:mod:`.split_k`; not with ``FLAT`` or
-    ``PERSISTENT``). ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
+    ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
     dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
     same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32)."""
     tiles_m = tl.cdiv(M, BLOCK_M)
@@ -173,36 +163,30 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDE
         # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
         # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
         # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/data/bench/JOURNAL.md).
-        slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
         _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
                   tiles_n, M, N, K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N,
-                  BLOCK_K, SWAP_AB, _split_from(slots, WAVE, TAIL), TAIL)
+                  BLOCK_K, SWAP_AB)
     else:
         slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
-        split_from = _split_from(slots, WAVE, TAIL)     # 0 where persistent (no split)
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS if PERSISTENT else slots):
             _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N,
                       K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K,
-                      SWAP_AB, split_from, TAIL)
+                      SWAP_AB)
 
 
 @triton.jit
 def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N, K,
               ORDER: tl.constexpr, P: tl.constexpr, PRECISION: tl.constexpr,
               B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr,
-              BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr, split_from,
-              TAIL: tl.constexpr):
-    """The tile of launch slot ``slot`` (none where it lands outside the grid); its K loop
-    split from slot ``split_from`` on (:mod:`.split_k`: a tail split's earlier tiles run
-    whole, as split 0 only)."""
+              BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr):
+    """The tile of launch slot ``slot`` (none where it lands outside the grid)."""
     pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-    split_here = slot >= split_from
-    if (pid_m < tiles_m) & (pid_n < tiles_n) & (split_here | (tl.program_id(1) == 0)):
+    if (pid_m < tiles_m) & (pid_n < tiles_n):
         if SWAP_AB:
             acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
         else:
             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        first, last = _k_range(K, BLOCK_K, SPLIT_K, split_here)
+        first, last = _k_range(K, BLOCK_K, SPLIT_K)
         for k in range(first, last):
             a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
             if B_KMAJOR:
@@ -220,12 +204,9 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
         if SWAP_AB:
             acc = acc_t.T
         if SPLIT_K > 1:     # the last split of the tile writes the sum of all S
-            if split_here:
-                acc, done = _partial_sum(acc, ws_ptr, counts_ptr, slot - split_from, pid_m,
-                                         pid_n, tiles_n, M, N, BLOCK_M, BLOCK_N, SPLIT_K, TAIL)
-                if done:
-                    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
-            else:
+            acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                                   BLOCK_M, BLOCK_N, SPLIT_K)
+            if last:
                 c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
         else:
             c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
@@ -342,9 +323,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     go = (a, b, b_op, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor,
           pitch)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
-                      lambda s: _launch(*go, s, None), _sms(a.device) if on_gpu else 0)
+                      lambda s: _launch(*go, s, None))
     return _launch(*go, split_k, None if copied else print_)
-
 
 
 # ---------------------------------------------------------------------------------- launch
@@ -375,12 +355,11 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
         if meta.get("FLAT"):
-            return (min(slots, flat_programs), ways(split_k))
-        return (min(slots, programs) if persistent else slots, ways(split_k))
+            return (min(slots, flat_programs), split_k)
+        return (min(slots, programs) if persistent else slots, split_k)
 
     options = dict(ORDER=kernel_order, P=p, PERSISTENT=persistent, NUM_PROGRAMS=programs,
-                   PRECISION=precision, SPLIT_K=ways(split_k), TAIL=split_k < 0,
-                   WAVE=wave(a.device))
+                   PRECISION=precision, SPLIT_K=split_k)
     if use_tma:
         descs = _descriptors((a, b_op, c), b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
                                                       "BLOCK_K": 16})

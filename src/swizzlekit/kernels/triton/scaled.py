@@ -33,8 +33,8 @@ from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launc
 from swizzlekit.kernels.triton.pad import pad_k
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.split_k import (_k_range, _partial_sum, _split_from, buffers,
-                                               check_split, resolve, wave, ways)
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
+                                               resolve)
 from swizzlekit.kernels.triton.scaled_configs import (FP8_TMA_MIN_M, FP8_TMA_MIN_MNK,
                                                       FP8_TMA_MIN_MNK_WIDE, POINTER_K,
                                                       _auto_order, _configs, _prune,
@@ -56,27 +56,23 @@ def _scaled(acc, sa_ptr, sb_ptr, offs_m, offs_n, M, N, ROWWISE: tl.constexpr):
 
 
 @_autotune("fp8_pointer", configs=_configs(),
-           key=["M", "N", "K", "ORDER", "P", "ROWWISE", "SPLIT_K", "TAIL"],
+           key=["M", "N", "K", "ORDER", "P", "ROWWISE", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
 @triton.jit
 def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K, stride_am,
                    stride_ak, stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr,
                    P: tl.constexpr, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
-                   TAIL: tl.constexpr, WAVE, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                   EVEN_K: tl.constexpr):
     """Pointer loads: any strides of A and B (the K loop masks a short last step).
-    ``SPLIT_K``: the K loop split over program id 1, the last split adding; ``TAIL``: only
-    the tiles of the last partial wave of ``WAVE`` slots split (:mod:`.split_k`)."""
+    ``SPLIT_K``: the K loop split over program id 1, the last split adding (:mod:`.split_k`)."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
-    slot = tl.program_id(0)
-    pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-    split_from = _split_from(_launch_slots(tiles_m, tiles_n, ORDER, P), WAVE, TAIL)
-    split_here = slot >= split_from     # a tail split's whole tiles run as split 0 only
-    if (pid_m < tiles_m) & (pid_n < tiles_n) & (split_here | (tl.program_id(1) == 0)):
+    pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
+    if (pid_m < tiles_m) & (pid_n < tiles_n):
         # the 16-bit GEMM's K loop; "tf32" is Triton's default input precision, which fp8
         # operands ignore
-        first, last = _k_range(K, BLOCK_K, SPLIT_K, split_here)
+        first, last = _k_range(K, BLOCK_K, SPLIT_K)
         acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am,
                            stride_ak, stride_bk, stride_bn, "tf32", BLOCK_M, BLOCK_N, BLOCK_K,
                            EVEN_K, False, False)
@@ -85,14 +81,9 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N
         c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
         inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
         if SPLIT_K > 1:     # the last split of the tile scales and writes the sum of all S
-            if split_here:
-                acc, last_split = _partial_sum(acc, ws_ptr, counts_ptr, slot - split_from,
-                                               pid_m, pid_n, tiles_n, M, N, BLOCK_M, BLOCK_N,
-                                               SPLIT_K, TAIL)
-                if last_split:
-                    acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-                    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
-            else:
+            acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                                         BLOCK_M, BLOCK_N, SPLIT_K)
+            if last_split:
                 acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
                 tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
         else:
@@ -110,14 +101,13 @@ def _set_blocks(nargs):
 
 @_autotune("fp8_tma", configs=_configs(_set_blocks, flat=True),
            key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES", "SPLIT_K",
-                "TAIL", "C_PTR"],
+                "C_PTR"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K,
                        stride_cm, ORDER: tl.constexpr, P: tl.constexpr,
                        PERSISTENT: tl.constexpr, NUM_PROGRAMS, ROWWISE: tl.constexpr,
-                       OUT_BYTES: tl.constexpr, SPLIT_K: tl.constexpr, TAIL: tl.constexpr,
-                       WAVE, C_PTR: tl.constexpr,
+                       OUT_BYTES: tl.constexpr, SPLIT_K: tl.constexpr, C_PTR: tl.constexpr,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                        FLAT: tl.constexpr):
     """Tiles moved by TMA (zero-filled past the edges, stores clipped); ``b_desc`` describes
@@ -125,8 +115,8 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
     programs walk the launch slots with a stride. ``FLAT``: one program per SM walks the
     tiles in a loop Triton flattens with the K loop (an order whose slots are the tiles).
     ``OUT_BYTES`` (C's element size) only keys the autotuner: descriptors carry no dtype it
-    would key on, and the staged C tile's size decides which configs fit. ``SPLIT_K``, ``TAIL``,
-    ``WAVE``: as the pointer kernel (not with ``FLAT`` or ``PERSISTENT``). ``C_PTR``: ``c_desc`` is C's
+    would key on, and the staged C tile's size decides which configs fit. ``SPLIT_K``: as
+    the pointer kernel (not with ``FLAT`` or ``PERSISTENT``). ``C_PTR``: ``c_desc`` is C's
     pointer (rows ``stride_cm`` apart, not 16-byte aligned), written by masked stores."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
@@ -135,28 +125,25 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
                          pid_n, tiles_n, M, N, K, stride_cm, ROWWISE, SPLIT_K, C_PTR, BLOCK_M,
-                         BLOCK_N, BLOCK_K, True, 0, False)
+                         BLOCK_N, BLOCK_K)
     else:
         step = NUM_PROGRAMS if PERSISTENT else slots
-        split_from = _split_from(slots, WAVE, TAIL)     # 0 where persistent (no split)
         for slot in range(tl.program_id(0), slots, step):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-            split_here = slot >= split_from     # a tail split's whole tiles: split 0 only
-            if (pid_m < tiles_m) & (pid_n < tiles_n) & (split_here | (tl.program_id(1) == 0)):
+            if (pid_m < tiles_m) & (pid_n < tiles_n):
                 _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
                              pid_n, tiles_n, M, N, K, stride_cm, ROWWISE, SPLIT_K, C_PTR,
-                             BLOCK_M, BLOCK_N, BLOCK_K, split_here, slot - split_from, TAIL)
+                             BLOCK_M, BLOCK_N, BLOCK_K)
 
 
 @triton.jit
 def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m, pid_n,
                  tiles_n, M, N, K, stride_cm, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
                  C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 BLOCK_K: tl.constexpr, split_here, index, TAIL: tl.constexpr):
-    """One tile by TMA: the K loop (this split's share of it where ``split_here``), the
-    scales, and the store (``index``: the tile's place in a tail split)."""
+                 BLOCK_K: tl.constexpr):
+    """One tile by TMA: the K loop (this split's share of it), the scales, and the store."""
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    first, last = _k_range(K, BLOCK_K, SPLIT_K, split_here)
+    first, last = _k_range(K, BLOCK_K, SPLIT_K)
     for k in range(first, last):
         a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
         b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
@@ -164,14 +151,9 @@ def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid
     offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     if SPLIT_K > 1:         # the last split of the tile scales and writes the sum of all S
-        if split_here:
-            acc, last_split = _partial_sum(acc, ws_ptr, counts_ptr, index, pid_m, pid_n,
-                                           tiles_n, M, N, BLOCK_M, BLOCK_N, SPLIT_K, TAIL)
-            if last_split:
-                acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-                _store_c(c_desc, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR,
-                         BLOCK_M, BLOCK_N)
-        else:
+        acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
+                                     BLOCK_M, BLOCK_N, SPLIT_K)
+        if last_split:
             acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
             _store_c(c_desc, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR,
                      BLOCK_M, BLOCK_N)
@@ -286,7 +268,7 @@ def _plan(a, b, c, scale_a, scale_b, kernel_order: str, p: int, rowwise: bool,
            if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
     go = (a, b, c, sa, sb, sig, kernel_order, p, rowwise, persistent, use_tma, c_ptr)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
-                      lambda s: _launch(*go, s, None), wave(a.device) if on_gpu else 0)
+                      lambda s: _launch(*go, s, None))
     contiguous = scale_a.is_contiguous() and scale_b.is_contiguous()
     return _launch(*go, split_k, print_ if contiguous else None)
 
@@ -320,11 +302,10 @@ def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, pers
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
         if meta.get("FLAT"):
-            return (min(slots, flat_programs), ways(split_k))
-        return (min(slots, programs) if persistent else slots, ways(split_k))
+            return (min(slots, flat_programs), split_k)
+        return (min(slots, programs) if persistent else slots, split_k)
 
-    options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise, SPLIT_K=ways(split_k),
-                   TAIL=split_k < 0, WAVE=wave(a.device))
+    options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise, SPLIT_K=split_k)
     if use_tma:
         by_tma, by_pointer = _by_tma(a, bt, c)
         descs = [*_descriptors(by_tma, True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16}),

@@ -11,18 +11,6 @@ kernel's epilogue writes C (:func:`_split_sum`)::
     planes    ws[0]     ws[1]     ws[2]          each split: store, then count
     last to count:  C = ws[0] + ws[1] + ws[2]    and sets the counter back to 0
 
-A **tail split** (``TAIL``, :data:`TAIL_PLAN`) splits only the tiles of the last, partial
-wave: the launch slots from ``slots - slots % wave`` on (``wave``: one CTA per SM) run
-their K loop in :data:`TAIL_SPLIT` shares, the rest whole (split 0 of each; the other
-splits of a whole tile exit at once). Where the last wave holds a share r of the SMs, it
-then takes ``ceil(4 r) / 4`` of a wave, not a whole one::
-
-    224 tiles on 132 SMs: wave 1 = 132 whole tiles, wave 2 = 92 tiles (r = 0.70)
-    tail split of 4:      92 x 4 quarter tiles = 2.8 waves of quarters, about 0.75 of a wave
-
-Its partials go to a workspace of one block per tail tile and split (:func:`_tail_sum`),
-at most ``wave`` tiles, not S planes of M x N.
-
 No split waits for another, so any grid size and any dispatch order finish. The sum's order
 is fixed, so the result is the same bits whichever split comes last. The counters
 (:func:`counters`) are zero before and after every launch, kept one set per device and
@@ -44,10 +32,8 @@ from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
-           "buffers", "ways", "tail_gain", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT",
-           "MAX_WORKSPACE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M", "TAIL_SPLIT", "TAIL_PLAN",
-           "TAIL_MIN_GAIN", "TAIL_TILES", "TAIL_MAX_AREA", "INTERPRET_WAVE", "tail_ok",
-           "tail_blocks", "wave"]
+           "buffers", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS",
+           "AUTO_SPLIT_MAX_M"]
 
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
@@ -116,19 +102,13 @@ MAX_WORKSPACE = 2**31 - 1
 
 
 def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
-    """The door for ``matmul``'s ``split_k``: None, 1 to 16 or ``"tail"`` (a tail split), not
-    with a persistent grid, and a workspace of S x M x N fp32 elements within
-    :data:`MAX_WORKSPACE`."""
+    """The door for ``matmul``'s ``split_k``: None or 1 to 16, not with a persistent grid,
+    and a workspace of S x M x N fp32 elements within :data:`MAX_WORKSPACE`."""
     if split_k is None:
         return
-    if isinstance(split_k, str) and split_k == "tail":
-        if persistent:
-            raise SwizzleKitError("split_k='tail' does not combine with persistent=True; "
-                                  "choose one")
-        return
     if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= 16:
-        raise SwizzleKitError(f"split_k must be an integer from 1 to 16, 'tail' or None (None "
-                              f"means 1, or a timed choice on a GPU); got {split_k!r}")
+        raise SwizzleKitError(f"split_k must be an integer from 1 to 16 (None means 1); got "
+                              f"{split_k!r}")
     if persistent and split_k > 1:
         raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
     if split_k > 1 and split_k * M * N > MAX_WORKSPACE:
@@ -138,60 +118,12 @@ def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
 
 
 @triton.jit
-def _k_range(K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr, split_here=True):
-    """The K steps of this program's split (program id 1): split s of S takes an even share;
-    all of them where the tile is not split here (``split_here`` false: a whole tile of a
-    tail split)."""
+def _k_range(K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """The K steps of this program's split (program id 1): split s of S takes an even share."""
     steps = tl.cdiv(K, BLOCK_K)
     share = tl.cdiv(steps, SPLIT_K)
     first = tl.program_id(1) * share
-    last = tl.minimum(steps, first + share)
-    return tl.where(split_here, first, 0), tl.where(split_here, last, steps)
-
-
-@triton.jit
-def _split_from(slots, wave, TAIL: tl.constexpr):
-    """The first launch slot whose tile's K loop is split: every slot for a plain split of K;
-    under ``TAIL`` those of the last, partial wave of ``wave`` slots (none if it is full)."""
-    if TAIL:
-        return slots - slots % wave
-    else:
-        return slots * 0
-
-
-@triton.jit
-def _partial_sum(acc, ws_ptr, counts_ptr, index, pid_m, pid_n, tiles_n, M, N,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, SPLIT_K: tl.constexpr,
-                 TAIL: tl.constexpr):
-    """This split's partial into the workspace and the tile's count (:func:`_tail_sum` under
-    ``TAIL``, ``index`` the tile's place in the tail; else :func:`_split_sum`). Returns
-    ``(total, last)``."""
-    if TAIL:
-        return _tail_sum(acc, ws_ptr, counts_ptr, index, pid_m, pid_n, tiles_n, BLOCK_M,
-                         BLOCK_N, SPLIT_K)
-    else:
-        return _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M,
-                          BLOCK_N, SPLIT_K)
-
-
-@triton.jit
-def _tail_sum(acc, ws_ptr, counts_ptr, index, pid_m, pid_n, tiles_n, BLOCK_M: tl.constexpr,
-              BLOCK_N: tl.constexpr, SPLIT_K: tl.constexpr):
-    """:func:`_split_sum` for a tail split: the partial goes to block ``index * S + s`` of a
-    workspace of BLOCK_M x BLOCK_N blocks (the tail's tiles only), the same count and sum."""
-    area: tl.constexpr = BLOCK_M * BLOCK_N
-    at = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
-    base = ws_ptr + index.to(tl.int64) * (SPLIT_K * area)
-    tl.store(base + tl.program_id(1) * area + at, acc)
-    tl.debug_barrier()          # every thread's part of the partial is written before the count
-    count = counts_ptr + pid_m * tiles_n + pid_n
-    last = tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == SPLIT_K - 1
-    if last:
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for s in tl.static_range(SPLIT_K):      # L2 only (.cg): written by other SMs
-            acc += tl.load(base + s * area + at, cache_modifier=".cg")
-        tl.atomic_xchg(count, 0)                # zero again for the next launch
-    return acc, last
+    return first, tl.minimum(steps, first + share)
 
 
 @triton.jit
@@ -218,122 +150,27 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
     return acc, last
 
 
-#: The tilings :func:`tail_ok` weighs a tail split on (the large configs' tiles).
-TAIL_TILES = ((128, 128), (128, 256), (256, 128))
-
-
-def tail_ok(M: int, N: int, K: int, persistent: bool, sms: int) -> bool:
-    """Whether ``split_k=None`` times a tail split for a GPU call: not persistent, not under
-    ``SWIZZLEKIT_AUTOTUNE=0``, at least two steps of 128 per split, and one of
-    :data:`TAIL_TILES` whose waves gain :data:`TAIL_MIN_GAIN` (:func:`tail_gain`).
-
-    >>> tail_ok(256, 14336, 4096, False, 132), tail_ok(4096, 4096, 4096, False, 132)
-    (True, False)
-    """
-    if persistent or current_mode() == "0" or K < 2 * 128 * TAIL_SPLIT:
-        return False
-    return any(tail_gain(triton.cdiv(M, bm) * triton.cdiv(N, bn), sms) >= TAIL_MIN_GAIN
-               for bm, bn in TAIL_TILES)
-
-
-def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run,
-            sms: int = 0) -> int:
-    """The split a call runs: ``split_k`` as given (``"tail"``: :data:`TAIL_PLAN`), or for
-    ``None`` the one ``picks`` (a
+def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run) -> int:
+    """The split a call runs: ``split_k`` as given, or for ``None`` the one ``picks`` (a
     cache by call signature ``sig``; None off the GPU) holds, timed by :func:`pick_split`
-    over ``run(split)`` on the signature's first call: S = 1 and 2 where :func:`auto_split`
-    allows, and a tail split (:data:`TAIL_PLAN`) where :func:`tail_ok` does on ``sms``
-    SMs; else 1."""
-    if isinstance(split_k, str):                # "tail", past the door
-        return TAIL_PLAN
-    if split_k is None and sig is not None:
-        splits = (AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,)) + \
-            ((TAIL_PLAN,) if sms and tail_ok(M, N, K, persistent, sms) else ())
-        if len(splits) > 1:
-            split_k = picks.get(sig)
-            if split_k is None:     # the first call of the signature times the candidates
-                split_k = pick_split(run, splits)
-                picks.put(sig, split_k)
+    over ``run(split)`` on the signature's first call where :func:`auto_split` allows, else 1."""
+    if split_k is None and sig is not None and auto_split(M, N, K, persistent):
+        split_k = picks.get(sig)
+        if split_k is None:         # the first call of the signature times S = 1 and 2
+            split_k = pick_split(run)
+            picks.put(sig, split_k)
     return split_k or 1
 
 
-#: A tail split divides the K loop of the last wave's tiles this many ways; the plan's split
-#: value for it is :data:`TAIL_PLAN` (a negative split, never a user's ``split_k``).
-TAIL_SPLIT = 4
-TAIL_PLAN = -TAIL_SPLIT
-#: ``split_k=None`` times a tail split against none where the waves predict it at least this
-#: much faster (:func:`tail_gain`).
-TAIL_MIN_GAIN = 0.05
-
-
-def ways(split: int) -> int:
-    """How many ways a plan's split divides the K loop (the plain split, or a tail split's).
-
-    >>> ways(1), ways(2), ways(TAIL_PLAN)
-    (1, 2, 4)
-    """
-    return abs(split)
-
-
-def tail_gain(tiles: int, wave: int) -> float:
-    """The share of time a tail split saves by waves alone: ``tiles`` over ``wave`` slots take
-    ``ceil(tiles / wave)`` waves whole, and the last one's ``r`` of a wave takes ``ceil(4 r) / 4``
-    of one split (0 where the last wave is full, or there is only one).
-
-    >>> tail_gain(224, 132), tail_gain(264, 132), tail_gain(100, 132)
-    (0.125, 0.0, 0.0)
-    """
-    full, rest = divmod(tiles, wave)
-    if rest == 0 or full == 0:
-        return 0.0
-    split = full + -(-rest * TAIL_SPLIT // wave) / TAIL_SPLIT
-    return 1 - split / (full + 1)
-
-
-#: The largest tile (BLOCK_M x BLOCK_N) of any config a tail split may run (a test holds the
-#: config lists to it): a tail split's workspace holds a wave of them per split.
-TAIL_MAX_AREA = 256 * 128
-#: Off the GPU (Triton's interpreter) a wave of this many slots, so that small tests split
-#: a tail.
-INTERPRET_WAVE = 3
-
-
-def tail_blocks(split: int, wave: int, M: int, N: int) -> int:
-    """A tail split's workspace, in fp32 elements: ``wave`` tiles (the tail holds fewer) of
-    at most :data:`TAIL_MAX_AREA` per split, and never more than the splits of a padded
-    M x N; 0 for any other split.
-
-    >>> tail_blocks(TAIL_PLAN, 132, 256, 14336), tail_blocks(2, 132, 256, 14336)
-    (17301504, 0)
-    """
-    if split >= 0:
-        return 0
-    return ways(split) * min(wave * TAIL_MAX_AREA, (M + 256) * (N + 256))
-
-
-def wave(device) -> int:
-    """A tail split's wave on ``device``: one CTA per SM on a GPU, :data:`INTERPRET_WAVE` off
-    it."""
-    if device.type != "cuda":
-        return INTERPRET_WAVE
-    import torch
-
-    return torch.cuda.get_device_properties(device).multi_processor_count
-
-
 def buffers(split: int, M: int, N: int, device, unused):
-    """The workspace and the counters (one per tile of the smallest config, 16 x 16) of a
-    launch; ``unused`` for both when it does not split. The workspace: ``split`` fp32 planes
-    of M x N, or for a tail split (:data:`TAIL_PLAN`) :func:`tail_blocks` fp32 elements."""
+    """The workspace (``split`` fp32 planes of M x N) and the counters (one per tile of the
+    smallest config, 16 x 16) of a launch; ``unused`` for both when it does not split."""
     import torch
 
     if split == 1:
         return unused, unused
-    count = counters(device, triton.cdiv(M, 16) * triton.cdiv(N, 16))
-    if split < 0:
-        size = tail_blocks(split, wave(device), M, N)
-        return torch.empty(size, device=device, dtype=torch.float32), count
-    return torch.empty((split, M, N), device=device, dtype=torch.float32), count
+    return (torch.empty((split, M, N), device=device, dtype=torch.float32),
+            counters(device, triton.cdiv(M, 16) * triton.cdiv(N, 16)))
 
 
 def counters(device, tiles: int):
