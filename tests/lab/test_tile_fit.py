@@ -109,9 +109,9 @@ def test_ties_are_broken_as_the_autotuner_breaks_them(tmp_path, monkeypatch):
 def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     """Oracle: per problem of every split whose configs and load path are the current code's,
     the configs ``judge`` counts as the default autotune's are exactly those the autotuner's
-    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps. The 16-bit rows of
-    a few small grids predate the deep pipelines for few tiles (``configs.deep_ok``), so
-    those problems (10 of 296 on the H200, 15 on the H100) are left out."""
+    own prune (``configs.Prune``, through ``explain.autotune_plan``) keeps. The rows of a few
+    small grids predate the deep pipelines for few tiles (``configs.deep_ok``), so those
+    problems (10 of 296 on the H200, 15 on the H100) are left out."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan
 

@@ -85,8 +85,8 @@ def fit(path=None, gpu_name: str = "h200") -> dict:
     """Grid search on the fit half: for each setting of the globals (:data:`GRID`), each
     config's efficiency minimizes its mean |log(predicted / measured)|; the setting with the
     least mean error over the half wins. ``top_k``: the least k whose picks run within 1% of
-    the fastest config on 95% of the fit half's problems it serves (:func:`_top_k`). ``path``: the table (default: the
-    card's, :data:`~swizzlekit.kernels.triton.choose.TABLES`)."""
+    the fastest config on 95% of the fit half's problems it serves (:func:`_top_k`).
+    ``path``: the table (default: the card's, :data:`~swizzlekit.kernels.triton.choose.TABLES`)."""
     import itertools
 
     import numpy as np
