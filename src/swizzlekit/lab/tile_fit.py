@@ -85,7 +85,7 @@ def fit(path=None, gpu_name: str = "h200") -> dict:
     """Grid search on the fit half: for each setting of the globals (:data:`GRID`), each
     config's efficiency minimizes its mean |log(predicted / measured)|; the setting with the
     least mean error over the half wins. ``top_k``: the least k whose picks run within 1% of
-    the fastest config on 95% of the fit half's problems it serves (:func:`_top_k`).
+    the fastest config on 95% of the fit half's problems it serves (:func:`_fit_ks`).
     ``path``: the table (default: the card's, :data:`~swizzlekit.kernels.triton.choose.TABLES`)."""
     import itertools
 
@@ -117,8 +117,7 @@ def fit(path=None, gpu_name: str = "h200") -> dict:
     chosen = [float(effs[c]) for c in choice]
     params = {**g, "efficiency": dict(zip(names, chosen)),
               "default_efficiency": sorted(chosen)[len(chosen) // 2]}
-    params["top_k"] = _top_k(params, path, gpu_name)
-    params["narrow_top_k"] = _narrow_top_k(params, path, gpu_name)
+    params["top_k"], params["narrow_top_k"] = _fit_ks(params, path, gpu_name)
     params["gpu"] = gpu_name
     params["fit_log_error"] = round(float(score), 3)
     return params
@@ -156,32 +155,26 @@ def _figures(slow: list[float]) -> dict:
             "within_1pct": round(sum(s <= 0.01 for s in slow) / len(slow), 3)}
 
 
-def _top_k(params: dict, path=TABLE, gpu_name: str = "h200") -> int:
-    """The fit half's rule for ``top_k``, on the problems it serves: those whose operands do
-    not both load narrow (both-narrow problems are timed by ``narrow_top_k``'s rule)."""
-    wide = [runs for runs, both in _ranked(params, _split("fit", path), "fit",
-                                           gpu_name).values() if not both]
+def _fit_ks(params: dict, path=TABLE, gpu_name: str = "h200") -> tuple[int, int]:
+    """``top_k`` and ``narrow_top_k``: each the fit half's rule (:func:`_least_k`) on the
+    problems it serves. ``top_k`` takes the model's first k configs of the problems whose
+    operands do not both load narrow; ``narrow_top_k`` the first k groups of stage twins
+    (:func:`~swizzlekit.kernels.triton.choose.timed`) of those that do. A rule with no
+    problems gives 1."""
+    ranked = _ranked(params, _split("fit", path), "fit", gpu_name).values()
 
-    def within(k: int) -> float:
-        slow = [_regret(runs, list(range(min(k, len(runs))))) for runs in wide]
-        return sum(s <= 0.01 for s in slow) / len(slow)
+    def least(problems: list, picks, ks) -> int:
+        def within(k: int) -> float:
+            slow = [_regret(runs, picks(runs, k)) for runs in problems]
+            return sum(s <= 0.01 for s in slow) / len(slow)
 
-    return _least_k(within, TOP_KS)
+        return _least_k(within, ks) if problems else 1
 
-
-def _narrow_top_k(params: dict, path=TABLE, gpu_name: str = "h200") -> int:
-    """``top_k``'s rule on the fit half's problems whose operands both load narrow, with one
-    config per group of stage twins (:func:`~swizzlekit.kernels.triton.choose.timed`)."""
-    narrow = [runs for runs, both in _ranked(params, _split("fit", path), "fit",
-                                             gpu_name).values() if both]
-    if not narrow:
-        return 1
-
-    def within(k: int) -> float:
-        slow = [_regret(runs, choose.timed([c for c, _ in runs], True, k=k)) for runs in narrow]
-        return sum(s <= 0.01 for s in slow) / len(slow)
-
-    return _least_k(within, range(1, 13))
+    wide = least([runs for runs, both in ranked if not both],
+                 lambda runs, k: list(range(min(k, len(runs)))), TOP_KS)
+    narrow = least([runs for runs, both in ranked if both],
+                   lambda runs, k: choose.timed([c for c, _ in runs], True, k=k), range(1, 13))
+    return wide, narrow
 
 
 def judge(params: dict | None = None, split: str = "heldout", path=None,
