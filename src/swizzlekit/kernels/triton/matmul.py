@@ -25,7 +25,7 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS,
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
-                                             _pointer_acc, _sms, _tile)
+                                             _multiple, _pointer_acc, _sms, _tile, vec_hint)
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import (TF32_COPY_MIN_M, TMA_MIN_M, TMA_MIN_MNK,
@@ -62,11 +62,12 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
                   PRECISION: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr,
-                  MASK_N: tl.constexpr):
+                  MASK_N: tl.constexpr, VEC: tl.constexpr):
     first, last = _k_range(K, BLOCK_K, SPLIT_K)
     acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
                        stride_bk, stride_bn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K,
-                       SWAP_AB, MASK_N)
+                       SWAP_AB, MASK_N, VEC)
+    stride_cm, N = _multiple(stride_cm, VEC), _multiple(N, VEC)
     offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
@@ -84,14 +85,15 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
                                             "PRECISION", "SPLIT_K"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
-                    "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"])})
+                    "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"]),
+                    "VEC": lambda args: vec_hint(args, args["a_ptr"].element_size())})
 @triton.jit
 def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, stride_ak,
                    stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                    PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
                    SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                    BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr,
-                   MASK_N: tl.constexpr):
+                   MASK_N: tl.constexpr, VEC: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
@@ -104,13 +106,14 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, 
                 _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
                               N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K,
-                              SWAP_AB, MASK_N)
+                              SWAP_AB, MASK_N, VEC)
     else:
         pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
         if (pid_m < tiles_m) & (pid_n < tiles_n):
             _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
                           K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                          PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N)
+                          PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N,
+                          VEC)
 
 
 def _set_blocks(nargs):

@@ -75,7 +75,7 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N
         first, last = _k_range(K, BLOCK_K, SPLIT_K)
         acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am,
                            stride_ak, stride_bk, stride_bn, "tf32", BLOCK_M, BLOCK_N, BLOCK_K,
-                           EVEN_K, False, False)
+                           EVEN_K, False, False, 1)
         offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
         offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
         c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
