@@ -136,6 +136,8 @@ def test_order_is_the_auto_orders_pick():
     (512, 4096, 4096, "fp8", "pointer"), (1024, 4096, 4096, "fp8", "tma"),
     (512, 4096, 4000, "fp8", "tma"),              # K no multiple of POINTER_K
     (300, 2000, 1999, "bf16", "pointer"),         # ragged and small: as given
+    (64, 5000, 4000, "bf16", "tma"),              # rows off 32-byte sectors: TMA at any size
+    (1000, 1000, 1000, "fp16", "tma"),
 ])
 def test_auto_takes_the_calls_default_path(M, N, K, precision, kernel):
     plan = _plan(M, N, K, precision, "auto")
@@ -149,6 +151,7 @@ def test_the_size_rules_at_their_edges():
     m, mnk = matmul.TMA_MIN_M, matmul.TMA_MIN_MNK
     assert not matmul.tma_by_size(2, m - 1, 2**20, 2**20) and matmul.tma_by_size(2, m, mnk // m, 2)
     assert not matmul.tma_by_size(2, m, mnk // m, 1) and matmul.tma_by_size(4, 1, 1, 1)
+    assert matmul.tma_by_size(2, 1, 8, 8, whole_sectors=False)
     assert scaled.tma_by_size(16, 16, 128, persistent=True)
     assert not scaled.tma_by_size(scaled.FP8_TMA_MIN_M - 1, 2**12, 2**12)
     assert scaled.tma_by_size(scaled.FP8_TMA_MIN_M, 2**12, 2**12)          # wide

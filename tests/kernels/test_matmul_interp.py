@@ -351,7 +351,7 @@ def test_b_rows_off_a_128_byte_pitch_are_read_from_a_pitched_copy(monkeypatch, d
     from swizzlekit.lab.verify import random_operands, relative_error
 
     monkeypatch.setattr(call, "PITCH_MIN_MNK", 0)
-    monkeypatch.setattr(call, "PITCH_PAYOFF", 0)
+    monkeypatch.setattr(call, "PITCH_PAYOFF", {"h100-sxm": 0, "h200": 0, "h100-pcie": 0})
     made = []
     real = mm._pitched
     monkeypatch.setattr(mm, "_pitched", lambda b: made.append(real(b)) or made[-1])
@@ -382,21 +382,22 @@ def test_pitched_copies_hold_the_values_in_128_byte_rows():
 
 def test_the_pitched_copy_pays_from_the_rows_the_card_gives():
     """pitch_copy: misaligned rows only, from PITCH_MIN_MNK, and from pitch_min_m rows, which
-    follow the preset's peak over bandwidth (the H200's wider bandwidth copies from fewer
-    rows) and the element size."""
+    follow the preset's peak over bandwidth and its measured pay-off (a preset without one
+    takes the H100's) and the element size."""
     from swizzlekit.kernels.triton.call import PITCH_PAYOFF, pitch_copy, pitch_min_m
-    from swizzlekit.gpus import gpu
+    from swizzlekit.gpus import GPUS, gpu
 
-    for name in ("h100-sxm", "h200"):
+    for name in ("h100-sxm", "h200", "h100-pcie"):
         card = gpu(name)
-        want = 2 * card.peak_tflops["bf16"] * 1e3 / card.dram_gbps * PITCH_PAYOFF
+        payoff = PITCH_PAYOFF.get(name, PITCH_PAYOFF["h100-sxm"])
+        want = 2 * card.peak_tflops["bf16"] * 1e3 / card.dram_gbps * payoff
         m = pitch_min_m(2, name)
         assert m - 1 < want <= m
         assert pitch_copy(m, 5000, 4000, 10000, 2, name)
         assert not pitch_copy(m - 1, 5000, 4000, 10000, 2, name)
         assert not pitch_copy(m, 5120, 4000, 10240, 2, name)         # rows on 64-byte lines
         assert not pitch_copy(m, 50, 40, 100, 2, name)               # below PITCH_MIN_MNK
-    assert pitch_min_m(2, "h200") < pitch_min_m(2, "h100-sxm")
+    assert "h100-pcie" not in PITCH_PAYOFF and set(PITCH_PAYOFF) < set(GPUS)
 
 
 @pytest.mark.parametrize("M,N,deep", [(1024, 1024, True), (2048, 1024, True), (1024, 2048, True),

@@ -1,6 +1,6 @@
 """The default call where it takes pointer loads (16-bit, M < 128 or M*N*K <= 2^31) and rows
 are 16-byte but not 32-byte aligned: cuBLAS, the default call, and TMA (``tma=True``). Each
-call checked once against float64 (output poisoned with NaN), then timed in 5 interleaved
+call, and pointer loads (``tma=False``), checked once against float64 (output poisoned with NaN), then timed in 5 interleaved
 replicates (do_bench medians, L2 flushed); one JSON line per shape.
 
     python3 small.py OUT.jsonl [nohint]      (on a GPU; nohint: VEC held at 1, as before)
@@ -40,6 +40,7 @@ with open(out_path, "a") as f:
             b = torch.randn(K, N, device="cuda", dtype=dtype)
             runs = {"cublas": lambda out=None: torch.matmul(a, b, out=out),
                     "default": lambda out=None: matmul(a, b, out=out),
+                    "pointer": lambda out=None: matmul(a, b, tma=False, out=out),
                     "tma": lambda out=None: matmul(a, b, tma=True, out=out)}
             errs = {k: err(fn, a, b) for k, fn in runs.items()}
             bad = {k: e for k, e in errs.items() if not e < 1e-2}

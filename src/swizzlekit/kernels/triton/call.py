@@ -103,13 +103,19 @@ PITCH_ALIGN = 64
 PITCH_BYTES = 128
 #: The copy saves a share p of the GEMM's time, 2MNK / (g peak), and costs B's bytes twice,
 #: 2KNe / (c bandwidth): it pays from M = e (peak / bandwidth) g / (c p) rows, e the element's
-#: bytes, peak and bandwidth the card's preset. On the H100 (2026-11-25, six bf16 shapes of M
-#: = 1000 to 9000 with B's rows 10000-18000 bytes apart, docs/data/bench/pitch_h100_2026-11-25/)
-#: the GEMM ran at g = 0.69 of the peak on the copy, the copy at c = 0.61 of the bandwidth, and
-#: B as given cost p = 0.16-0.34 more (median 0.24): g / (c p) = 4.7. That gives M = 2776 in
-#: 16-bit on the H100 and 2165 on the H200; the copy ran faster at M = 3000, 6000 and 9000 and
-#: slower at 1000, 1500 and 2000 (by up to 27%).
-PITCH_PAYOFF = 4.7
+#: bytes, peak and bandwidth the card's preset; g / (c p) is measured per card (medians over
+#: the shapes), bf16 with B's rows 10000-18000 bytes apart, M = 1000 to 9000:
+#:
+#: - H100 (2026-11-25, six shapes, docs/data/bench/pitch_h100_2026-11-25/): g = 0.69, c = 0.61,
+#:   p = 0.24: 4.7, so M = 2776 in 16-bit. The copy ran faster at M = 3000, 6000 and 9000 and
+#:   slower at 1000, 1500 and 2000 (by up to 27%).
+#: - H200 (2026-11-26, fourteen shapes, docs/data/bench/pitch_h200/): g = 0.63, c = 0.57,
+#:   p = 0.14: 7.7, so M = 3546. The copy ran faster at M = 4000 on both N x K (by 0.7% and
+#:   7%) and slower at 1000-3000 (by 2-15%); from 5000 rows it ran 6-8% faster at
+#:   7000 x 3000 and within 1.5% either way at 5000 x 4000.
+#:
+#: Presets without a measurement take the H100's.
+PITCH_PAYOFF = {"h100-sxm": 4.7, "h200": 7.7}
 
 
 def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
@@ -118,7 +124,7 @@ def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
     :data:`PITCH_PAYOFF`. 4-byte operands take the TF32 peak.
 
     >>> pitch_min_m(2, "h100-sxm"), pitch_min_m(2, "h200"), pitch_min_m(4, "h100-sxm")
-    (2776, 2165, 2773)
+    (2776, 3546, 2773)
     """
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.device import current_gpu, planned
@@ -126,9 +132,11 @@ def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
     if isinstance(elem_bytes, bool) or elem_bytes not in (2, 4):
         raise SwizzleKitError(f"pitch_min_m: elem_bytes must be 2 (fp16, bf16) or 4 (fp32), the "
                               f"sizes whose B is read row-major by TMA; got {elem_bytes!r}")
-    card = gpu(planned(gpu_name or current_gpu()))
+    name = planned(gpu_name or current_gpu())
+    card = gpu(name)
     peak = card.peak_tflops["tf32" if elem_bytes == 4 else "bf16"] * 1e12
-    return math.ceil(elem_bytes * peak / (card.dram_gbps * 1e9) * PITCH_PAYOFF)
+    payoff = PITCH_PAYOFF.get(name, PITCH_PAYOFF["h100-sxm"])
+    return math.ceil(elem_bytes * peak / (card.dram_gbps * 1e9) * payoff)
 
 
 def _pitched(b):
@@ -167,6 +175,13 @@ def _aligned(t) -> bool:
     if t.stride(0) == 1 and (t.shape[1] == 1 or t.stride(1) * e % 16 == 0):
         return t.data_ptr() % 16 == 0
     return False
+
+
+def _whole_sectors(tensors, N: int, K: int) -> bool:
+    """Whether N, K and each tensor's row pitch (its larger stride) are multiples of 16
+    elements: what Triton's integer specialization sees, and what decides whether pointer
+    loads of 16-bit rows may take 32-byte sectors whole (:func:`.matmul_configs.tma_by_size`)."""
+    return N % 16 == 0 and K % 16 == 0 and all(max(t.stride()) % 16 == 0 for t in tensors)
 
 
 def _pad_first(a, b, M: int, N: int, K: int, tma) -> bool:

@@ -150,7 +150,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
         K, N = -(-K // 16) * 16, (N if fp8 else -(-N // 16) * 16)
     if kernel == "auto":
         by_size = (scaled.tma_by_size(M, N, K, persistent) if fp8
-                   else matmul.tma_by_size(elem, M, N, K))
+                   else matmul.tma_by_size(elem, M, N, K, N % 16 == 0 and K % 16 == 0))
         tma = not _ragged(N, K, precision) and by_size
     else:
         tma = kernel == "tma"

@@ -21,7 +21,8 @@ from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
                                             _order_args, _pad_first, _padded_call,
                                             _pitch_first, _pitched,
-                                            _requested_order, _signature, _slots, _tma_ok)
+                                            _requested_order, _signature, _slots, _tma_ok,
+                                            _whole_sectors)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
@@ -310,7 +311,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
         b_op, b_kmajor, copied = b.T.contiguous(), True, True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls
-        small = on_gpu and not tma_by_size(a.element_size(), M, N, K)
+        small = on_gpu and not tma_by_size(a.element_size(), M, N, K,
+                                           _whole_sectors((a, b_op, c), N, K))
         use_tma = ok and (on_gpu or _INTERPRET) and not small
     else:
         use_tma = tma

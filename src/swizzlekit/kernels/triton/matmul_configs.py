@@ -182,14 +182,23 @@ def _order_pick(elem: int, M: int, N: int, K: int, precision: str, use_tma: bool
 TMA_MIN_M, TMA_MIN_MNK = 128, 2**31
 
 
-def tma_by_size(elem: int, M: int, N: int, K: int) -> bool:
+def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -> bool:
     """Whether a GPU call of ``elem``-byte operands takes TMA by default where its tensors
     allow it: always for fp32, and for 16-bit from :data:`TMA_MIN_M` rows and above
-    :data:`TMA_MIN_MNK`.
+    :data:`TMA_MIN_MNK`, or at any size where its rows are not ``whole_sectors``: where K, N
+    or a row stride is no multiple of 16 elements (32 bytes). Pointer loads then run 16-byte
+    vectors at best (:func:`.tiles.vec_hint`); on the H200 (2026-11-26,
+    docs/data/bench/pointer_vec/) TMA was as fast or faster at all 18 such calls timed
+    (M = 16 to 2000, bf16 and fp16: up to 48% less time, a tie at two), while pointer loads
+    kept their lead at 64 x 4096 x 4096.
 
     >>> tma_by_size(2, 64, 4096, 4096), tma_by_size(2, 2048, 2048, 2048), tma_by_size(4, 1, 1, 1)
     (False, True, True)
+    >>> tma_by_size(2, 64, 5000, 4000, whole_sectors=False)
+    True
     """
+    if elem == 2 and not whole_sectors:
+        return True
     return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
 
 
