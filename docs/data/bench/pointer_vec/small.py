@@ -1,7 +1,9 @@
-"""The default call where it takes pointer loads (16-bit, M < 128 or M*N*K <= 2^31) and rows
-are 16-byte but not 32-byte aligned: cuBLAS, the default call, and TMA (``tma=True``). Each
-call, and pointer loads (``tma=False``), checked once against float64 (output poisoned with NaN), then timed in 5 interleaved
-replicates (do_bench medians, L2 flushed); one JSON line per shape.
+"""Small 16-bit calls (M < 128 or M*N*K <= 2^31, where aligned calls take pointer loads) whose
+rows are 16-byte but not 32-byte aligned: cuBLAS, the default call, pointer loads
+(``tma=False``; in the first run, of 2026-11-26 on the H200, the default was pointer loads
+here) and TMA (``tma=True``). Each call checked once against float64 (output poisoned with
+NaN), then timed in 5 interleaved replicates (do_bench medians, L2 flushed); one JSON line
+per shape.
 
     python3 small.py OUT.jsonl [nohint]      (on a GPU; nohint: VEC held at 1, as before)
 """
