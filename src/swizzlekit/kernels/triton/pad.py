@@ -8,14 +8,15 @@ TMA takes rows only in multiples of 16 bytes, so an fp8 call whose K is not one
 add nothing to the product. Two ``torch.nn.functional.pad`` calls made them before: each
 fills its whole buffer and then copies one byte per element, and on the H200 the pair took
 56 us at 1999 x 4097 x 3001 (36 MB moved), longer than the GEMM on the copies (49 us).
-Here one launch reads each source byte once and writes each destination byte once::
+Here one launch reads each source byte once and writes each destination byte once, one
+tile of R rows and C bytes per program::
 
-    programs 0 .. ceil(M/R)-1         rows of A,  R at a time   ->  a2 (M x K16)
-    programs ceil(M/R) .. +ceil(N/R)  rows of Bᵀ, R at a time   ->  b2 (N x K16)
-    each: for every C-wide column block of K16: load (masked at K, zeros past it), store
+    program (i, j), i < ceil(M/R)     rows iR.. of A,  bytes jC.. of them  ->  a2 (M x K16)
+    program (i, j), i >= ceil(M/R)    rows of Bᵀ the same way               ->  b2 (N x K16)
+    each: load (masked at K, zeros past it), store (nothing where jC is past the row)
 
 Rows past the source's (``pad_to``'s larger row counts) are stored as zeros too. Elements of
-2 and 4 bytes move as integers of their size, C = 512 bytes a step either way.
+2 and 4 bytes move as integers of their size, C = 1024 bytes either way.
 
 The first call of a shape and layout compiles and keeps a :class:`~.plans.Plan`; later calls
 launch it directly (no JIT binding on the host). tests/kernels/test_pad_interp.py holds the
@@ -33,8 +34,8 @@ from swizzlekit.kernels.triton.plans import Plan, PlanCache
 
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
 
-#: Rows, and bytes of a row, each program moves per step; 4 warps, 32 bytes per thread.
-BLOCK_R, BLOCK_C = 8, 512
+#: Rows, and bytes of a row, each program moves: 16 KiB, 4 warps, 128 bytes a thread.
+BLOCK_R, BLOCK_C = 16, 1024
 
 #: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
 PAD_PLANS = PlanCache(256)
@@ -42,18 +43,18 @@ PAD_PLANS = PlanCache(256)
 
 # ------------------------------------------------------------------------------------ kernel
 @triton.jit
-def _pad_rows(src, dst, block, rows, cols_v, rows2, cols2_v, stride_rv, stride_c,
+def _pad_tile(src, dst, rblock, cblock, rows, cols_v, rows2, cols2_v, stride_rv, stride_c,
               BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr, VEC: tl.constexpr):
     # the column counts and the row stride come divided by VEC, so that Triton sees them as
     # multiples of VEC: 16-byte loads and stores, and masks constant over each 16 bytes
     cols, cols2, stride_r = cols_v * VEC, cols2_v * VEC, stride_rv * VEC
-    r = (block * BLOCK_R + tl.arange(0, BLOCK_R)).to(tl.int64)
-    inside, stored = r[:, None] < rows, r[:, None] < rows2
-    for c0 in range(0, cols2, BLOCK_C):
-        c = c0 + tl.arange(0, BLOCK_C)
+    if cblock * BLOCK_C < cols2:        # else past this tensor's rows: nothing to move
+        r = (rblock * BLOCK_R + tl.arange(0, BLOCK_R)).to(tl.int64)
+        c = cblock * BLOCK_C + tl.arange(0, BLOCK_C)
         x = tl.load(src + r[:, None] * stride_r + c[None, :] * stride_c,
-                    mask=inside & (c[None, :] < cols), other=0)
-        tl.store(dst + r[:, None] * cols2 + c[None, :], x, mask=stored & (c[None, :] < cols2))
+                    mask=(r[:, None] < rows) & (c[None, :] < cols), other=0)
+        tl.store(dst + r[:, None] * cols2 + c[None, :], x,
+                 mask=(r[:, None] < rows2) & (c[None, :] < cols2))
 
 
 @triton.jit
@@ -61,14 +62,14 @@ def _pad_pair_kernel(a_ptr, a2_ptr, b_ptr, b2_ptr, rows_a, cols_a, rows2_a, cols
                      stride_a1, rows_b, cols_b, rows2_b, cols2_b, stride_b0, stride_b1,
                      BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr, VEC_A: tl.constexpr,
                      VEC_B: tl.constexpr):
-    pid = tl.program_id(0)
+    pid, cblock = tl.program_id(0), tl.program_id(1)
     blocks_a = tl.cdiv(rows2_a, BLOCK_R)
     if pid < blocks_a:
-        _pad_rows(a_ptr, a2_ptr, pid, rows_a, cols_a, rows2_a, cols2_a, stride_a0, stride_a1,
-                  BLOCK_R, BLOCK_C, VEC_A)
+        _pad_tile(a_ptr, a2_ptr, pid, cblock, rows_a, cols_a, rows2_a, cols2_a, stride_a0,
+                  stride_a1, BLOCK_R, BLOCK_C, VEC_A)
     else:
-        _pad_rows(b_ptr, b2_ptr, pid - blocks_a, rows_b, cols_b, rows2_b, cols2_b, stride_b0,
-                  stride_b1, BLOCK_R, BLOCK_C, VEC_B)
+        _pad_tile(b_ptr, b2_ptr, pid - blocks_a, cblock, rows_b, cols_b, rows2_b, cols2_b,
+                  stride_b0, stride_b1, BLOCK_R, BLOCK_C, VEC_B)
 
 
 def _vec(t, cols2: int) -> int:
@@ -146,7 +147,9 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     if plan is not None:
         plan(*tensors)
     else:
-        grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R), 1, 1)
+        widest = max(a_to[1], b_to[1] if rows2_b else 0)
+        grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R),
+                triton.cdiv(widest, BLOCK_C // size), 1)
         compiled = _pad_pair_kernel[grid](*tensors, *rest[:-4], BLOCK_R=BLOCK_R,
                                           BLOCK_C=BLOCK_C // size, VEC_A=va, VEC_B=vb)
         if key is not None and _plannable(compiled):

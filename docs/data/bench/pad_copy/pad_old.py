@@ -1,0 +1,162 @@
+"""Launch stage: aligned copies of GEMM operands: an fp8 call's A (M x K) and Bᵀ (N x K) in one
+launch into row-major buffers whose rows are K rounded up to 16 bytes, zeros past K
+(:func:`pad_k`), or any one tensor into a larger zero-padded row-major buffer (:func:`pad_to`,
+for ``matmul``).
+
+TMA takes rows only in multiples of 16 bytes, so an fp8 call whose K is not one
+(:func:`swizzlekit.kernels.triton.scaled.scaled_matmul`) runs on such copies. Zeros past K
+add nothing to the product. Two ``torch.nn.functional.pad`` calls made them before: each
+fills its whole buffer and then copies one byte per element, and on the H200 the pair took
+56 us at 1999 x 4097 x 3001 (36 MB moved), longer than the GEMM on the copies (49 us).
+Here one launch reads each source byte once and writes each destination byte once::
+
+    programs 0 .. ceil(M/R)-1         rows of A,  R at a time   ->  a2 (M x K16)
+    programs ceil(M/R) .. +ceil(N/R)  rows of Bᵀ, R at a time   ->  b2 (N x K16)
+    each: for every C-wide column block of K16: load (masked at K, zeros past it), store
+
+Rows past the source's (``pad_to``'s larger row counts) are stored as zeros too. Elements of
+2 and 4 bytes move as integers of their size, C = 512 bytes a step either way.
+
+The first call of a shape and layout compiles and keeps a :class:`~.plans.Plan`; later calls
+launch it directly (no JIT binding on the host). tests/kernels/test_pad_interp.py holds the
+copies equal to ``torch.nn.functional.pad``'s, byte for byte, under Triton's interpreter.
+"""
+
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.kernels.triton.configs import _INTERPRET
+from swizzlekit.kernels.triton.plans import Plan, PlanCache
+
+__all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
+
+#: Rows, and bytes of a row, each program moves per step; 4 warps, 32 bytes per thread.
+BLOCK_R, BLOCK_C = 8, 512
+
+#: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
+PAD_PLANS = PlanCache(256)
+
+
+# ------------------------------------------------------------------------------------ kernel
+@triton.jit
+def _pad_rows(src, dst, block, rows, cols_v, rows2, cols2_v, stride_rv, stride_c,
+              BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr, VEC: tl.constexpr):
+    # the column counts and the row stride come divided by VEC, so that Triton sees them as
+    # multiples of VEC: 16-byte loads and stores, and masks constant over each 16 bytes
+    cols, cols2, stride_r = cols_v * VEC, cols2_v * VEC, stride_rv * VEC
+    r = (block * BLOCK_R + tl.arange(0, BLOCK_R)).to(tl.int64)
+    inside, stored = r[:, None] < rows, r[:, None] < rows2
+    for c0 in range(0, cols2, BLOCK_C):
+        c = c0 + tl.arange(0, BLOCK_C)
+        x = tl.load(src + r[:, None] * stride_r + c[None, :] * stride_c,
+                    mask=inside & (c[None, :] < cols), other=0)
+        tl.store(dst + r[:, None] * cols2 + c[None, :], x, mask=stored & (c[None, :] < cols2))
+
+
+@triton.jit
+def _pad_pair_kernel(a_ptr, a2_ptr, b_ptr, b2_ptr, rows_a, cols_a, rows2_a, cols2_a, stride_a0,
+                     stride_a1, rows_b, cols_b, rows2_b, cols2_b, stride_b0, stride_b1,
+                     BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr, VEC_A: tl.constexpr,
+                     VEC_B: tl.constexpr):
+    pid = tl.program_id(0)
+    blocks_a = tl.cdiv(rows2_a, BLOCK_R)
+    if pid < blocks_a:
+        _pad_rows(a_ptr, a2_ptr, pid, rows_a, cols_a, rows2_a, cols2_a, stride_a0, stride_a1,
+                  BLOCK_R, BLOCK_C, VEC_A)
+    else:
+        _pad_rows(b_ptr, b2_ptr, pid - blocks_a, rows_b, cols_b, rows2_b, cols2_b, stride_b0,
+                  stride_b1, BLOCK_R, BLOCK_C, VEC_B)
+
+
+def _vec(t, cols2: int) -> int:
+    """Elements per 16 bytes where ``t``'s rows, and the copy's, can move 16 bytes at a time
+    (unit column stride, a 16-byte aligned base, row stride and both row lengths multiples of
+    16 bytes), else 1. Triton sees an integer's divisibility only by 16 elements, so a row
+    stride such as B's 5000 in 3000x5000x4000 bf16 hid the rows' alignment from it. On the
+    H100 that copy (40 MB) took 40.0 us before and 38.8 us with the hint
+    (docs/data/bench/pitch_h100_2026-11-25/): the copy runs near 2 TB/s either way."""
+    per = 16 // t.element_size()
+    whole = t.stride(1) == 1 and t.data_ptr() % 16 == 0
+    return per if whole and all(v % per == 0 for v in (t.stride(0), t.shape[1], cols2)) else 1
+
+
+# ---------------------------------------------------------------------------------- launcher
+def pad_k(a, bt):
+    """``(a2, b2)``: one-byte ``a`` (M x K) and ``bt`` (N x K), any strides, copied into fresh
+    row-major M x K16 and N x K16 buffers of their dtype, K16 = K rounded up to 16, zeros
+    past K."""
+    if a.dim() != 2 or bt.dim() != 2 or a.shape[1] != bt.shape[1]:
+        raise SwizzleKitError(f"pad_k takes M x K and N x K tensors, got {tuple(a.shape)} and "
+                              f"{tuple(bt.shape)}")
+    if a.element_size() != 1 or bt.element_size() != 1 or a.device != bt.device:
+        raise SwizzleKitError(f"pad_k takes one-byte tensors on one device, got {a.dtype} on "
+                              f"{a.device} and {bt.dtype} on {bt.device}")
+    k16 = -(-a.shape[1] // 16) * 16
+    return pad_pair(a, (a.shape[0], k16), bt, (bt.shape[0], k16))
+
+
+def pad_to(t, rows: int, cols: int):
+    """``t`` (2-D, elements of 1, 2 or 4 bytes, any strides) copied into a fresh row-major
+    ``rows`` x ``cols`` buffer of its dtype, zeros past its own rows and columns."""
+    return pad_pair(t, (rows, cols), None, (0, 0))[0]
+
+
+def pad_pair(a, a_to: tuple, b, b_to: tuple):
+    """``(a2, b2)``: ``a`` and ``b`` (2-D, elements of one size: 1, 2 or 4 bytes; any strides)
+    copied in one launch into fresh row-major buffers of shapes ``a_to`` and ``b_to``, zeros
+    past their own rows and columns (``b`` None: ``a``'s only, and ``b2`` None). From the
+    second call of a shape, layout and base alignment on, the launch goes through a plan."""
+    import torch
+
+    for t in (a, b) if b is not None else (a,):
+        if not isinstance(t, torch.Tensor):
+            raise SwizzleKitError(f"aligned copies take torch tensors, got {type(t).__name__}")
+    for t, to in ((a, a_to), (b, b_to)):
+        if t is not None and (t.dim() != 2 or len(to) != 2 or to[0] < t.shape[0]
+                              or to[1] < t.shape[1]):
+            raise SwizzleKitError(f"aligned copies take 2-D tensors into buffers no smaller, "
+                                  f"got {tuple(t.shape)} into {tuple(to)}")
+    ints = {1: torch.uint8, 2: torch.int16, 4: torch.int32}
+    size = a.element_size()
+    if size not in ints or (b is not None and (b.element_size() != size or b.device != a.device)):
+        raise SwizzleKitError(f"aligned copies take elements of 1, 2 or 4 bytes on one device, "
+                              f"got {a.dtype}" + (f" and {b.dtype}" if b is not None else ""))
+    if a.device.type != "cuda" and not _INTERPRET:
+        raise SwizzleKitError(f"tensors on {a.device} need a GPU, or TRITON_INTERPRET=1 for "
+                              f"Triton's interpreter")
+    a2 = torch.empty(a_to, device=a.device, dtype=a.dtype)
+    b2 = torch.empty(b_to, device=a.device, dtype=b.dtype) if b is not None else None
+    if b is None:
+        b, b2 = a, a2                                   # never read: no program of b's
+    rows2_b = b_to[0] if b2 is not a2 else 0
+    if a2.numel() == 0 and (rows2_b == 0 or b2.numel() == 0):
+        return a2, (b2 if b2 is not a2 else None)
+    as_int = ints[size]
+    tensors = (a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
+    va, vb = _vec(a, a_to[1]), _vec(b, b_to[1])
+    rest = (a.shape[0], a.shape[1] // va, a_to[0], a_to[1] // va, a.stride(0) // va,
+            a.stride(1), b.shape[0], b.shape[1] // vb, rows2_b, b_to[1] // vb,
+            b.stride(0) // vb, b.stride(1), BLOCK_R, BLOCK_C // size, va, vb)
+    key = ((a.device.index, *rest, a.data_ptr() % 16, b.data_ptr() % 16)
+           if a.device.type == "cuda" and not _INTERPRET else None)
+    plan = PAD_PLANS.get(key) if key is not None else None
+    if plan is not None:
+        plan(*tensors)
+    else:
+        grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R), 1, 1)
+        compiled = _pad_pair_kernel[grid](*tensors, *rest[:-4], BLOCK_R=BLOCK_R,
+                                          BLOCK_C=BLOCK_C // size, VEC_A=va, VEC_B=vb)
+        if key is not None and _plannable(compiled):
+            PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
+    return a2, (b2 if b2 is not a2 else None)
+
+
+def _plannable(compiled) -> bool:
+    """Whether the compiled kernel takes its arguments as :class:`Plan` passes them (every
+    argument of the JIT signature, in order); elsewhere each call goes through the JIT."""
+    signature = getattr(getattr(compiled, "src", None), "signature", None)
+    return (signature is not None and hasattr(compiled, "packed_metadata")
+            and list(signature) == list(_pad_pair_kernel.arg_names))
