@@ -51,6 +51,7 @@ with open(sys.argv[1], "a") as f:
             runs[f"tile {r}x{c}B"] = tile
         dst = torch.empty((src.shape[0], -(-src.shape[1] // 64) * 64), device="cuda",
                           dtype=src.dtype)
+        dst.view(torch.uint8).fill_(255)                # poisoned before the check
         runs["torch copy_"] = lambda dst=dst, src=src: dst[:, :src.shape[1]].copy_(src)
         same = {k: bool(torch.equal(fn().view(torch.uint8), src.view(torch.uint8)))
                 for k, fn in runs.items()}
