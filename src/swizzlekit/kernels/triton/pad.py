@@ -16,7 +16,7 @@ tile of R rows and C bytes per program::
     each: load (masked at K, zeros past it), store (nothing where jC is past the row)
 
 Rows past the source's (``pad_to``'s larger row counts) are stored as zeros too. Elements of
-2 and 4 bytes move as integers of their size, C = 1024 bytes either way.
+2 and 4 bytes move as integers of their size, C = 2048 bytes either way.
 
 The first call of a shape and layout compiles and keeps a :class:`~.plans.Plan`; later calls
 launch it directly (no JIT binding on the host). tests/kernels/test_pad_interp.py holds the
@@ -34,8 +34,12 @@ from swizzlekit.kernels.triton.plans import Plan, PlanCache
 
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
 
-#: Rows, and bytes of a row, each program moves: 16 KiB, 4 warps, 128 bytes a thread.
-BLOCK_R, BLOCK_C = 16, 1024
+#: Rows, and bytes of a row, each program moves: 16 KiB, 4 warps, 128 bytes a thread. Of the
+#: five tiles timed on the H100 (2026-11-26, docs/data/bench/pad_copy/), the only one within 5% of
+#: the fastest in all four cases: against the row-looping copy before it, a pitched bf16 B of
+#: 40 and 42 MB in 34.0 and 35.3 us (39.0, 43.6), a ragged call's A and B in 17.3 us (21.6),
+#: an fp8 call's A and Bᵀ in 11.7 us (12.2).
+BLOCK_R, BLOCK_C = 8, 2048
 
 #: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
 PAD_PLANS = PlanCache(256)
@@ -78,7 +82,7 @@ def _vec(t, cols2: int) -> int:
     16 bytes), else 1. Triton sees an integer's divisibility only by 16 elements, so a row
     stride such as B's 5000 in 3000x5000x4000 bf16 hid the rows' alignment from it. On the
     H100 that copy (40 MB) took 40.0 us before and 38.8 us with the hint
-    (docs/data/bench/pitch_h100_2026-11-25/): the copy runs near 2 TB/s either way."""
+    (docs/data/bench/pitch_h100_2026-11-25/), and 34.0 us as tiles of 8 rows (BLOCK_R)."""
     per = 16 // t.element_size()
     whole = t.stride(1) == 1 and t.data_ptr() % 16 == 0
     return per if whole and all(v % per == 0 for v in (t.stride(0), t.shape[1], cols2)) else 1
