@@ -35,10 +35,10 @@ from swizzlekit.kernels.triton.plans import Plan, PlanCache
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
 
 #: Rows, and bytes of a row, each program moves: 16 KiB, 4 warps, 128 bytes a thread. Of the
-#: five tiles timed on the H100 (2026-11-26, docs/data/bench/pad_copy/), the only one within 5% of
-#: the fastest in all four cases: against the row-looping copy before it, a pitched bf16 B of
-#: 40 and 42 MB in 34.0 and 35.3 us (39.0, 43.6), a ragged call's A and B in 17.3 us (21.6),
-#: an fp8 call's A and Bᵀ in 11.7 us (12.2).
+#: five tiles timed on the H100 (2026-11-26, docs/data/bench/pad_copy/), the only one within
+#: 5% of the fastest in all four cases: against the row-looping copy before it, a pitched
+#: bf16 B of 40 and 42 MB in 34.0 and 35.3 us (39.0, 43.6), a ragged call's A and B in
+#: 17.3 us (21.6), an fp8 call's A and Bᵀ in 11.7 us (12.2).
 BLOCK_R, BLOCK_C = 8, 2048
 
 #: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
