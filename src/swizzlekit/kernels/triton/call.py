@@ -103,19 +103,20 @@ PITCH_ALIGN = 64
 PITCH_BYTES = 128
 #: The copy saves a share p of the GEMM's time, 2MNK / (g peak), and costs B's bytes twice,
 #: 2KNe / (c bandwidth): it pays from M = e (peak / bandwidth) g / (c p) rows, e the element's
-#: bytes, peak and bandwidth the card's preset; g / (c p) is measured per card (medians over
-#: the shapes), bf16 with B's rows 10000-18000 bytes apart, M = 1000 to 9000:
+#: bytes, peak and bandwidth the card's preset; g / (c p) is measured per card, medians over
+#: bf16 shapes of M = 1000 to 9000 with B's rows 10000 and 14000 bytes apart, two runs of
+#: fourteen shapes each (docs/data/bench/pitch_payoff/, 2026-11-26; fit.py):
 #:
-#: - H100 (2026-11-25, six shapes, docs/data/bench/pitch_h100_2026-11-25/): g = 0.69, c = 0.61,
-#:   p = 0.24: 4.7, so M = 2776 in 16-bit. The copy ran faster at M = 3000, 6000 and 9000 and
-#:   slower at 1000, 1500 and 2000 (by up to 27%).
-#: - H200 (2026-11-26, fourteen shapes, docs/data/bench/pitch_h200/): g = 0.63, c = 0.57,
-#:   p = 0.14: 7.7, so M = 3546. The copy ran faster at M = 4000 on both N x K (by 0.7% and
-#:   7%) and slower at 1000-3000 (by 2-15%); from 5000 rows it ran 6-8% faster at
-#:   7000 x 3000 and within 1.5% either way at 5000 x 4000.
+#: - H100: g = 0.61, c = 0.71, p = 0.22 (the tile copy of .pad): 3.8, so M = 2244 in 16-bit.
+#:   The copy ran faster from M = 2000 (at 2000 x 5000 x 4000 within 0.6% either way) and
+#:   slower at 1000 (by 4-16%).
+#: - H200: g = 0.64, c = 0.55, p = 0.15 (one run with the row-looping copy before it, one
+#:   with the tile copy, whose times on that card came in two modes, 26 and 40-50 us): 8.0,
+#:   so M = 3685. At 5000 x 4000 the copy ran slower up to M = 3000 and faster from 4000 in
+#:   both runs; at 7000 x 3000 faster from 2000 or 4000.
 #:
 #: Presets without a measurement take the H100's.
-PITCH_PAYOFF = {"h100-sxm": 4.7, "h200": 7.7}
+PITCH_PAYOFF = {"h100-sxm": 3.8, "h200": 8.0}
 
 
 def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
@@ -124,7 +125,7 @@ def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
     :data:`PITCH_PAYOFF`. 4-byte operands take the TF32 peak.
 
     >>> pitch_min_m(2, "h100-sxm"), pitch_min_m(2, "h200"), pitch_min_m(4, "h100-sxm")
-    (2776, 3546, 2773)
+    (2244, 3685, 2242)
     """
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.device import current_gpu, planned
