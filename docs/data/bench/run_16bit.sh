@@ -10,4 +10,5 @@ for p in bf16 fp16; do
   timeout 230 swizzlekit bench --suite full --precision $p --kernel triton --kernel triton_baseline --out $OUT/$p > $OUT/$p.log 2>&1
 done
 timeout 100 swizzlekit bench --suite ragged-pairs --precision bf16 --kernel triton --out $OUT/ragged > $OUT/ragged.log 2>&1
-tail -n 3 $OUT/bf16.log $OUT/fp16.log $OUT/ragged.log
+tail -n 3 $OUT/bf16.log $OUT/fp16.log $OUT/ragged.log  # the folders then go into one tarball
+cd $OUT && tar czf runs.tgz bf16 fp16 ragged && rm -rf bf16 fp16 ragged
