@@ -45,7 +45,7 @@ def test_every_order_and_persistent():
 @pytest.mark.parametrize("tma", [False, True])
 def test_pointer_and_tma_forms(tma):
     """N and K multiples of 8, not 16: pointer loads run under the 16-byte hint (VEC 8 for
-    16-bit, 4 for fp32; tiles.vec_hint)."""
+    16-bit, 4 for fp32; footprint.vec_hint)."""
     from swizzlekit.kernels.triton.matmul import TOLERANCE
     from swizzlekit.lab.verify import check_matmul as check
 

@@ -1,10 +1,10 @@
-"""tiles.vec_hint: the 16-byte vector hint of the pointer-load kernels, checked on every
+"""footprint.vec_hint: the 16-byte vector hint of the pointer-load kernels, checked on every
 value pattern it reads; and the kernels under it in Triton's interpreter."""
 
 import pytest
 from hypothesis import given, strategies as st
 
-from swizzlekit.kernels.triton.tiles import VEC_NAMES, vec_hint
+from swizzlekit.kernels.triton.footprint import VEC_NAMES, vec_hint
 
 torch = pytest.importorskip("torch")
 
@@ -50,3 +50,20 @@ def test_pointer_loads_under_the_hint_match_float64(dtype, precision, bound, n, 
     mm.matmul(a, b, "grouped", out=c, precision=precision, tma=False, group=2)
     err = relative_error(c, a, b)
     assert err == err and err < mm.TOLERANCE[bound]
+
+
+def test_the_config_model_counts_hinted_rows_as_vector_loads():
+    """choose.both_narrow and the perf model's narrow terms follow the hint: rows 8 elements
+    apart in 16-bit load 16 bytes at a time under VEC 8, rows of odd length element-wise."""
+    from swizzlekit.kernels.triton import choose
+
+    a = torch.empty(1, dtype=torch.float16)
+    hinted = dict(a_ptr=a, stride_am=3000, stride_ak=1, stride_bk=5000, stride_bn=1,
+                  stride_cm=5000, K=3000, N=5000)
+    odd = dict(hinted, stride_am=3001, K=3001)
+    assert not choose.both_narrow(hinted) and choose.both_narrow(odd)
+    assert choose._narrow(5000, 1) and not choose._narrow(5000, 1, vec=8)
+    assert choose._narrow(1, 5000, vec=8)          # a K-major operand: VEC does not touch it
+    model = choose.perf_model("pointer", "h200")
+    cfg = dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, num_stages=4, num_warps=4)
+    assert model(M=64, **hinted, **cfg) < model(M=64, **dict(hinted, stride_cm=5001), **cfg)

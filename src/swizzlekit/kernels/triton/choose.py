@@ -22,7 +22,8 @@ problem with ``e``-byte operands::
 
 ``narrow elements`` are the tile's elements of an operand whose rows are not a multiple of 16
 elements (pointer loads only): Triton specializes integers on divisibility by 16 and loads
-such rows one element at a time. ``r`` follows :func:`swizzlekit.gpus.residency` from the
+such rows one element at a time, unless the launch's 16-byte hint covers them
+(:func:`.footprint.vec_hint`, its ``VEC`` above 1). ``r`` follows :func:`swizzlekit.gpus.residency` from the
 config's shared memory and warps, with the registers estimated as the fp32 accumulator's
 share per thread plus 32. SMs, peaks and DRAM bandwidth come from :mod:`swizzlekit.gpus`.
 Fitted (``data/tiles_model.json``, by :mod:`swizzlekit.lab.tile_fit`): ``latency``,
@@ -150,7 +151,7 @@ def predict(M: int, N: int, K: int, fam: str, kernel: str, config: str, *, narro
             gpu_name: str | None = None) -> float:
     """Predicted seconds of one launch of ``config`` (``BMxBNxBK/sS/wW[/swap]``) of ``kernel``
     (pointer, tma, fp8_pointer, fp8_tma) on M x N x K operands of ``fam`` (:func:`family`).
-    ``narrow_a``/``narrow_b``: that operand's rows are not a multiple of 16 elements.
+    ``narrow_a``/``narrow_b``: that operand's rows load element by element (:func:`_narrow`).
     ``split``: K split that many ways in one launch (:mod:`.split_k`); the partials' extra
     traffic is not modelled (they stay in L2). ``gpu_name``: the preset (default: the card
     this process runs on, :func:`~swizzlekit.kernels.triton.device.current_gpu`); the
@@ -247,20 +248,32 @@ def timed(labels: list[str], both_narrow: bool, flat: int = 0, k: int | None = N
 
 
 # ------------------------------------------------------------------ the autotuner's hook
-def _narrow(stride_major: int, stride_minor: int) -> bool:
+def _narrow(stride_major: int, stride_minor: int, vec: int = 1) -> bool:
     """An operand read along its unit stride, whose other stride Triton cannot see divisible by
-    16 elements (or read with no unit stride at all)."""
+    16 elements, nor by the launch's ``vec`` (:func:`.footprint.vec_hint`, which divides it
+    where above 1), or read with no unit stride at all."""
     if stride_minor == 1:
-        return stride_major % 16 != 0
+        return stride_major % 16 != 0 and vec == 1
     if stride_major == 1:
         return stride_minor % 16 != 0
     return True
 
 
+def _vec(named_args: dict) -> int:
+    """The pointer kernel's ``VEC`` for these arguments (1 where they lack one it reads)."""
+    from swizzlekit.kernels.triton.footprint import VEC_NAMES, element_size, vec_hint
+
+    if "a_ptr" not in named_args or any(n not in named_args for n in VEC_NAMES):
+        return 1
+    return vec_hint(named_args, element_size(named_args["a_ptr"]))
+
+
 def both_narrow(named_args: dict) -> bool:
     """Whether a call loads both operands by pointers, each narrow (:func:`_narrow`)."""
-    return ("a_ptr" in named_args and _narrow(named_args["stride_am"], named_args["stride_ak"])
-            and _narrow(named_args["stride_bk"], named_args["stride_bn"]))
+    vec = _vec(named_args)
+    return ("a_ptr" in named_args
+            and _narrow(named_args["stride_am"], named_args["stride_ak"], vec)
+            and _narrow(named_args["stride_bk"], named_args["stride_bn"], vec))
 
 
 def perf_model(kernel: str, gpu_name: str | None = None):
@@ -276,9 +289,10 @@ def perf_model(kernel: str, gpu_name: str | None = None):
         fam = family(element_size(a), kw.get("PRECISION", "tf32"))
         pointer = "a_ptr" in kw
         config = config_label(kw, kw["num_stages"], kw["num_warps"])
+        vec = _vec(kw)
         return predict(kw["M"], kw["N"], kw["K"], fam, kernel, config,
-                       narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"]),
-                       narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"]),
+                       narrow_a=pointer and _narrow(kw["stride_am"], kw["stride_ak"], vec),
+                       narrow_b=pointer and _narrow(kw["stride_bk"], kw["stride_bn"], vec),
                        split=kw.get("SPLIT_K", 1), gpu_name=gpu_name)
 
     return estimate

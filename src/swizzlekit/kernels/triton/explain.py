@@ -195,7 +195,7 @@ def _call(M: int, precision: str, persistent: bool, route: _Route, gpu: str):
     else:
         strides = (1, K) if b_kmajor else (N, 1)
         named.update(a_ptr=_tensor(elem), stride_am=K, stride_ak=1, stride_bk=strides[0],
-                     stride_bn=strides[1])
+                     stride_bn=strides[1], stride_cm=N)
     swapped = mc._swap_ab(elem, mm_precision, b_kmajor, M) and (tma or elem == 2)
     return kernel, mc._configs(swap=True, flat=tma), mc._prune, named, consts, chosen, swapped
 

@@ -1,8 +1,10 @@
-"""Plan stage, shared facts: a tile config's shared memory, and an operand's element size.
+"""Plan stage, shared facts: a tile config's shared memory, an operand's element size, and the
+16-byte vector hint of the pointer-load kernels.
 
 Both the config lists (:mod:`~swizzlekit.kernels.triton.configs`, which keep the configs that
 fit) and the config model (:mod:`~swizzlekit.kernels.triton.choose`, which sizes residency
-from them) read these, so they live below both. No Triton import.
+from them and costs loads by their width) read these, and the kernels take the hint, so they
+live below all three. No Triton import.
 
 >>> from types import SimpleNamespace
 >>> cfg = SimpleNamespace(kwargs={"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, num_stages=3)
@@ -12,7 +14,7 @@ from them) read these, so they live below both. No Triton import.
 
 from __future__ import annotations
 
-__all__ = ["ONE_TILE_AREA", "config_smem", "element_size"]
+__all__ = ["ONE_TILE_AREA", "VEC_NAMES", "config_smem", "element_size", "vec_hint"]
 
 #: The TMA kernel runs a swapped tile of this many elements or more (BLOCK_M x BLOCK_N) one
 #: per program, without its loop over tiles, when the grid is not persistent.
@@ -38,3 +40,27 @@ def config_smem(c, in_bytes: int, out_bytes: int, single: bool = False) -> int:
     if single and c.kwargs.get("SWAP_AB") and bm * bn >= ONE_TILE_AREA:
         return max(pipeline, staged) + 1024
     return pipeline + staged + 1024
+
+
+#: The names whose values :func:`vec_hint` divides and ``tiles._pointer_acc`` rewrites.
+VEC_NAMES = ("stride_am", "stride_bk", "stride_cm", "K", "N")
+
+
+def vec_hint(args: dict, elem_bytes: int) -> int:
+    """``VEC`` for a pointer-load launch: the elements in 16 bytes, where every value of
+    :data:`VEC_NAMES` is a multiple of them but not all are multiples of 16 (Triton
+    specializes integers on 16 alone, so B's rows 5000 bf16 apart, 16-byte aligned, would
+    otherwise load element by element); else 1, which changes nothing.
+
+    >>> vec_hint(dict(stride_am=3000, stride_bk=5000, stride_cm=5000, K=3000, N=5000), 2)
+    8
+    >>> vec_hint(dict(stride_am=4096, stride_bk=4096, stride_cm=4096, K=4096, N=4096), 2)
+    1
+    >>> vec_hint(dict(stride_am=1, stride_bk=5000, stride_cm=5000, K=3000, N=5000), 2)
+    1
+    """
+    vals = [args[name] for name in VEC_NAMES]
+    if all(v % 16 == 0 for v in vals):
+        return 1
+    vec = 16 // elem_bytes
+    return vec if all(v % vec == 0 for v in vals) else 1

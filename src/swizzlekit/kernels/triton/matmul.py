@@ -26,13 +26,14 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS,
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
-                                             _multiple, _pointer_acc, _sms, _tile, vec_hint)
+                                             _multiple, _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import (TF32_COPY_MIN_M, TMA_MIN_M, TMA_MIN_MNK,
                                                       _auto_order, _configs, _prune,
                                                       tma_by_size)
 from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
+from swizzlekit.kernels.triton.footprint import vec_hint
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",

@@ -187,7 +187,7 @@ def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -
     allow it: always for fp32, and for 16-bit from :data:`TMA_MIN_M` rows and above
     :data:`TMA_MIN_MNK`, or at any size where its rows are not ``whole_sectors``: where K, N
     or a row stride is no multiple of 16 elements (32 bytes). Pointer loads then run 16-byte
-    vectors at best (:func:`.tiles.vec_hint`); on the H200 (2026-11-26,
+    vectors at best (:func:`.footprint.vec_hint`); on the H200 (2026-11-26,
     docs/data/bench/pointer_vec/) TMA was as fast or faster at all 18 such calls timed
     (M = 16 to 2000, bf16 and fp16: up to 48% less time, a tie at two), while pointer loads
     kept their lead at 64 x 4096 x 4096.

@@ -13,30 +13,6 @@ from swizzlekit.cta import triton as tri
 
 __all__: list[str] = []     # kernel internals: imported by name by .matmul and .scaled
 
-#: The names whose values :func:`vec_hint` divides and :func:`_pointer_acc` rewrites.
-VEC_NAMES = ("stride_am", "stride_bk", "stride_cm", "K", "N")
-
-
-def vec_hint(args: dict, elem_bytes: int) -> int:
-    """``VEC`` for a pointer-load launch: the elements in 16 bytes, where every value of
-    :data:`VEC_NAMES` is a multiple of them but not all are multiples of 16 (Triton
-    specializes integers on 16 alone, so B's rows 5000 bf16 apart, 16-byte aligned, would
-    otherwise load element by element); else 1, which changes nothing.
-
-    >>> vec_hint(dict(stride_am=3000, stride_bk=5000, stride_cm=5000, K=3000, N=5000), 2)
-    8
-    >>> vec_hint(dict(stride_am=4096, stride_bk=4096, stride_cm=4096, K=4096, N=4096), 2)
-    1
-    >>> vec_hint(dict(stride_am=1, stride_bk=5000, stride_cm=5000, K=3000, N=5000), 2)
-    1
-    """
-    vals = [args[name] for name in VEC_NAMES]
-    if all(v % 16 == 0 for v in vals):
-        return 1
-    vec = 16 // elem_bytes
-    return vec if all(v % vec == 0 for v in vals) else 1
-
-
 # ------------------------------------------------------------------------------ which tile
 @triton.jit
 def _log2_square(tiles_m, tiles_n):
@@ -111,7 +87,7 @@ def _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, st
     """The tile's fp32 accumulator, A·B over K steps ``[first, last)``, by pointer loads of
     any strides; the 16-bit GEMM and the fp8 one (:mod:`.scaled`) share it. A short last step
     is masked unless ``EVEN_K``; columns past N are masked when ``MASK_N``. ``VEC``
-    (:func:`vec_hint`) says that A's and B's row strides, K and N are multiples of it."""
+    (:func:`.footprint.vec_hint`) says that A's and B's row strides, K and N are multiples of it."""
     stride_am, stride_bk = _multiple(stride_am, VEC), _multiple(stride_bk, VEC)
     N, K = _multiple(N, VEC), _multiple(K, VEC)
     # rows and columns past the edge wrap around for the loads (always in bounds, no mask);
