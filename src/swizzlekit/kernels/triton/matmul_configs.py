@@ -187,10 +187,11 @@ def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -
     allow it: always for fp32, and for 16-bit from :data:`TMA_MIN_M` rows and above
     :data:`TMA_MIN_MNK`, or at any size where its rows are not ``whole_sectors``: where K, N
     or a row stride is no multiple of 16 elements (32 bytes). Pointer loads then run 16-byte
-    vectors at best (:func:`.footprint.vec_hint`); on the H200 (2026-11-26,
-    docs/data/bench/pointer_vec/) TMA was as fast or faster at all 18 such calls timed
-    (M = 16 to 2000, bf16 and fp16: up to 48% less time, a tie at two), while pointer loads
-    kept their lead at 64 x 4096 x 4096.
+    vectors at best (:func:`.footprint.vec_hint`). Timed against them (2026-11-26,
+    docs/data/bench/pointer_vec/; M = 16 to 2000, bf16 and fp16), TMA ran faster at 15 of 17
+    such calls on the H200 (up to 48% less time) and 16 of 18 on the H100, and at most 1.9%
+    behind at the others (16 x 14336 x 3000); pointer loads kept their lead at the aligned
+    64 x 4096 x 4096.
 
     >>> tma_by_size(2, 64, 4096, 4096), tma_by_size(2, 2048, 2048, 2048), tma_by_size(4, 1, 1, 1)
     (False, True, True)
