@@ -3,7 +3,8 @@ the GEMM, C's copy back) beside an aligned 1024x4096x4096 call and cuBLAS: micro
 call over 2000 calls launched back to back (the GPU then runs behind the host), then
 cProfile over 500 calls of the ragged one, the top functions by own time.
 
-    python3 profile.py > profile.txt      (on a GPU)
+    python3 host_profile.py > host_profile.txt      (on a GPU; a file named profile.py
+    would hide the standard library's)
 """
 import cProfile
 import io
