@@ -1,6 +1,7 @@
 """Host time of repeat calls: the ragged 777x4095x1234 bf16 call (aligned copies of A and B,
 the GEMM, C's copy back) beside an aligned 1024x4096x4096 call and cuBLAS: microseconds a
-call over 2000 calls launched back to back (the GPU then runs behind the host), then
+call over 2000 calls launched back to back (the launch queue fills, so the host waits on
+the GPU where that is slower) and over 50 (the host's own time), then
 cProfile over 500 calls of the ragged one, the top functions by own time.
 
     python3 host_profile.py > host_profile.txt      (on a GPU; a file named profile.py
@@ -38,9 +39,10 @@ for name, (a, b) in (("ragged 777x4095x1234", ragged), ("aligned 1024x4096x4096"
     out = matmul(a, b)
     err = ((out.double() - ref).norm() / ref.norm()).item()
     for label, fn in (("ours", lambda: matmul(a, b)), ("cublas", lambda: torch.matmul(a, b))):
-        host, total = host_us(fn)
-        print(f"{name} {label}: host {host:.1f} us a call, host and GPU {total:.1f} us "
-              f"(error {err:.2e})", flush=True)
+        for n in (2000, 50):        # 50 calls stay inside the launch queue: the host alone
+            host, total = host_us(fn, n)
+            print(f"{name} {label}, {n} calls: host {host:.1f} us a call, host and GPU "
+                  f"{total:.1f} us (error {err:.2e})", flush=True)
 a, b = ragged
 prof = cProfile.Profile()
 prof.enable()
