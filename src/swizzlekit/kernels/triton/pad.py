@@ -43,6 +43,23 @@ BLOCK_R, BLOCK_C = 8, 2048
 
 #: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
 PAD_PLANS = PlanCache(256)
+#: Repeat calls by the tensors' print (:func:`_print`): the plan and the integer dtype the
+#: copy moves, so that a call seen before skips the door and the key (host time: the ragged
+#: GEMM's repeat calls are bound by it, docs/data/bench/host_ragged/).
+_REPEATS = PlanCache(256)
+
+
+def _print(a, a_to, b, b_to) -> tuple | None:
+    """What decides a copy's plan: each tensor's shape, strides, dtype, device and base
+    alignment, and the buffers' shapes; None where an argument lacks them (the door then
+    says what is wrong)."""
+    try:
+        key = tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % 16, tuple(to))
+                    if t is not None else None for t, to in ((a, a_to), (b, b_to)))
+        hash(key)
+    except (AttributeError, TypeError, RuntimeError):
+        return None
+    return key
 
 
 # ------------------------------------------------------------------------------------ kernel
@@ -116,6 +133,17 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     second call of a shape, layout and base alignment on, the launch goes through a plan."""
     import torch
 
+    print_ = _print(a, a_to, b, b_to)
+    repeat = _REPEATS.get(print_) if print_ is not None else None
+    if repeat is not None:          # the same tensors' layout as a call that passed the door
+        plan, as_int = repeat
+        a2 = torch.empty(a_to, device=a.device, dtype=a.dtype)
+        if b is None:
+            plan(a.view(as_int), a2.view(as_int), a.view(as_int), a2.view(as_int))
+            return a2, None
+        b2 = torch.empty(b_to, device=a.device, dtype=b.dtype)
+        plan(a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
+        return a2, b2
     for t in (a, b) if b is not None else (a,):
         if not isinstance(t, torch.Tensor):
             raise SwizzleKitError(f"aligned copies take torch tensors, got {type(t).__name__}")
@@ -150,6 +178,8 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     plan = PAD_PLANS.get(key) if key is not None else None
     if plan is not None:
         plan(*tensors)
+        if print_ is not None:
+            _REPEATS.put(print_, (plan, as_int))
     else:
         widest = max(a_to[1], b_to[1] if rows2_b else 0)
         grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R),
@@ -158,6 +188,8 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
                                           BLOCK_C=BLOCK_C // size, VEC_A=va, VEC_B=vb)
         if key is not None and _plannable(compiled):
             PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
+            if print_ is not None:
+                _REPEATS.put(print_, (PAD_PLANS.get(key), as_int))
     return a2, (b2 if b2 is not a2 else None)
 
 
