@@ -8,7 +8,8 @@ import sys
 
 from swizzlekit.lab.bench import ragged_pair_ratios
 
-LINE = re.compile(r"^(\S+)\s+(\d+)x(\d+)x(\d+)\s+(\S+)\s+(\S+)\s.*?([\d.]+) TFLOP/s\s+([\d.]+)x\s+(\S+)$")
+LINE = re.compile(r"^(\S+)\s+(\d+)x(\d+)x(\d+)\s+(\S+)\s+(\S+)\s.*?([\d.]+) TFLOP/s"
+                  r"\s+([\d.]+)x\s+(\S+)$")
 
 
 def rows(path):

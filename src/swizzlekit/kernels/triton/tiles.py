@@ -13,6 +13,7 @@ from swizzlekit.cta import triton as tri
 
 __all__: list[str] = []     # kernel internals: imported by name by .matmul and .scaled
 
+
 # ------------------------------------------------------------------------------ which tile
 @triton.jit
 def _log2_square(tiles_m, tiles_n):
