@@ -25,7 +25,8 @@ elements (pointer loads only): Triton specializes integers on divisibility by 16
 such rows one element at a time, unless the launch's 16-byte hint covers them
 (:func:`.footprint.vec_hint`, its ``VEC`` above 1). ``r`` follows
 :func:`swizzlekit.gpus.residency` from the config's shared memory and warps, with the
-registers estimated as the fp32 accumulator's share per thread plus 32. SMs, peaks and DRAM bandwidth come from :mod:`swizzlekit.gpus`.
+registers estimated as the fp32 accumulator's share per thread plus 32. SMs, peaks and DRAM
+bandwidth come from :mod:`swizzlekit.gpus`.
 Fitted (``data/tiles_model.json``, by :mod:`swizzlekit.lab.tile_fit`): ``latency``,
 ``l2_bandwidth``, ``narrow_rate`` and ``launch`` over a grid, and one ``efficiency`` per
 config and kernel, on the fit half of each card's table (``swizzlekit lab tiles``):
