@@ -70,3 +70,33 @@ def test_cases_an_independent_search_beat_are_met(rows, cols, eb, accesses, ops,
     sol = solve(rows, cols, eb, accesses, **ops)
     assert (sol.wavefronts, sol.storage) <= (found, storage)
     assert sol.layout.is_bijective()
+
+
+def test_the_search_counts_cost_calls_not_seconds(monkeypatch):
+    """search stops after ``evals`` calls of the cost, whatever the clock says: the same
+    answer twice, from a clock that races ahead too, and never more calls than allowed; the
+    solver's forms share the count families.row_xor_evals gives."""
+    import time
+
+    from swizzlekit.smem import families
+    from swizzlekit.smem.access import parse_access
+    from swizzlekit.smem.analyze import placement_index, set_costs
+    from swizzlekit.smem.rowxor import search
+
+    idx = placement_index(parse_access("col").placements(64, 48, 2), 48)
+    seen = []
+
+    def cost(layout):
+        seen.append(layout)
+        return int(set_costs(layout.offsets(), idx, 2)[0].sum())
+
+    first = search(64, 48, cost, 1, True, evals=300, unit=2)
+    calls = len(seen)
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)) * 100.0)
+    again = search(64, 48, cost, 1, True, evals=300, unit=2)
+    assert first[1:] == again[1:] and first[0].masks == again[0].masks
+    assert first[2] == calls <= 300 and len(seen) == 2 * calls
+    short = search(64, 48, cost, 1, True, evals=5, unit=2)
+    assert short[2] <= 5 and short[1] >= first[1]
+    assert families.row_xor_evals(64, 32) > families.row_xor_evals(128, 64) >= 1

@@ -31,14 +31,28 @@ from swizzlekit.smem.search import (cute_candidates, forbidden_candidates, trans
                                     xor_search)
 from swizzlekit.smem.solution import Solution
 
-__all__ = ["ROW_XOR_MAX_ELEMENTS", "ROW_XOR_BUDGET_S", "PERMUTED_BUDGET_S", "SOLVE_BUDGET_S"]
+__all__ = ["ROW_XOR_MAX_ELEMENTS", "ROW_XOR_WORK", "ROW_XOR_CALL", "row_xor_evals",
+           "PERMUTED_BUDGET_S", "SOLVE_BUDGET_S"]
 
 #: The row-XOR search (:func:`swizzlekit.smem.rowxor.search`) runs on tiles of up to this many
 #: elements: each of its steps costs the whole tile, and larger tiles would leave the solver's
 #: one-second budget.
 ROW_XOR_MAX_ELEMENTS = 8192
-#: Seconds the row-XOR forms share (plain, transposed, strided rows gathered).
-ROW_XOR_BUDGET_S = 0.3
+#: The work the row-XOR forms share (plain, transposed, strided rows gathered), counted, not
+#: timed, so that a solve takes the same path on any machine: each call of the cost takes
+#: ``ROW_XOR_CALL`` plus the tile's elements. On a 2-core machine of 2026 a call took
+#: 100 us + 0.037 us an element (15 searches over 12 problems, 512 to 8192 elements, fitted
+#: by least squares), so this is the 0.3 s the forms shared when they were timed.
+ROW_XOR_WORK, ROW_XOR_CALL = 8_100_000, 2_700
+
+
+def row_xor_evals(rows: int, cols: int) -> int:
+    """The calls of the cost that the row-XOR forms share on a ``rows`` x ``cols`` tile.
+
+    >>> row_xor_evals(64, 32), row_xor_evals(128, 64)
+    (1705, 743)
+    """
+    return ROW_XOR_WORK // (ROW_XOR_CALL + rows * cols)
 #: Seconds for the local search over any bijection (:mod:`~swizzlekit.smem.permuted`), at most,
 #: and within what is left of ``SOLVE_BUDGET_S`` since the solve began (at least 0.05).
 PERMUTED_BUDGET_S = 0.7
@@ -50,8 +64,8 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
            max_pad: int | None, tma_only: bool = False, vector: int = 1,
            row_xor: bool = True, searches: bool = True) -> Solution:
     """:func:`~swizzlekit.smem.solver.solve` on checked arguments, cached (a stacked layout
-    solves the same power-of-two parts for each way of stacking them; the row-XOR and
-    permuted searches are bounded by time, so a first answer is kept, not recomputed).
+    solves the same power-of-two parts for each way of stacking them; the permuted search is
+    bounded by time, so a first answer is kept, not recomputed).
     ``tma_only``: the layouts a TMA write can make (row-major, or one of its swizzle modes).
     Only layouts that keep every aligned group of ``keep`` columns contiguous and aligned
     are taken, ``keep`` being the widest vector of ``vector`` and the specs' ``vec``: a
@@ -214,13 +228,16 @@ def _solve(rows: int, cols: int, elem_bytes: int, specs: tuple[AccessSpec, ...],
             forms += sorted({(True, (s.rows, s.row_stride)) for s in specs
                              if s.kind == "block" and s.row_stride > 1 and s.rows > 1
                              and s.rows * s.row_stride <= rows})
-        deadline = time.perf_counter() + ROW_XOR_BUDGET_S
+        left = row_xor_evals(rows, cols)
         for i, (transposed, gather) in enumerate(forms):
             unit = 4 // elem_bytes if transposed and elem_bytes < 4 else 1
-            share = (deadline - time.perf_counter()) / (len(forms) - i)
-            found = row_xor_search(rows, cols, cost_of, keep, transposed, budget_s=share,
-                                   gather=gather, unit=unit)
-            if found is not None and consider(found[0], "row-xor", found[1], rows * cols):
+            found = row_xor_search(rows, cols, cost_of, keep, transposed,
+                                   evals=max(1, left // (len(forms) - i)), gather=gather,
+                                   unit=unit)
+            if found is None:
+                continue
+            left -= found[2]
+            if consider(found[0], "row-xor", found[1], rows * cols):
                 return done("")
     if row_xor and rows * cols <= PERMUTED_MAX_ELEMENTS and (best is None or best[0] > bound):
         # any bijection: a seeded local search from the best bijection found so far

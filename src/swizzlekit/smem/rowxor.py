@@ -28,7 +28,6 @@ emitted as an XOR of row bits, or any masks of a short period, read out of one c
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -174,33 +173,40 @@ def _linear_masks(basis, period: int) -> tuple:
 
 
 def search(rows: int, cols: int, cost, keep: int = 1, transposed: bool = False,
-           budget_s: float = 0.25, gather: tuple = (1, 1), unit: int = 1
-           ) -> tuple[RowXor, int] | None:
+           evals: int = 1000, gather: tuple = (1, 1), unit: int = 1
+           ) -> tuple[RowXor, int, int] | None:
     """The best row-XOR layout found for ``cost`` (a function of a layout, in wavefronts), in
     two forms, each for every power-of-two span that divides the extent (largest first): masks
     linear in the row's bits, for periods up to 256 rows, and free masks for the periods whose
     masks fit one :data:`CODE_BITS` constant. Masks go in steps of ``keep`` (a vector must
     stay whole); each form is improved one basis vector or mask at a time until no change
-    lowers the cost or ``budget_s`` is spent. ``gather``: as :class:`RowXor`'s; ``unit``: the
-    elements of one 4-byte word along the extent, the step the linear masks start from (they
-    then move whole words). None where no span fits."""
+    lowers the cost or ``evals`` calls of ``cost`` are spent: a count, not seconds, so that
+    the search takes the same path on any machine, however busy. ``gather``: as
+    :class:`RowXor`'s; ``unit``: the elements of one 4-byte word along the extent, the step the
+    linear masks start from (they then move whole words). Returns the layout, its cost and the
+    calls of ``cost`` made; None where no span fits."""
     extent, other = (rows, cols) if transposed else (cols, rows)
-    start, best = time.perf_counter(), None
+    best, calls = None, 0
     spans = [1 << b for b in range(1, extent.bit_length())
              if extent % (1 << b) == 0 and (1 << b) > keep]
 
+    def costed(layout: RowXor) -> int:
+        nonlocal calls
+        calls += 1
+        return cost(layout)
+
     def descend(slots: list, choices: list, make) -> tuple[RowXor, int]:
-        current = cost(make(slots))
+        current = costed(make(slots))
         improved = True
-        while improved and time.perf_counter() - start < budget_s:
+        while improved and calls < evals:
             improved = False
             for i in range(len(slots)):
                 for m in choices:
-                    if time.perf_counter() - start >= budget_s:
+                    if calls >= evals:
                         return make(slots), current
                     if m != slots[i]:
                         trial = slots[:i] + [m] + slots[i + 1:]
-                        c = cost(make(trial))
+                        c = costed(make(trial))
                         if c < current:
                             slots, current, improved = trial, c, True
         return make(slots), current
@@ -221,15 +227,15 @@ def search(rows: int, cols: int, cost, keep: int = 1, transposed: bool = False,
     # every form's start costed first, then each descended from the best start down
     starts = []
     for slots, choices, make in forms:
-        starts.append((cost(make(slots)), len(starts), slots, choices, make))
-        if time.perf_counter() - start >= budget_s:
+        starts.append((costed(make(slots)), len(starts), slots, choices, make))
+        if calls >= evals:
             break
     for c0, _, slots, choices, make in sorted(starts, key=lambda t: t[:2]):
         if best is None or c0 < best[1]:
             best = (make(slots), c0)
-        if time.perf_counter() - start >= budget_s:
-            return best
+        if calls >= evals:
+            break
         found = descend(slots, choices, make)
         if found[1] < best[1]:
             best = found
-    return best
+    return None if best is None else (*best, calls)
