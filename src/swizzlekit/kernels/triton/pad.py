@@ -51,11 +51,12 @@ _REPEATS = PlanCache(256)
 
 def _print(a, a_to, b, b_to) -> tuple | None:
     """What decides a copy's plan: each tensor's shape, strides, dtype, device and base
-    alignment, and the buffers' shapes; None where an argument lacks them (the door then
-    says what is wrong)."""
+    alignment, the buffers' shapes, and the tile (:data:`BLOCK_R`, :data:`BLOCK_C`); None
+    where an argument lacks them (the door then says what is wrong)."""
     try:
-        key = tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % 16, tuple(to))
-                    if t is not None else None for t, to in ((a, a_to), (b, b_to)))
+        key = (BLOCK_R, BLOCK_C, *(
+            (t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % 16, tuple(to))
+            if t is not None else None for t, to in ((a, a_to), (b, b_to))))
         hash(key)
     except (AttributeError, TypeError, RuntimeError):
         return None
