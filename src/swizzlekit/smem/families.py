@@ -53,6 +53,8 @@ def row_xor_evals(rows: int, cols: int) -> int:
     (1705, 743)
     """
     return ROW_XOR_WORK // (ROW_XOR_CALL + rows * cols)
+
+
 #: Seconds for the local search over any bijection (:mod:`~swizzlekit.smem.permuted`), at most,
 #: and within what is left of ``SOLVE_BUDGET_S`` since the solve began (at least 0.05).
 PERMUTED_BUDGET_S = 0.7
