@@ -50,6 +50,7 @@ from swizzlekit.data import FOLDER
 from swizzlekit.errors import check_int
 from swizzlekit.gpus import gpu, residency
 from swizzlekit.kernels.triton.device import current_gpu
+from swizzlekit.kernels.triton.footprint import VEC_NAMES, element_size, vec_hint
 
 __all__ = ["TABLE", "TABLES", "FITTED_PATH", "FITTED_PATHS", "fit_of", "GRID", "EFFICIENCIES",
            "FLAT_AHEAD", "top_k", "narrow_top_k", "stage_twin", "timed", "both_narrow",
@@ -262,8 +263,6 @@ def _narrow(stride_major: int, stride_minor: int, vec: int = 1) -> bool:
 
 def _vec(named_args: dict) -> int:
     """The pointer kernel's ``VEC`` for these arguments (1 where they lack one it reads)."""
-    from swizzlekit.kernels.triton.footprint import VEC_NAMES, element_size, vec_hint
-
     if "a_ptr" not in named_args or any(n not in named_args for n in VEC_NAMES):
         return 1
     return vec_hint(named_args, element_size(named_args["a_ptr"]))
@@ -281,8 +280,6 @@ def perf_model(kernel: str, gpu_name: str | None = None):
     """The model as Triton's ``perf_model`` hook for ``kernel``: the named arguments and one
     config's constexprs in, :func:`predict`'s seconds out (``configs.Prune`` ranks by it), on
     ``gpu_name`` (default: the card the call runs on, looked up once here, not per config)."""
-    from swizzlekit.kernels.triton.footprint import element_size
-
     gpu_name = gpu_name or current_gpu()
 
     def estimate(**kw) -> float:

@@ -31,6 +31,7 @@ import triton.language as tl
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.configs import _INTERPRET
 from swizzlekit.kernels.triton.plans import Plan, PlanCache
+from swizzlekit.kernels.triton.routes import fingerprint
 
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
 
@@ -50,17 +51,11 @@ _REPEATS = PlanCache(256)
 
 
 def _print(a, a_to, b, b_to) -> tuple | None:
-    """What decides a copy's plan: each tensor's shape, strides, dtype, device and base
-    alignment, the buffers' shapes, and the tile (:data:`BLOCK_R`, :data:`BLOCK_C`); None
-    where an argument lacks them (the door then says what is wrong)."""
-    try:
-        key = (BLOCK_R, BLOCK_C, *(
-            (t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % 16, tuple(to))
-            if t is not None else None for t, to in ((a, a_to), (b, b_to))))
-        hash(key)
-    except (AttributeError, TypeError, RuntimeError):
-        return None
-    return key
+    """What decides a copy's plan: the tensors' fingerprint as the GEMM's routes read it
+    (:func:`.routes.fingerprint`: shape, strides, dtype, device, base alignment), the
+    buffers' shapes and the tile (:data:`BLOCK_R`, :data:`BLOCK_C`); None where an argument
+    lacks them (the door then says what is wrong)."""
+    return fingerprint((a, b), (BLOCK_R, BLOCK_C, a_to, b_to))
 
 
 # ------------------------------------------------------------------------------------ kernel
@@ -139,11 +134,9 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     if repeat is not None:          # the same tensors' layout as a call that passed the door
         plan, as_int = repeat
         a2 = torch.empty(a_to, device=a.device, dtype=a.dtype)
-        if b is None:
-            plan(a.view(as_int), a2.view(as_int), a.view(as_int), a2.view(as_int))
-            return a2, None
-        b2 = torch.empty(b_to, device=a.device, dtype=b.dtype)
-        plan(a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
+        b2 = torch.empty(b_to, device=a.device, dtype=b.dtype) if b is not None else None
+        src, dst = (b, b2) if b is not None else (a, a2)   # no B: A's views, never read
+        plan(a.view(as_int), a2.view(as_int), src.view(as_int), dst.view(as_int))
         return a2, b2
     for t in (a, b) if b is not None else (a,):
         if not isinstance(t, torch.Tensor):
