@@ -42,7 +42,8 @@ ROW_XOR_MAX_ELEMENTS = 8192
 #: timed, so that a solve takes the same path on any machine: each call of the cost takes
 #: ``ROW_XOR_CALL`` plus the tile's elements. On a 2-core machine of 2026 a call took
 #: 100 us + 0.037 us an element (15 searches over 12 problems, 512 to 8192 elements, fitted
-#: by least squares), so this is the 0.3 s the forms shared when they were timed.
+#: by least squares; docs/data/smem_rowxor_calls/), so this is the 0.3 s the forms shared
+#: when they were timed.
 ROW_XOR_WORK, ROW_XOR_CALL = 8_100_000, 2_700
 
 
