@@ -110,8 +110,9 @@ def test_tma_plans_follow_the_tensors_they_are_given():
 def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     """From a fingerprint's second call on, matmul goes fingerprint -> route -> plan without
     the door (here, a door that would fail). Clearing the plans sends the next call the full
-    way again; a K-major copy of B (TF32 from TF32_COPY_MIN_M) is never routed. Every product
-    on fresh inputs into a poisoned C (or a fresh one), against float64."""
+    way again. A call on a K-major copy of B (TF32 from TF32_COPY_MIN_M) is routed too, and its
+    repeat calls copy B afresh. Every product on fresh inputs into a poisoned C (or a fresh
+    one), against float64."""
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
@@ -139,9 +140,14 @@ def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     with pytest.raises(ZeroDivisionError):
         run(300, 520, 264, torch.bfloat16, "bfloat16", tma=True, split_k=1)
     monkeypatch.setattr(mm, "_check", door)
-    for _ in range(3):                                  # TF32 on a K-major copy of B
-        run(mm.TF32_COPY_MIN_M, 72, 40, torch.float32, "tf32", split_k=1)
-    assert len(mm.ROUTES) == 4
+    for out in (True, False):                           # TF32 on a K-major copy of B
+        for _ in range(2):
+            run(mm.TF32_COPY_MIN_M, 72, 40, torch.float32, "tf32", out, split_k=1)
+    assert len(mm.ROUTES) == 6
+    assert all(r.kcopy for r in list(mm.ROUTES._plans.values())[-2:])
+    monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
+    for out in (True, False):
+        run(mm.TF32_COPY_MIN_M, 72, 40, torch.float32, "tf32", out, split_k=1)
 
 
 def test_a_plan_is_per_signature():

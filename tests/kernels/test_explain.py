@@ -186,7 +186,7 @@ def test_fp8_tma_takes_any_n():
     assert plan.model == "fp8_tma" and plan.configs
 
 
-def test_tf32_reads_a_k_major_copy_of_b_from_8192_rows():
+def test_tf32_reads_a_k_major_copy_of_b_from_tf32_copy_min_m_rows():
     from swizzlekit.kernels.triton.matmul import TF32_COPY_MIN_M
 
     assert _plan(TF32_COPY_MIN_M - 1, 1024, 1024, "tf32").swapped

@@ -34,6 +34,7 @@ from swizzlekit.kernels.triton.matmul_configs import (TF32_COPY_MIN_M, TMA_MIN_M
                                                       tma_by_size)
 from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
 from swizzlekit.kernels.triton.footprint import vec_hint
+from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
@@ -268,7 +269,11 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         if route.pitch:             # B read from rows of a 128-byte pitch (call._pitched)
             b2 = _pitched(b2)
         ws, counts = buffers(route.split, M, b2.shape[1], a.device, c2)   # the copies' N
-        _follow(route, plan, a2, b2.T if route.tma and route.b_kmajor else b2, c2, ws, counts)
+        if route.kcopy:             # TF32: B's K-major copy (N x K), as _plan made it
+            b2 = kmajor_copy(b2)
+        elif route.tma and route.b_kmajor:
+            b2 = b2.T
+        _follow(route, plan, a2, b2, c2, ws, counts)
         return c if c2 is c else c.copy_(c2[:, :N])
     _check(a, b, out, precision)
     M, K = a.shape
@@ -309,7 +314,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     copied = False
     if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
             and (on_gpu or _INTERPRET) and M >= TF32_COPY_MIN_M):
-        b_op, b_kmajor, copied = b.T.contiguous(), True, True
+        b_op, b_kmajor, copied = kmajor_copy(b), True, True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls
         small = on_gpu and not tma_by_size(a.element_size(), M, N, K,
@@ -327,16 +332,16 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     sig = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
            if on_gpu and not _INTERPRET else None)
     go = (a, b, b_op, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor,
-          pitch)
+          pitch, copied)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
-    return _launch(*go, split_k, None if copied else print_)
+    return _launch(*go, split_k, print_)
 
 
 # ---------------------------------------------------------------------------------- launch
 def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str,
-            persistent: bool, use_tma: bool, b_kmajor: bool, pitch: bool, split_k: int,
-            print_):
+            persistent: bool, use_tma: bool, b_kmajor: bool, pitch: bool, kcopy: bool,
+            split_k: int, print_):
     """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls),
     or, on the signature's first call, autotune and compile it and keep it."""
     M, K = a.shape
@@ -346,7 +351,7 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch)
+        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch, kcopy=kcopy)
         if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b_arg, c, ws, counts)

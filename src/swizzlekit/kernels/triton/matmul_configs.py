@@ -16,11 +16,11 @@ import functools
 
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
-                                               _fitting, _with_flat)
+                                               _fitting, _key, _with_flat)
 from swizzlekit.kernels.triton.footprint import element_size
 
-__all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_ORDERS", "flat_ok", "config_labels",
-           "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M"]
+__all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
+           "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -29,7 +29,8 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
     :data:`FLAT_TILES` come twice, the second time flattened (``FLAT=True``)."""
     configs = _tile_configs(pre_hook, swap)
     if flat:
-        return _with_flat(configs, [] if _INTERPRET else FLAT_TILES, pre_hook, SWAP_AB=False)
+        return _with_flat(configs, [] if _INTERPRET else FLAT_TILES + FLAT_TILES_FP32, pre_hook,
+                          SWAP_AB=False)
     return configs
 
 
@@ -75,6 +76,12 @@ def _tile_configs(pre_hook=None, swap: bool = False):
 #: On the H200 (2026-11-23, docs/data/bench/JOURNAL.md) that ran 8192x8192x512 in bf16 at 563
 #: against 506 TFLOP/s for the same tile one per program; at K >= 2048, within 1%.
 FLAT_TILES = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8)]
+#: ... and for 4-byte operands only (TF32 and IEEE on B K-major): 128x128x32 in 4 stages and
+#: 4 warps, the plain tile fastest in both cards' tables, flattened. On the H100 (2026-11-26,
+#: docs/data/bench/tf32_configs_h100/, B K-major) it ran 2-5% faster than that tile one per
+#: program at all seven shapes from 2048³ to 8192³ (4096³: 0.416 against 0.439 ms).
+FLAT_TILES_FP32 = [(128, 128, 32, 4, 4)]
+_FLAT_FP32 = {(*t, False) for t in FLAT_TILES_FP32}
 #: The orders whose launch slots are exactly the tiles, the only ones a flattened loop takes
 #: (the others' slots outside the grid would need a branch around the K loop).
 FLAT_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "strip",
@@ -94,7 +101,8 @@ def _prune(configs, named_args, **kwargs):
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
-        configs = [c for c in configs if not c.kwargs.get("FLAT") or flat_ok(kwargs)]
+        configs = [c for c in configs if not c.kwargs.get("FLAT")
+                   or (flat_ok(kwargs) and (elem == 4 or _key(c) not in _FLAT_FP32))]
     else:                                           # pointer loads: 16-bit only, B by strides
         b_kmajor = named_args["stride_bk"] == 1 and named_args["stride_bn"] != 1
         swap = elem == 2 and _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
@@ -203,7 +211,10 @@ def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -
     return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
 
 
-#: From this M a TF32 call copies a row-major B K-major for the unswapped kernel. H200,
-#: 2026-11-22: 8192³ ran 292 TFLOP/s copied against 274 swapped; 4096³ 242 against 272, and
-#: 3000x5000x4000 218 against 248 (docs/data/bench/tf32_probe*.json).
-TF32_COPY_MIN_M = 8192
+#: From this M a TF32 call copies a row-major B K-major (:func:`.kmajor.kmajor_copy`) for the
+#: plain kernel; below it, the swapped kernel reads B as given. The copy's share of the call
+#: goes as 1/M whatever N and K are (it moves K x N; the GEMM does M x N x K). On the H100
+#: (2026-11-26, docs/data/bench/tf32_copy/, 5 interleaved replicates, three N x K each), copy
+#: and plain kernel against the swapped kernel: 1.20-1.28x the time at M = 1024, 0.95-1.07x
+#: at 2048, 0.91-0.95x at 3072, 0.87-0.92x at 4096, 0.80-0.90x from 6144.
+TF32_COPY_MIN_M = 3072

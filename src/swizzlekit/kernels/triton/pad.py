@@ -30,7 +30,7 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.configs import _INTERPRET
-from swizzlekit.kernels.triton.plans import Plan, PlanCache
+from swizzlekit.kernels.triton.plans import Plan, PlanCache, plannable
 from swizzlekit.kernels.triton.routes import fingerprint
 
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
@@ -180,16 +180,9 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
                 triton.cdiv(widest, BLOCK_C // size), 1)
         compiled = _pad_pair_kernel[grid](*tensors, *rest[:-4], BLOCK_R=BLOCK_R,
                                           BLOCK_C=BLOCK_C // size, VEC_A=va, VEC_B=vb)
-        if key is not None and _plannable(compiled):
+        if key is not None and plannable(compiled, _pad_pair_kernel):
             PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
             if print_ is not None:
                 _REPEATS.put(print_, (PAD_PLANS.get(key), as_int))
     return a2, (b2 if b2 is not a2 else None)
 
-
-def _plannable(compiled) -> bool:
-    """Whether the compiled kernel takes its arguments as :class:`Plan` passes them (every
-    argument of the JIT signature, in order); elsewhere each call goes through the JIT."""
-    signature = getattr(getattr(compiled, "src", None), "signature", None)
-    return (signature is not None and hasattr(compiled, "packed_metadata")
-            and list(signature) == list(_pad_pair_kernel.arg_names))

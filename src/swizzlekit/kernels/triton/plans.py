@@ -44,7 +44,7 @@ from triton import knobs
 from triton.runtime.driver import driver
 from triton.runtime.jit import JITFunction
 
-__all__ = ["ENCODED_PER_PLAN", "Plan", "PlanCache", "capture"]
+__all__ = ["ENCODED_PER_PLAN", "Plan", "PlanCache", "capture", "plannable"]
 
 #: Address sets whose encoded TMA descriptors a plan keeps (least recently used dropped).
 ENCODED_PER_PLAN = 16
@@ -170,6 +170,15 @@ def capture(autotuned, kernel, named: dict[str, Any], grid: Callable[[dict], tup
     g = tuple(grid(values)) + (1, 1)
     return Plan(kernel, (int(g[0]), int(g[1]), int(g[2])),
                 tuple(values[n] for n in names[n_tensors:]), dict(config.kwargs))
+
+
+def plannable(compiled, jit) -> bool:
+    """Whether ``compiled`` (what a call of the JIT function ``jit`` returned) takes its
+    arguments as :class:`Plan` passes them: every argument of the JIT signature, in order.
+    Elsewhere each call goes through the JIT."""
+    signature = getattr(getattr(compiled, "src", None), "signature", None)
+    return (signature is not None and hasattr(compiled, "packed_metadata")
+            and list(signature) == list(jit.arg_names))
 
 
 class PlanCache:

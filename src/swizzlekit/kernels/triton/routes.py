@@ -15,9 +15,10 @@ straight to its plan::
 A route names its plan by the plan's key, so a plan cache cleared or evicted sends the next
 call the full way again. A call whose rows are not 16-byte aligned runs on zero-padded
 aligned copies; its route is its copies' route, marked ``pad`` (:meth:`RouteCache.adopt`),
-so a repeat call makes the copies and goes straight to their plan. Calls that copy an
-operand any other way (TF32's K-major copy of B, fp8 scales that are not contiguous) go the
-full way every time.
+so a repeat call makes the copies and goes straight to their plan. So do calls on a copy of
+B in rows of a 128-byte pitch (``pitch``) and TF32's K-major copy of B (``kcopy``). Calls that
+copy an operand any other way (fp8 scales that are not contiguous) go the full way every
+time.
 
 >>> import torch
 >>> x = torch.zeros(4, 8)
@@ -44,14 +45,16 @@ __all__ = ["Route", "RouteCache", "fingerprint"]
 class Route(NamedTuple):
     """Where a repeat call goes: the plan under ``key``, with ``split`` K splits, by TMA or
     pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``), on the
-    operands as given or (``pad``) on the zero-padded aligned copies its first call made, and
-    (``pitch``) on a copy of B in rows of a 128-byte pitch."""
+    operands as given or (``pad``) on the zero-padded aligned copies its first call made,
+    (``pitch``) on a copy of B in rows of a 128-byte pitch, and (``kcopy``) on a K-major copy
+    of B (:func:`.kmajor.kmajor_copy`)."""
     key: tuple
     split: int
     tma: bool
     b_kmajor: bool
     pad: bool = False
     pitch: bool = False
+    kcopy: bool = False
 
 
 def _print(t) -> tuple | None:
