@@ -148,7 +148,10 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDE
     that Triton flattens with the K loop, so its pipeline runs on across tiles.
     ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
     dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
-    same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32)."""
+    same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32).
+    ``SWAP_AB`` never comes with ``B_KMAJOR`` (the prune's rule, ``_swap_ab``): forced
+    together, 256x128x32 tiles gave wrong sums on the H100 (docs/data/bench/tf32_configs_h100/)."""
+    tl.static_assert(not (SWAP_AB and B_KMAJOR), "SWAP_AB is for a row-major B only")
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
     if FLAT:        # plain tiles, an order whose slots are the tiles (matmul_configs.flat_ok)
