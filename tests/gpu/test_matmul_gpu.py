@@ -110,7 +110,7 @@ def test_tma_plans_follow_the_tensors_they_are_given():
 def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     """From a fingerprint's second call on, matmul goes fingerprint -> route -> plan without
     the door (here, a door that would fail). Clearing the plans sends the next call the full
-    way again. A call on a K-major copy of B (TF32 from TF32_COPY_MIN_M) is routed too, and its
+    way again. A call on a K-major copy of B (TF32 from tf32_copy_min_m rows) is routed too, and its
     repeat calls copy B afresh. Every product on fresh inputs into a poisoned C (or a fresh
     one), against float64."""
     from swizzlekit.kernels import matmul
@@ -142,12 +142,12 @@ def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     monkeypatch.setattr(mm, "_check", door)
     for out in (True, False):                           # TF32 on a K-major copy of B
         for _ in range(2):
-            run(mm.TF32_COPY_MIN_M, 72, 40, torch.float32, "tf32", out, split_k=1)
+            run(mm.tf32_copy_min_m(), 72, 40, torch.float32, "tf32", out, split_k=1)
     assert len(mm.ROUTES) == 6
     assert all(r.kcopy for r in list(mm.ROUTES._plans.values())[-2:])
     monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
     for out in (True, False):
-        run(mm.TF32_COPY_MIN_M, 72, 40, torch.float32, "tf32", out, split_k=1)
+        run(mm.tf32_copy_min_m(), 72, 40, torch.float32, "tf32", out, split_k=1)
 
 
 def test_a_plan_is_per_signature():

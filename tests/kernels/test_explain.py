@@ -186,12 +186,14 @@ def test_fp8_tma_takes_any_n():
     assert plan.model == "fp8_tma" and plan.configs
 
 
-def test_tf32_reads_a_k_major_copy_of_b_from_tf32_copy_min_m_rows():
-    from swizzlekit.kernels.triton.matmul import TF32_COPY_MIN_M
+@pytest.mark.parametrize("gpu", ["h100-sxm", "h200"])
+def test_tf32_reads_a_k_major_copy_of_b_from_tf32_copy_min_m_rows(gpu):
+    from swizzlekit.kernels.triton.matmul import tf32_copy_min_m
 
-    assert _plan(TF32_COPY_MIN_M - 1, 1024, 1024, "tf32").swapped
-    assert not _plan(TF32_COPY_MIN_M, 1024, 1024, "tf32").swapped
-    assert not _plan(TF32_COPY_MIN_M - 1, 1024, 1024, "tf32", "pointer").swapped
+    rows = tf32_copy_min_m(gpu)
+    assert _plan(rows - 1, 1024, 1024, "tf32", gpu=gpu).swapped
+    assert not _plan(rows, 1024, 1024, "tf32", gpu=gpu).swapped
+    assert not _plan(rows - 1, 1024, 1024, "tf32", "pointer", gpu=gpu).swapped
 
 
 @settings(max_examples=25, deadline=None)

@@ -212,14 +212,14 @@ def test_forced_tma_still_refuses_unaligned_rows(copies):
 @pytest.mark.parametrize("persistent,split_k", [(False, None), (True, None), (False, 3)])
 def test_tf32_row_major_b_swaps_or_copies(monkeypatch, copy_from_m, swapped, persistent,
                                           split_k):
-    """TF32 with a row-major B: below TF32_COPY_MIN_M the TMA kernel computes Cᵀ = Bᵀ Aᵀ on B
+    """TF32 with a row-major B: below tf32_copy_min_m the TMA kernel computes Cᵀ = Bᵀ Aᵀ on B
     as given (its swapped configs only); from it, B is copied K-major and the plain configs
     run. Both match float64 on a ragged shape into a poisoned output."""
-    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton import matmul as mm, matmul_configs as mc
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     if copy_from_m is not None:
-        monkeypatch.setattr(mm, "TF32_COPY_MIN_M", copy_from_m)
+        monkeypatch.setattr(mc, "TF32_COPY_MIN_M", copy_from_m)
     a, b = random_operands(70, 44, 76, torch.float32, "cpu")    # rows 16-byte aligned: TMA
     out = poisoned(70, 44, torch.float32, "cpu")
     mm.matmul(a, b, "grouped", out=out, persistent=persistent, split_k=split_k, group=2)

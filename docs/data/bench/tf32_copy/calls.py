@@ -4,8 +4,8 @@ mid-size shapes.
 
     python3 calls.py OUT_DIR      (on a GPU; writes calls.jsonl)
 
-``copy``: ``matmul(a, b)`` with TF32_COPY_MIN_M = 1; ``swapped``: ``matmul(a, b, split_k=1)``
-(the same call, another fingerprint, so its own route) with TF32_COPY_MIN_M = 2^62. Both
+``copy``: ``matmul(a, b)`` with matmul_configs.TF32_COPY_MIN_M = 1; ``swapped``: ``matmul(a, b, split_k=1)``
+(the same call, another fingerprint, so its own route) with it 2^62. Both
 checked against float64, then 5 interleaved replicates with cuBLAS (do_bench medians).
 """
 import json
@@ -17,6 +17,7 @@ import torch
 import triton
 
 import swizzlekit.kernels.triton.matmul as mm
+import swizzlekit.kernels.triton.matmul_configs as mc
 from swizzlekit.kernels import matmul
 
 torch.backends.cuda.matmul.allow_tf32 = True
@@ -39,14 +40,14 @@ with open(out / "calls.jsonl", "w") as f:
         a = torch.randn(M, K, device="cuda")
         b = torch.randn(K, N, device="cuda")
         ref = a.double() @ b.double()
-        saved = mm.TF32_COPY_MIN_M
+        saved = mc.TF32_COPY_MIN_M
         errs = {}
         for _ in range(2):          # a route is kept from the second call: both under the rule
-            mm.TF32_COPY_MIN_M = 1
+            mc.TF32_COPY_MIN_M = 1
             errs["copy"] = err(matmul(a, b), ref)
-            mm.TF32_COPY_MIN_M = 2**62
+            mc.TF32_COPY_MIN_M = 2**62
             errs["swapped"] = err(matmul(a, b, split_k=1), ref)
-        mm.TF32_COPY_MIN_M = saved
+        mc.TF32_COPY_MIN_M = saved
         runs = {"cublas": lambda: torch.matmul(a, b), "copy": lambda: matmul(a, b),
                 "swapped": lambda: matmul(a, b, split_k=1)}
         times = {k: [] for k in runs}

@@ -20,6 +20,7 @@ import torch
 import triton
 
 import swizzlekit.kernels.triton.matmul as mm
+import swizzlekit.kernels.triton.matmul_configs as mc
 from swizzlekit.kernels import matmul
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.tuning import _config_list
@@ -81,8 +82,8 @@ with open(out / "swap_bug.jsonl", "w") as f:
                                (8192, 1024, 1024, "row"), (8192, 1024, 256, "grouped"),
                                (12288, 512, 512, "grouped"), (16384, 256, 256, "row")):
             only(c, True)
-            mm_min = mm.TF32_COPY_MIN_M
-            mm.TF32_COPY_MIN_M = 2**62                   # the swapped kernel at any M
+            mm_min = mc.TF32_COPY_MIN_M
+            mc.TF32_COPY_MIN_M = 2**62                   # the swapped kernel at any M
             try:
                 torch.manual_seed(1)
                 a = torch.randn(M, K, device="cuda")
@@ -100,7 +101,7 @@ with open(out / "swap_bug.jsonl", "w") as f:
             except Exception as exc:
                 row = {"config": c, "shape": [M, N, K], "order": order, "exception": str(exc)[:300]}
             finally:
-                mm.TF32_COPY_MIN_M = mm_min
+                mc.TF32_COPY_MIN_M = mm_min
             f.write(json.dumps(row) + "\n")
             print("swap", row, flush=True)
 only(None, None)
@@ -115,14 +116,14 @@ with open(out / "rule.jsonl", "w") as f:
         a = torch.randn(M, K, device="cuda")
         b = torch.randn(K, N, device="cuda")
         ref = a.double() @ b.double()
-        saved = mm.TF32_COPY_MIN_M
-        mm.TF32_COPY_MIN_M = 2**62
+        saved = mc.TF32_COPY_MIN_M
+        mc.TF32_COPY_MIN_M = 2**62
         runs = {"cublas": lambda: torch.matmul(a, b), "swapped": lambda: matmul(a, b),
                 "copy_plain": lambda: matmul(a, kmajor_copy(b).T),
                 "copy": lambda: kmajor_copy(b)}
         errs = {k: err(fn(), ref) for k, fn in runs.items() if k != "copy"}
         ms, times = replicates(runs)
-        mm.TF32_COPY_MIN_M = saved
+        mc.TF32_COPY_MIN_M = saved
         plans = [{"config": dict(p.config), "grid": list(p.grid)} for p in mm.PLANS._plans.values()]
         f.write(json.dumps({"shape": [M, N, K], "errors": errs, "ms": ms, "replicates": times,
                             "plans": plans, **ENV}) + "\n")

@@ -157,9 +157,9 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     if fp8 and persistent and not tma:
         raise SwizzleKitError("fp8 pointer loads have no persistent grid; persistent=True "
                               "takes TMA, which needs K a multiple of 16")
-    # matmul: TF32 copies B K-major, for aligned copies and for TMA from TF32_COPY_MIN_M rows
+    # matmul: TF32 copies B K-major, for aligned copies and for TMA from tf32_copy_min_m rows
     tf32 = elem == 4 and mm_precision == "tf32"
-    b_kmajor = tf32 and (copies or (tma and M >= matmul.TF32_COPY_MIN_M))
+    b_kmajor = tf32 and (copies or (tma and M >= matmul.tf32_copy_min_m(gpu)))
     # matmul._plan: call.pitch_copy on B as the TMA kernel reads it (row-major, N wide)
     pitch = tma and not fp8 and not b_kmajor and pitch_copy(M, N, K, N * elem, elem, gpu)
     return _Route(tma, N, K, copies, b_kmajor, pitch)

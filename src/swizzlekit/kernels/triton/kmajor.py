@@ -6,7 +6,7 @@ N x K buffer, one tile of R rows of B by C of its columns per program::
                      -> Bᵀ[jC : jC+C, iR : iR+R]   (stored along Bᵀ's rows)
 
 Hopper's wgmma takes TF32 operands from shared memory only K-major, so from
-:data:`~.matmul_configs.TF32_COPY_MIN_M` rows :func:`swizzlekit.kernels.matmul` runs the plain
+:func:`~.matmul_configs.tf32_copy_min_m` rows :func:`swizzlekit.kernels.matmul` runs the plain
 TMA kernel on such a copy of a row-major B. ``b.T.contiguous()`` made it before: torch's
 transposing copy moved 8192² fp32 (512 MB read and written) in 0.554 ms on the H100, 0.92
 TB/s (2026-11-26, docs/data/bench/tf32_configs_h100/). Both sides here are read and written

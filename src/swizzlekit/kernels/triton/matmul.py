@@ -29,8 +29,8 @@ from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launc
                                              _multiple, _pointer_acc, _sms, _tile)
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
-from swizzlekit.kernels.triton.matmul_configs import (TF32_COPY_MIN_M, TMA_MIN_M, TMA_MIN_MNK,
-                                                      _auto_order, _configs, _prune,
+from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _auto_order,
+                                                      _configs, _prune, tf32_copy_min_m,
                                                       tma_by_size)
 from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
 from swizzlekit.kernels.triton.footprint import vec_hint
@@ -38,7 +38,7 @@ from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
-           "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK", "TF32_COPY_MIN_M", "tma_by_size"]
+           "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK", "tf32_copy_min_m", "tma_by_size"]
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
@@ -250,7 +250,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     default (None) times S = 1 and 2 on the first call of a signature where M <= 512 on a
     GPU, and keeps the faster (``split_k.auto_split``); elsewhere it means 1.
     TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
-    memory only K-major), or from M = :data:`TF32_COPY_MIN_M` on a K-major copy of B. 16-bit
+    memory only K-major), or from :func:`tf32_copy_min_m` rows on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
     From :data:`PAD_MIN_MNK` on, operands whose rows are not 16-byte aligned are copied into
     zero-padded aligned buffers first (and C written through one), unless ``tma=True``: by
@@ -310,13 +310,13 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     N = b.shape[1]
     on_gpu = a.device.type == "cuda"
     # B K-major (a transposed view) is read through its transpose. For TF32 with a row-major
-    # B the TMA kernel swaps A and B (_swap_ab); from M = TF32_COPY_MIN_M a K-major copy of B
-    # pays for itself instead (docs/data/bench/JOURNAL.md).
+    # B the TMA kernel swaps A and B (_swap_ab); from tf32_copy_min_m() rows a K-major copy of B
+    # pays for itself instead (docs/data/bench/tf32_copy/).
     b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
     b_op = b.T if b_kmajor else b
     copied = False
     if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
-            and (on_gpu or _INTERPRET) and M >= TF32_COPY_MIN_M):
+            and (on_gpu or _INTERPRET) and M >= tf32_copy_min_m()):
         b_op, b_kmajor, copied = kmajor_copy(b), True, True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls

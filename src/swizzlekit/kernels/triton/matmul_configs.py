@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
@@ -20,7 +21,8 @@ from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAP
 from swizzlekit.kernels.triton.footprint import element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
-           "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M"]
+           "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
+           "TF32_COPY_PAYOFF", "tf32_copy_min_m"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -211,10 +213,34 @@ def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -
     return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))
 
 
-#: From this M a TF32 call copies a row-major B K-major (:func:`.kmajor.kmajor_copy`) for the
-#: plain kernel; below it, the swapped kernel reads B as given. The copy's share of the call
-#: goes as 1/M whatever N and K are (it moves K x N; the GEMM does M x N x K). On the H100
-#: (2026-11-26, docs/data/bench/tf32_copy/, 5 interleaved replicates, three N x K each), copy
-#: and plain kernel against the swapped kernel: 1.20-1.28x the time at M = 1024, 0.95-1.07x
-#: at 2048, 0.91-0.95x at 3072, 0.87-0.92x at 4096, 0.80-0.90x from 6144.
-TF32_COPY_MIN_M = 3072
+#: A TF32 call copies a row-major B K-major (:func:`.kmajor.kmajor_copy`) for the plain kernel
+#: from :func:`tf32_copy_min_m` rows; below them the swapped kernel reads B as given. The
+#: copy moves B's 4 K N bytes twice, the GEMM does 2 M N K flops, so the copy's share of the
+#: call goes as 1 / M whatever N and K are, and it pays from M = payoff x 4 peak / bandwidth
+#: (the preset's TF32 peak and DRAM bandwidth). Copy and plain kernel took as long as the
+#: swapped kernel (medians over 15-17 shapes a card of 5 interleaved replicates each,
+#: 2026-11-26, docs/data/bench/tf32_copy/fit.py) at M = 2412 on the H100 (4.09 x 590) and
+#: 1837 on the H200 (3.99 x 460). Copy over swapped: 1.05-1.28x the time at M = 1024 on both
+#: cards; at 2048, 0.95-1.07x on the H100 and 0.89-0.98x on the H200; from 3072, 0.80-1.04x
+#: on the H100 (above 1 at two of 22 shapes, both N <= 1024) and 0.79-0.98x on the H200.
+TF32_COPY_PAYOFF = 4.0
+#: Where set (an int of rows), every card copies from there instead (tests, experiments).
+TF32_COPY_MIN_M: int | None = None
+
+
+def tf32_copy_min_m(gpu_name: str | None = None) -> int:
+    """The fewest rows from which a TF32 call with a row-major B runs on B's K-major copy on
+    ``gpu_name`` (default: the card this process plans for): :data:`TF32_COPY_MIN_M` where
+    set, else :data:`TF32_COPY_PAYOFF` x 4 x TF32 peak / DRAM bandwidth.
+
+    >>> tf32_copy_min_m("h100-sxm"), tf32_copy_min_m("h200")
+    (2360, 1841)
+    """
+    from swizzlekit.gpus import gpu
+    from swizzlekit.kernels.triton.device import current_gpu, planned
+
+    if TF32_COPY_MIN_M is not None:
+        return TF32_COPY_MIN_M
+    card = gpu(planned(gpu_name or current_gpu()))
+    return math.ceil(TF32_COPY_PAYOFF * 4 * card.peak_tflops["tf32"] * 1e12
+                     / (card.dram_gbps * 1e9))
