@@ -10,8 +10,9 @@ Hopper's wgmma takes TF32 operands from shared memory only K-major, so from
 TMA kernel on such a copy of a row-major B. ``b.T.contiguous()`` made it before: torch's
 transposing copy moved 8192² fp32 (512 MB read and written) in 0.554 ms on the H100, 0.92
 TB/s (2026-11-26, docs/data/bench/tf32_configs_h100/). Both sides here are read and written
-along rows. Of eight tiles timed there, 64 x 64 in 4 warps ran fastest or within 1% of it at
-every size from 4096² to 8192², 2.67-2.86 TB/s (docs/data/bench/tf32_copy/). Elements move as
+along rows. Of eight tiles timed there, 64 x 64 in 4 warps ran fastest or within 2% of it at
+every size from 4096² to 8192²: 2.67-2.86 TB/s on the H100, 3.52-3.97 on the H200
+(docs/data/bench/tf32_copy/). Elements move as
 4-byte integers, bit for bit. The first call of a shape, layout and base alignment compiles
 and keeps a :class:`~.plans.Plan`; later calls launch it directly, as :mod:`.pad` does.
 tests/kernels/test_kmajor_interp.py holds the copy equal to ``b.T.contiguous()`` under
