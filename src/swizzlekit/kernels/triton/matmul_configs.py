@@ -78,11 +78,13 @@ def _tile_configs(pre_hook=None, swap: bool = False):
 #: On the H200 (2026-11-23, docs/data/bench/JOURNAL.md) that ran 8192x8192x512 in bf16 at 563
 #: against 506 TFLOP/s for the same tile one per program; at K >= 2048, within 1%.
 FLAT_TILES = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8)]
-#: ... and for 4-byte operands only (TF32 and IEEE on B K-major): 128x128x32 in 4 stages and
-#: 4 warps, the plain tile fastest in both cards' tables, flattened. On the H100 (2026-11-26,
-#: docs/data/bench/tf32_configs_h100/, B K-major) it ran 2-5% faster than that tile one per
-#: program at all seven shapes from 2048³ to 8192³ (4096³: 0.416 against 0.439 ms).
-FLAT_TILES_FP32 = [(128, 128, 32, 4, 4)]
+#: ... and for 4-byte operands only (TF32 and IEEE on B K-major): the two plain tiles fastest
+#: in both cards' TF32 tables, flattened. On the H100 (2026-11-26, B K-major;
+#: docs/data/bench/tf32_configs_h100/) 128x128x32/s4/w4 ran 2-5% faster flattened than one
+#: tile per program at all seven shapes from 2048³ to 8192³ (4096³: 0.416 against 0.439 ms),
+#: and 64x256x32/s4/w8 flattened ran 4096 x 8192 x 28672 at 311 TFLOP/s against the other's
+#: 284, and within 7% of it at four other shapes (flat/, 5 interleaved replicates).
+FLAT_TILES_FP32 = [(128, 128, 32, 4, 4), (64, 256, 32, 4, 8)]
 _FLAT_FP32 = {(*t, False) for t in FLAT_TILES_FP32}
 #: The orders whose launch slots are exactly the tiles, the only ones a flattened loop takes
 #: (the others' slots outside the grid would need a branch around the K loop).
