@@ -191,9 +191,13 @@ def test_tf32_reads_a_k_major_copy_of_b_from_tf32_copy_min_m_rows(gpu):
     from swizzlekit.kernels.triton.matmul import tf32_copy_min_m
 
     rows = tf32_copy_min_m(gpu)
-    assert _plan(rows - 1, 1024, 1024, "tf32", gpu=gpu).swapped
-    assert not _plan(rows, 1024, 1024, "tf32", gpu=gpu).swapped
+    below = _plan(rows - 1, 1024, 1024, "tf32", gpu=gpu)
+    at = _plan(rows, 1024, 1024, "tf32", gpu=gpu)
+    assert below.swapped and not below.b_kmajor_copy
+    assert at.b_kmajor_copy and not at.swapped
     assert not _plan(rows - 1, 1024, 1024, "tf32", "pointer", gpu=gpu).swapped
+    copies = _plan(rows, 4095, 1024, "tf32", gpu=gpu)          # aligned copies make B K-major
+    assert copies.copies and not copies.b_kmajor_copy
 
 
 @settings(max_examples=25, deadline=None)
@@ -277,6 +281,10 @@ def test_cli_text_and_json(capsys):
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["model"] == "fp8_pointer" and out["configs"] and out["timed"] >= 1
+    for m, says in ((4096, True), (1024, False)):      # TF32 from tf32_copy_min_m rows: 2360
+        assert main(["kernels", "configs", "--mnk", f"{m}x4096x4096", "--precision", "tf32",
+                     "--gpu", "h100-sxm"]) == 0
+        assert ("B copied K-major first" in capsys.readouterr().out) is says
 
 
 @pytest.mark.parametrize("argv", [["--mnk", "64x64"], ["--mnk", "64x64x63", "--kernel", "tma"],

@@ -59,7 +59,8 @@ class AutotunePlan(NamedTuple):
     (``SWIZZLEKIT_AUTOTUNE``: ``mode``); ``both_narrow``: both operands load narrow, so the
     default mode times one config per group of stage twins; ``b_pitch_copy``: the TMA kernel
     reads B from a copy in rows of a 128-byte pitch (:func:`~.call.pitch_copy`); ``gpu``: the
-    preset planned for, whose config-model fit ranks the configs."""
+    preset planned for, whose config-model fit ranks the configs; ``b_kmajor_copy``: TF32 on a
+    row-major B copied K-major first (:func:`~.matmul_configs.tf32_copy_min_m`)."""
     M: int
     N: int
     K: int
@@ -79,6 +80,7 @@ class AutotunePlan(NamedTuple):
     order_reason: str
     b_pitch_copy: bool = False
     gpu: str = "h200"
+    b_kmajor_copy: bool = False
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -239,4 +241,5 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
                         persistent, route.copies, (M, route.N, route.K), current_mode(), swapped,
                         choose.both_narrow(named), rows, timed, chosen.order,
-                        dict(chosen.params), chosen.reason, route.pitch, gpu)
+                        dict(chosen.params), chosen.reason, route.pitch, gpu,
+                        b_kmajor_copy=route.b_kmajor and not route.copies)
