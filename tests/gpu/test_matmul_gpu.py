@@ -148,6 +148,10 @@ def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
     for out in (True, False):
         run(mm.tf32_copy_min_m(), 72, 40, torch.float32, "tf32", out, split_k=1)
+    monkeypatch.setattr(mm, "_check", door)
+    for _ in range(3):          # rows of K = 37 floats: no TMA, so no copy; B read as given
+        run(mm.tf32_copy_min_m(), 72, 37, torch.float32, "tf32", split_k=1)
+    assert not list(mm.ROUTES._plans.values())[-1].kcopy
 
 
 def test_a_plan_is_per_signature():

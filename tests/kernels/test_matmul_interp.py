@@ -228,6 +228,25 @@ def test_tf32_row_major_b_swaps_or_copies(monkeypatch, copy_from_m, swapped, per
     assert err == err and err < mm.TOLERANCE["tf32"]
 
 
+@pytest.mark.parametrize("k,copies", [(76, 1), (75, 0)])
+def test_tf32_copies_b_only_where_tma_reads_the_copy(monkeypatch, k, copies):
+    """B's K-major copy is made only where TMA then reads it (rows of K 4-byte elements on
+    16 bytes), so a copied call's route is always a TMA route; elsewhere B is read as given.
+    Both match float64 into a poisoned output."""
+    from swizzlekit.kernels.triton import matmul as mm, matmul_configs as mc
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    made = []
+    monkeypatch.setattr(mc, "TF32_COPY_MIN_M", 1)
+    monkeypatch.setattr(mm, "kmajor_copy", lambda b: made.append(b.shape) or b.T.contiguous())
+    a, b = random_operands(70, 44, k, torch.float32, "cpu")
+    out = poisoned(70, 44, torch.float32, "cpu")
+    mm.matmul(a, b, "grouped", out=out, group=2)
+    assert len(made) == copies
+    err = relative_error(out, a, b)
+    assert err == err and err < mm.TOLERANCE["tf32"]
+
+
 @pytest.mark.parametrize("dtype,precision,tb,m", [(torch.float16, "tf32", False, 200),
                                                   (torch.float32, "ieee", False, 40),
                                                   (torch.float32, "tf32", True, 40),

@@ -311,12 +311,14 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     on_gpu = a.device.type == "cuda"
     # B K-major (a transposed view) is read through its transpose. For TF32 with a row-major
     # B the TMA kernel swaps A and B (_swap_ab); from tf32_copy_min_m() rows a K-major copy of B
-    # pays for itself instead (docs/data/bench/tf32_copy/).
+    # pays for itself instead (docs/data/bench/tf32_copy/), where TMA then takes A, the copy
+    # (rows of K) and C: so a copied call is always a TMA call, as its route assumes.
     b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
     b_op = b.T if b_kmajor else b
     copied = False
     if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
-            and (on_gpu or _INTERPRET) and M >= tf32_copy_min_m()):
+            and (on_gpu or _INTERPRET) and M >= tf32_copy_min_m() and K % 4 == 0
+            and _tma_ok(a, c)):
         b_op, b_kmajor, copied = kmajor_copy(b), True, True
     ok = _tma_ok(a, b_op, c)
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls
