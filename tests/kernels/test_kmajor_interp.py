@@ -46,3 +46,10 @@ def test_empty_copies_are_empty():
 def test_bad_input_is_refused(bad, says):
     with pytest.raises(SwizzleKitError, match=says):
         kmajor_copy(bad)
+
+
+@pytest.mark.parametrize("tile", [(64, 64), (48, 64, 4), (64, 64, 32), (512, 64, 4),
+                                  (64, 64, True), [64, 64, 4], (0, 64, 4)])
+def test_bad_tiles_are_refused(tile):
+    with pytest.raises(SwizzleKitError, match="powers of two"):
+        kmajor_copy(torch.ones(4, 4), tile)

@@ -10,11 +10,11 @@ Hopper's wgmma takes TF32 operands from shared memory only K-major, so from
 TMA kernel on such a copy of a row-major B. ``b.T.contiguous()`` made it before: torch's
 transposing copy moved 8192² fp32 (512 MB read and written) in 0.554 ms on the H100, 0.92
 TB/s (2026-11-26, docs/data/bench/tf32_configs_h100/). Both sides here are read and written
-along rows. Of eight tiles timed there, 64 x 64 in 4 warps ran fastest or within 2% of it at
-every size from 4096² to 8192²: 2.67-2.86 TB/s on the H100, 3.52-3.97 on the H200
-(docs/data/bench/tf32_copy/). Elements move as
-4-byte integers, bit for bit. The first call of a shape, layout and base alignment compiles
-and keeps a :class:`~.plans.Plan`; later calls launch it directly, as :mod:`.pad` does.
+along rows. Of eight tiles timed (docs/data/bench/tf32_copy/), 64 x 64 in 4 warps ran
+fastest or within 2% of it at every size from 4096² to 8192²: 2.67-2.86 TB/s on the H100,
+3.52-3.97 on the H200. Elements move as 4-byte integers, bit for bit. The first call of a
+shape, layout and base alignment compiles and keeps a :class:`~.plans.Plan`; later calls
+launch it directly, as :mod:`.pad` does.
 tests/kernels/test_kmajor_interp.py holds the copy equal to ``b.T.contiguous()`` under
 Triton's interpreter.
 """
@@ -57,6 +57,11 @@ def kmajor_copy(b, tile: tuple[int, int, int] = TILE):
         raise SwizzleKitError(f"kmajor_copy takes a 2-D tensor of 4-byte elements, got "
                               f"{getattr(b, 'dtype', type(b).__name__)} of shape "
                               f"{tuple(getattr(b, 'shape', ()))}")
+    if (not isinstance(tile, tuple) or len(tile) != 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 256
+                       and v & (v - 1) == 0 for v in tile) or tile[2] > 16):
+        raise SwizzleKitError(f"tile must be (rows, columns, warps), powers of two, rows and "
+                              f"columns up to 256 and warps up to 16; got {tile!r}")
     if b.device.type != "cuda" and not _INTERPRET:
         raise SwizzleKitError(f"tensors on {b.device} need a GPU, or TRITON_INTERPRET=1 for "
                               f"Triton's interpreter")
