@@ -26,7 +26,7 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.configs import _INTERPRET
-from swizzlekit.kernels.triton.plans import Plan, PlanCache, plannable
+from swizzlekit.kernels.triton.plans import PlanCache, launch_planned
 
 __all__ = ["kmajor_copy", "TILE", "KMAJOR_PLANS"]
 
@@ -71,16 +71,10 @@ def kmajor_copy(b, tile: tuple[int, int, int] = TILE):
         return out
     block_r, block_c, warps = tile
     tensors = (b.view(torch.int32), out.view(torch.int32))
-    rest = (rows, cols, *b.stride(), block_r, block_c)
-    key = ((b.device.index, *rest, warps, b.data_ptr() % 16)
+    args = (rows, cols, *b.stride())
+    key = ((b.device.index, *args, *tile, b.data_ptr() % 16)
            if b.device.type == "cuda" and not _INTERPRET else None)
-    plan = KMAJOR_PLANS.get(key) if key is not None else None
-    if plan is not None:
-        plan(*tensors)
-        return out
     grid = (triton.cdiv(rows, block_r), triton.cdiv(cols, block_c), 1)
-    compiled = _transpose_kernel[grid](*tensors, *rest[:4], BLOCK_R=block_r, BLOCK_C=block_c,
-                                       num_warps=warps)
-    if key is not None and plannable(compiled, _transpose_kernel):
-        KMAJOR_PLANS.put(key, Plan(compiled, grid, rest, {}))
+    launch_planned(KMAJOR_PLANS, key, _transpose_kernel, grid, tensors, args,
+                   dict(BLOCK_R=block_r, BLOCK_C=block_c), num_warps=warps)
     return out

@@ -30,7 +30,7 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.configs import _INTERPRET
-from swizzlekit.kernels.triton.plans import Plan, PlanCache, plannable
+from swizzlekit.kernels.triton.plans import PlanCache, launch_planned
 from swizzlekit.kernels.triton.routes import fingerprint
 
 __all__ = ["pad_k", "pad_pair", "pad_to", "PAD_PLANS"]
@@ -164,25 +164,17 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     as_int = ints[size]
     tensors = (a.view(as_int), a2.view(as_int), b.view(as_int), b2.view(as_int))
     va, vb = _vec(a, a_to[1]), _vec(b, b_to[1])
-    rest = (a.shape[0], a.shape[1] // va, a_to[0], a_to[1] // va, a.stride(0) // va,
+    args = (a.shape[0], a.shape[1] // va, a_to[0], a_to[1] // va, a.stride(0) // va,
             a.stride(1), b.shape[0], b.shape[1] // vb, rows2_b, b_to[1] // vb,
-            b.stride(0) // vb, b.stride(1), BLOCK_R, BLOCK_C // size, va, vb)
-    key = ((a.device.index, *rest, a.data_ptr() % 16, b.data_ptr() % 16)
+            b.stride(0) // vb, b.stride(1))
+    constexprs = dict(BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C // size, VEC_A=va, VEC_B=vb)
+    key = ((a.device.index, *args, *constexprs.values(), a.data_ptr() % 16, b.data_ptr() % 16)
            if a.device.type == "cuda" and not _INTERPRET else None)
-    plan = PAD_PLANS.get(key) if key is not None else None
-    if plan is not None:
-        plan(*tensors)
-        if print_ is not None:
-            _REPEATS.put(print_, (plan, as_int))
-    else:
-        widest = max(a_to[1], b_to[1] if rows2_b else 0)
-        grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R),
-                triton.cdiv(widest, BLOCK_C // size), 1)
-        compiled = _pad_pair_kernel[grid](*tensors, *rest[:-4], BLOCK_R=BLOCK_R,
-                                          BLOCK_C=BLOCK_C // size, VEC_A=va, VEC_B=vb)
-        if key is not None and plannable(compiled, _pad_pair_kernel):
-            PAD_PLANS.put(key, Plan(compiled, grid, rest, {}))
-            if print_ is not None:
-                _REPEATS.put(print_, (PAD_PLANS.get(key), as_int))
+    widest = max(a_to[1], b_to[1] if rows2_b else 0)
+    grid = (triton.cdiv(a_to[0], BLOCK_R) + triton.cdiv(rows2_b, BLOCK_R),
+            triton.cdiv(widest, BLOCK_C // size), 1)
+    plan = launch_planned(PAD_PLANS, key, _pad_pair_kernel, grid, tensors, args, constexprs)
+    if plan is not None and print_ is not None:
+        _REPEATS.put(print_, (plan, as_int))
     return a2, (b2 if b2 is not a2 else None)
 

@@ -44,7 +44,7 @@ from triton import knobs
 from triton.runtime.driver import driver
 from triton.runtime.jit import JITFunction
 
-__all__ = ["ENCODED_PER_PLAN", "Plan", "PlanCache", "capture", "plannable"]
+__all__ = ["ENCODED_PER_PLAN", "Plan", "PlanCache", "capture", "plannable", "launch_planned"]
 
 #: Address sets whose encoded TMA descriptors a plan keeps (least recently used dropped).
 ENCODED_PER_PLAN = 16
@@ -179,6 +179,26 @@ def plannable(compiled, jit) -> bool:
     signature = getattr(getattr(compiled, "src", None), "signature", None)
     return (signature is not None and hasattr(compiled, "packed_metadata")
             and list(signature) == list(jit.arg_names))
+
+
+def launch_planned(cache: "PlanCache", key, jit, grid: tuple[int, int, int], tensors: tuple,
+                   args: tuple, constexprs: dict, **options) -> Plan | None:
+    """Launch the JIT function ``jit`` (no autotuner) on ``tensors``, then ``args`` (its other
+    runtime arguments, in order) and ``constexprs``: through the plan ``cache`` keeps under
+    ``key`` where it has one, else through the JIT, keeping the compiled kernel's plan under
+    ``key`` where it is :func:`plannable` (``key`` None: no plan, every call the full way).
+    ``options`` go to the JIT (``num_warps``). Returns the plan launched or kept, or None."""
+    plan = cache.get(key) if key is not None else None
+    if plan is not None:
+        plan(*tensors)
+        return plan
+    compiled = jit[grid](*tensors, *args, **constexprs, **options)
+    if key is None or not plannable(compiled, jit):
+        return None
+    values = {**dict(zip(jit.arg_names[len(tensors):], args)), **constexprs}
+    plan = Plan(compiled, grid, tuple(values[n] for n in jit.arg_names[len(tensors):]), {})
+    cache.put(key, plan)
+    return plan
 
 
 class PlanCache:
