@@ -84,19 +84,22 @@ def gpu_config_lists(monkeypatch):
 # ------------------------------------------------------------------- GPU tier fixtures
 @pytest.fixture
 def padded_route(monkeypatch):
-    """``check(module, run)``: a ragged call's route through its copies. With ``module``'s
-    plans and routes cleared, ``run()`` (a fresh checked call) plans the copies' call, then
-    keeps the copies' route and adopts it for the ragged call (marked ``pad``); two more
-    calls follow it past a door that would fail."""
-    def check(module, run):
+    """``check(module, run, mark="pad")``: a ragged call's route through its copies. With
+    ``module``'s plans and routes cleared, ``run()`` (a fresh checked call) plans the copies'
+    call, then keeps the copies' route and adopts it for the ragged call (marked ``mark``:
+    ``pad``, or ``copies`` for a 16-bit GEMM's copies for TMA); two more calls follow it past
+    a door that would fail. Returns the ragged call's route."""
+    def check(module, run, mark="pad"):
         module.PLANS.clear()
         module.ROUTES.clear()
         door = module._check
         run()                                   # plans the copies' call
         run()                                   # the copies' route, kept and adopted
-        assert [r.pad for r in module.ROUTES._plans.values()] == [False, True]
+        routes = list(module.ROUTES._plans.values())
+        assert [getattr(r, mark) for r in routes] == [False, True]
         monkeypatch.setattr(module, "_check", lambda *args: 1 / 0)
         run()
         run()
         monkeypatch.setattr(module, "_check", door)
+        return routes[1]
     return check

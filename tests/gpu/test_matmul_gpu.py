@@ -107,6 +107,41 @@ def test_tma_plans_follow_the_tensors_they_are_given():
         assert plan._direct is not None
 
 
+@pytest.mark.parametrize("split_k", [1, 2])
+def test_tma_writes_a_c_it_cannot_store_by_masked_stores(split_k):
+    """B K-major and N = 1001 (C's rows 2002 bytes apart, which TMA cannot store): TMA loads
+    A and B, and the kernel writes C by masked stores into an offset view of a NaN buffer,
+    through the plan's direct launch from the second call on (more operand sets than a plan
+    encodes, round robin twice). Nothing is written outside out; each product against
+    float64."""
+    import triton
+
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.plans import ENCODED_PER_PLAN
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    mm.PLANS.clear()
+    mm.ROUTES.clear()
+    m, n, k = 1000, 1001, 1024
+    sets = [(*random_operands(m, n, k, torch.bfloat16, "cuda", transpose_b=True),
+             torch.empty(m, n + 1, device="cuda", dtype=torch.bfloat16))
+            for _ in range(ENCODED_PER_PLAN + 2)]
+    for _ in range(2):
+        for a, b, big in sets:
+            big.fill_(float("nan"))
+            out = big[:, 1:]
+            assert matmul(a, b, "grouped", out=out, split_k=split_k, group=8) is out
+            assert big[:, 0].isnan().all()
+            err = relative_error(out, a, b)
+            assert err == err and err < mm.TOLERANCE["bfloat16"]
+    (route,) = mm.ROUTES._plans.values()
+    assert route.tma and route.c_ptr and route.b_kmajor and not route.copies
+    (plan,) = mm.PLANS._plans.values()
+    if triton.__version__.startswith("3.6"):
+        assert plan._direct is not None and len(plan._encoded) == ENCODED_PER_PLAN
+
+
 def test_repeat_calls_follow_their_route_past_the_door(monkeypatch):
     """From a fingerprint's second call on, matmul goes fingerprint -> route -> plan without
     the door (here, a door that would fail). Clearing the plans sends the next call the full
@@ -309,10 +344,12 @@ def test_large_unaligned_rows_run_on_aligned_copies(dtype, precision, bound, tb)
                                                  (torch.bfloat16, "bfloat16", 2),
                                                  (torch.float32, "tf32", None)])
 def test_ragged_repeat_calls_route_through_fresh_copies(padded_route, dtype, bound, split_k):
-    """Rows that are not 16-byte aligned (K = 1431, N = 1503) run on zero-padded copies, C
-    through an aligned buffer; from the second call on the call goes fingerprint -> route
-    (pad) -> fresh copies -> plan, past a door that would fail, with a split K's workspace
-    sized for the copies. Fresh operands every call into a poisoned C, against float64."""
+    """Rows that are not 16-byte aligned (K = 1431, N = 1503): bf16 copies A and B into
+    128-byte rows and writes C by masked stores (route: copies, c_ptr); TF32 runs on
+    zero-padded copies, C through an aligned buffer (route: pad). From the second call on the
+    call goes fingerprint -> route -> fresh copies -> plan, past a door that would fail, with
+    a split K's workspace sized for the copies. Fresh operands every call into a poisoned C,
+    against float64."""
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
@@ -326,4 +363,6 @@ def test_ragged_repeat_calls_route_through_fresh_copies(padded_route, dtype, bou
         err = relative_error(c, a, b)
         assert err == err and err < mm.TOLERANCE[bound], (dtype, split_k, err)
 
-    padded_route(mm, run)
+    sixteen = dtype == torch.bfloat16
+    route = padded_route(mm, run, "copies" if sixteen else "pad")
+    assert route.tma and route.c_ptr is sixteen

@@ -158,9 +158,21 @@ def test_the_size_rules_at_their_edges():
     assert scaled.tma_by_size(1, 2**18, 2**17 + 128)                # past FP8_TMA_MIN_MNK
 
 
+@pytest.mark.parametrize("n,copied,c_masked", [(5000, "A", False), (4999, "AB", True),
+                                                (4999 * 2 - 1, "AB", True)])
+def test_large_ragged_16bit_calls_copy_what_tma_cannot_read(n, copied, c_masked):
+    """16-bit, tma=None: the operands whose rows are no 16-byte multiples are copied into
+    128-byte rows at their own sizes (call._tma_copies), the rest read as given; C's ragged
+    rows are written by masked stores; no copy of B in a pitch besides."""
+    plan = _plan(3000, n, 4001, "bf16")
+    assert (plan.kernel, plan.copies, plan.kernel_shape) == ("tma", False, (3000, n, 4001))
+    assert plan.copied == copied and plan.c_masked is c_masked and not plan.b_pitch_copy
+    aligned_k = _plan(3000, n, 4000, "bf16")
+    assert aligned_k.copied == copied.replace("A", "") and aligned_k.c_masked is c_masked
+
+
 @pytest.mark.parametrize("precision,kernel,copies,shape", [
-    ("bf16", "auto", True, (3000, 5008, 4016)),   # K*2 bytes ragged: K and N rounded to 16
-    ("bf16", "pointer", True, (3000, 5008, 4016)),    # matmul copies unless tma=True
+    ("bf16", "pointer", True, (3000, 5008, 4016)),    # matmul: every operand, K and N to 16
     ("fp8", "auto", True, (3000, 5000, 4016)),    # scaled_matmul: K only, and only tma=None
     ("fp8", "pointer", False, (3000, 5000, 4001)),
     ("tf32", "auto", True, (3000, 5008, 4016)),

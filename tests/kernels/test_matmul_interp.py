@@ -162,13 +162,14 @@ def copies(monkeypatch):
 
 
 @pytest.mark.parametrize("ta,tb", [(False, False), (False, True), (True, False)])
-@pytest.mark.parametrize("dtype,precision,bound", [(torch.float32, "tf32", "tf32"),
-                                                   (torch.float16, "tf32", "float16"),
-                                                   (torch.float32, "ieee", "ieee")])
-def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, bound):
+@pytest.mark.parametrize("dtype,precision,bound,tma", [(torch.float32, "tf32", "tf32", None),
+                                                       (torch.float16, "tf32", "float16", False),
+                                                       (torch.float32, "ieee", "ieee", None)])
+def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, bound, tma):
     """Rows of 37 and 29 elements (not 16-byte multiples), into an out whose rows are a
-    one-element-offset view: the call copies A, B and C's buffer into aligned ones, zero-padded
-    to K = 48 and N = 32, and the result, written back into out, matches float64."""
+    one-element-offset view: an fp32 call (or a 16-bit one with tma=False) copies A, B and C's
+    buffer into aligned ones, zero-padded to K = 48 and N = 32, and the result, written back
+    into out, matches float64."""
     from swizzlekit.kernels.triton.call import _aligned
     from swizzlekit.kernels.triton.matmul import TOLERANCE, matmul
     from swizzlekit.lab.verify import random_operands, relative_error
@@ -177,7 +178,7 @@ def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, 
     a, b = random_operands(m, n, k, dtype, "cpu", ta, tb)
     big = torch.full((m, n + 1), float("nan"), dtype=dtype)
     out = big[:, 1:]
-    assert matmul(a, b, "grouped", out=out, precision=precision, group=2) is out
+    assert matmul(a, b, "grouped", out=out, precision=precision, tma=tma, group=2) is out
     assert len(copies) == 3 and all(_aligned(t) for t in copies)
     assert sorted(tuple(t.shape) for t in copies) == [(33, 32), (33, 48), (48, 32)]
     a2 = next(t for t in copies if tuple(t.shape) == (33, 48))
@@ -185,6 +186,88 @@ def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, 
     assert not a2[:, 37:].any() and not b2[37:].any() and not b2[:, 29:].any()
     err = relative_error(out, a, b)
     assert err == err and err < TOLERANCE[bound]
+
+
+@pytest.fixture
+def tma_copies(monkeypatch):
+    """Every problem counts as large enough to copy (PAD_MIN_MNK 1). Returns a record: the
+    pairs (given, copy) of the operands the 16-bit call copied for TMA, and the number of
+    TMA descriptors each launch built (2: C written by masked stores)."""
+    from swizzlekit.kernels.triton import call, matmul
+
+    made = {"copies": [], "descriptors": []}
+    tma_copies_, descriptors = call._tma_copies, matmul._descriptors
+
+    def spy(a, b):
+        out = tma_copies_(a, b)
+        made["copies"].extend((given, t) for t, given in zip(out, (a, b))
+                              if t.untyped_storage().data_ptr()
+                              != given.untyped_storage().data_ptr())
+        return out
+
+    def count(tensors, *args):
+        made["descriptors"].append(len(tensors))
+        return descriptors(tensors, *args)
+
+    monkeypatch.setattr(call, "PAD_MIN_MNK", 1)
+    monkeypatch.setattr(matmul, "_tma_copies", spy)
+    monkeypatch.setattr(matmul, "_descriptors", count)
+    return made
+
+
+@pytest.mark.parametrize("ta,tb,copied", [(False, False, "AB"), (False, True, "AB"),
+                                          (True, False, "AB"), (False, "aligned", "A"),
+                                          ("aligned", False, "B")])
+def test_16bit_unaligned_rows_copy_only_what_tma_cannot_read(tma_copies, ta, tb, copied):
+    """A 16-bit call whose A or B rows TMA cannot read (37 and 29 elements, or A
+    column-major) copies just those into rows of 128 bytes, viewed at their own size (K and N
+    as given), and the TMA kernel writes C by masked stores straight into an out whose rows
+    are a one-element-offset view: out's first column, outside the view, keeps its NaN, and
+    the result matches float64."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.call import PITCH_BYTES, _tma_ok
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    m, n, k = 33, 29, 37
+    a, b = random_operands(m, n, k, torch.float16, "cpu", ta is True, tb is True)
+    if ta == "aligned":                           # rows of 48: TMA reads A as given
+        a = torch.randn(m, 48, dtype=torch.float16)[:, :k]
+    if tb == "aligned":
+        b = torch.randn(k, 32, dtype=torch.float16)[:, :n]
+    big = torch.full((m, n + 1), float("nan"), dtype=torch.float16)
+    out = big[:, 1:]
+    assert mm.matmul(a, b, "grouped", out=out, group=2) is out
+    made = tma_copies["copies"]
+    assert "".join("A" if given is a else "B" for given, _ in made) == copied
+    for given, t in made:
+        assert t.shape == given.shape and _tma_ok(t.T if t.stride(0) == 1 else t)
+        assert max(t.stride()) * 2 % PITCH_BYTES == 0 and torch.equal(t, given)
+    assert set(tma_copies["descriptors"]) == {2}          # A and B: C by masked stores
+    assert big[:, 0].isnan().all()
+    err = relative_error(out, a, b)
+    assert err == err and err < mm.TOLERANCE["float16"]
+
+
+@pytest.mark.parametrize("split_k,persistent", [(1, False), (2, False), (1, True)])
+def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, persistent):
+    """A and B that TMA reads as given, into an out whose rows are 29 elements (58 bytes)
+    apart, offset by one element: no copies, TMA loads, C by masked stores (two descriptors),
+    whole or split over K or persistent; nothing written outside out, and the product
+    matches float64."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import relative_error
+
+    m, n, k = 70, 29, 96
+    a = torch.randn(m, k, dtype=torch.float16)
+    b = torch.randn(k, 32, dtype=torch.float16)[:, :n]
+    big = torch.full((m, n + 1), float("nan"), dtype=torch.float16)
+    out = big[:, 1:]
+    assert mm.matmul(a, b, "grouped", out=out, split_k=split_k, persistent=persistent,
+                     group=2) is out
+    assert tma_copies["copies"] == [] and set(tma_copies["descriptors"]) == {2}
+    assert big[:, 0].isnan().all()
+    err = relative_error(out, a, b)
+    assert err == err and err < mm.TOLERANCE["float16"]
 
 
 def test_aligned_or_small_problems_are_not_copied():
@@ -316,10 +399,10 @@ def test_one_tile_branch(monkeypatch):
     """The TMA kernel's one-tile-per-program branch (swapped tiles of ONE_TILE_AREA or more,
     grids not persistent), reached here by lowering the area to the interpreter's tile."""
 
-    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton import matmul as mm, tma_kernel
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
-    monkeypatch.setattr(mm, "ONE_TILE_AREA", 1)
+    monkeypatch.setattr(tma_kernel, "ONE_TILE_AREA", 1)
     a, b = random_operands(70, 44, 76, torch.float32, "cpu")
     out = poisoned(70, 44, torch.float32, "cpu")
     mm.matmul(a, b, "hilbert", out=out)

@@ -122,3 +122,7 @@ def test_a_padded_call_adopts_its_copies_route():
     assert routes.follow(ragged, plans) == (route._replace(pad=True), "plan")
     assert routes.follow(copies, plans) == (route, "plan")      # the copies' own is unchanged
     assert not route.pad and routes.get(ragged).pad
+    routes.adopt(ragged, copies, "copies")                      # TMA's copies: marked so
+    assert routes.get(ragged) == route._replace(copies=True)
+    with pytest.raises(SwizzleKitError, match="'pad' or 'copies'"):
+        routes.adopt(ragged, copies, "pitch")

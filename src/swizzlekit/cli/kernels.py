@@ -112,6 +112,9 @@ def _configs(args: argparse.Namespace) -> int:
     order = plan.order + "".join(f" {k}={v}" for k, v in sorted(plan.order_params.items()))
     form = ((", persistent" if plan.persistent else "") + (", Cᵀ = Bᵀ Aᵀ" if plan.swapped else "")
             + (" on aligned copies ({}x{}x{})".format(*plan.kernel_shape) if plan.copies else "")
+            + (", {} copied into 128-byte rows first".format(" and ".join(plan.copied))
+               if plan.copied else "")
+            + (", C written by masked stores" if plan.c_masked else "")
             + (", B read from a copy in 128-byte rows" if plan.b_pitch_copy else "")
             + (", B copied K-major first" if plan.b_kmajor_copy else ""))
     head = (f"{plan.M}x{plan.N}x{plan.K} {plan.precision} on {plan.gpu}, {plan.kernel} "

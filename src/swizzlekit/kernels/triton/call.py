@@ -4,8 +4,10 @@
 The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
 arguments (:func:`_order_args`, cached), the launch slots of an order's grid
 (:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), whether a large
-problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`,
-:func:`_padded_call`), and the signature a launch plan is filed under (:func:`_signature`).
+problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`), and how: the
+operands TMA cannot read, in rows of a 128-byte pitch (:func:`_tma_copies`), or every operand
+zero-padded to 16 elements (:func:`_padded_call`); and the signature a launch plan is filed
+under (:func:`_signature`).
 :mod:`swizzlekit.kernels.triton.matmul` uses them in that order.
 
 >>> _slots("zlayer", 2, 3, 5), _slots("hilbert", 1, 3, 5), _slots("row", 1, 3, 5)
@@ -236,6 +238,31 @@ def _padded_call(a, b, c, precision: str):
     else:
         a2, b2 = pad_pair(a, (M, k16), b_rows, b_shape)
     return a2, (b2.T if kmajor else b2), _padded(c, M, n16, fill=False)
+
+
+def _tma_copies(a, b):
+    """A and B (16-bit) as the TMA kernel reads them: each as given where TMA can (row-major,
+    16-byte aligned base and rows; a K-major B through its transpose), else a copy in rows of
+    :data:`PITCH_BYTES`, viewed at its own size: TMA zero-fills past K and N, so nothing reads
+    the pitch's padding and K keeps its size. A and B in one launch where both need copies
+    (:func:`.pad.pad_pair`). C needs none: the kernel writes rows TMA cannot by masked stores
+    (:mod:`.tma_kernel`). The padded copies of :func:`_padded_call` cost more: K rounded up
+    to 16 copies an A whose rows TMA reads, and C went through a buffer and a copy back (at
+    5003 x 2999 x 1000 bf16 three copies around a 30 us GEMM; docs/data/bench/ragged_tma/)."""
+    from swizzlekit.kernels.triton.pad import pad_pair, pad_to
+
+    b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
+    b_rows = b.T if b_kmajor else b                     # B as TMA reads its rows
+    per = PITCH_BYTES // a.element_size()
+    to_a, to_b = ((t.shape[0], -(-t.shape[1] // per) * per) for t in (a, b_rows))
+    copy_a, copy_b = not _tma_ok(a), not _tma_ok(b_rows)
+    if copy_a and copy_b:
+        a2, b2 = pad_pair(a, to_a, b_rows, to_b)
+    else:
+        a2 = pad_to(a, *to_a) if copy_a else a
+        b2 = pad_to(b_rows, *to_b) if copy_b else b_rows
+    a2, b2 = a2[:, :a.shape[1]], b2[:, :b_rows.shape[1]]
+    return a2, (b2.T if b_kmajor else b2)
 
 
 def _check(a, b, out, precision):

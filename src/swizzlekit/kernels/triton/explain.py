@@ -6,8 +6,10 @@ default autotune times, and the CTA order the L2 model picks.
 ``perf_model`` hook, the order pick of ``order="auto"`` and the load path's size rule
 (``tma_by_size``), with stand-ins for the tensors: contiguous row-major A and B (fp8's B
 K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Two rules are
-restated here, each marked with where it lives: when a call runs on aligned copies
-(``call._pad_first``; K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
+restated here, each marked with where it lives: when a call runs on copies
+(``call._pad_first``: a 16-bit call copies the operands TMA cannot read into 128-byte rows,
+``call._tma_copies``, and writes a C it cannot store by masked stores; others copy every
+operand with K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
 configs the autotune mode times is the autotuner's own early prune (``configs.Prune``), called
 here as the autotuner calls it. It assumes one split of K, where
 ``split_k=None`` also times two at M <= 512.
@@ -60,7 +62,10 @@ class AutotunePlan(NamedTuple):
     default mode times one config per group of stage twins; ``b_pitch_copy``: the TMA kernel
     reads B from a copy in rows of a 128-byte pitch (:func:`~.call.pitch_copy`); ``gpu``: the
     preset planned for, whose config-model fit ranks the configs; ``b_kmajor_copy``: TF32 on a
-    row-major B copied K-major first (:func:`~.matmul_configs.tf32_copy_min_m`)."""
+    row-major B copied K-major first (:func:`~.matmul_configs.tf32_copy_min_m`); ``copied``:
+    the operands (``"A"``, ``"B"``, ``"AB"``) a 16-bit call copies into 128-byte rows for TMA
+    first, at their own sizes (:func:`~.call._tma_copies`); ``c_masked``: the TMA kernel
+    writes C by masked stores, its rows being no 16-byte multiples (:mod:`~.tma_kernel`)."""
     M: int
     N: int
     K: int
@@ -81,6 +86,8 @@ class AutotunePlan(NamedTuple):
     b_pitch_copy: bool = False
     gpu: str = "h200"
     b_kmajor_copy: bool = False
+    copied: str = ""
+    c_masked: bool = False
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -130,6 +137,8 @@ class _Route(NamedTuple):
     copies: bool
     b_kmajor: bool
     pitch: bool             # B read from a copy in rows of a 128-byte pitch (matmul, TMA)
+    copied: str = ""        # 16-bit: operands copied into 128-byte rows for TMA ("A", "B")
+    c_masked: bool = False  # the TMA kernel writes C by masked stores
 
 
 def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool,
@@ -148,6 +157,12 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     # call._pad_first (matmul: unless tma=True) and scaled_matmul (only with tma=None)
     copies = bool(ragged) and M * N * K >= PAD_MIN_MNK and (
         kernel == "auto" or (kernel == "pointer" and not fp8))
+    if copies and elem == 2 and kernel == "auto":
+        # matmul: call._tma_copies: A's and B's rows TMA cannot read, K and N as given; the
+        # ragged rows keep Triton's pointer loads 16 bytes wide at most, so TMA (tma_by_size)
+        copied = ("A" if K * elem % 16 else "") + ("B" if N * elem % 16 else "")
+        pitch = "B" not in copied and pitch_copy(M, N, K, N * elem, elem, gpu)
+        return _Route(True, N, K, False, False, pitch, copied, N * elem % 16 != 0)
     if copies:
         K, N = -(-K // 16) * 16, (N if fp8 else -(-N // 16) * 16)
     if kernel == "auto":
@@ -242,4 +257,5 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         persistent, route.copies, (M, route.N, route.K), current_mode(), swapped,
                         choose.both_narrow(named), rows, timed, chosen.order,
                         dict(chosen.params), chosen.reason, route.pitch, gpu,
-                        b_kmajor_copy=route.b_kmajor and not route.copies)
+                        b_kmajor_copy=route.b_kmajor and not route.copies,
+                        copied=route.copied, c_masked=route.c_masked)

@@ -1,9 +1,10 @@
-"""Door, plan and launch stages, and the kernels: tensor-core GEMM in Triton under any CTA
-order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
+"""Door, plan and launch stages, and the pointer-load kernel: tensor-core GEMM in Triton under
+any CTA order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
 
-Reads top to bottom: configs, kernels, launcher, validation. The tile order and the
-pointer-load K loop the kernels call are in :mod:`swizzlekit.kernels.triton.tiles`, shared
-with the fp8 kernel; the call's checks and plan key are in :mod:`swizzlekit.kernels.triton.call`.
+Reads top to bottom: configs, kernels, launcher, validation. The TMA kernel is in
+:mod:`swizzlekit.kernels.triton.tma_kernel`; the tile order and the pointer-load K loop the
+kernels call are in :mod:`swizzlekit.kernels.triton.tiles`, shared with the fp8 kernel; the
+call's checks, copies and plan key are in :mod:`swizzlekit.kernels.triton.call`.
 Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
 of :mod:`swizzlekit.cta.triton`. CUTLASS and zlayer launch grids of their own, and Morton and
 Hilbert the enclosing power-of-two square; programs that land outside the tile grid exit, so
@@ -20,21 +21,21 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
                                             _order_args, _pad_first, _padded_call,
-                                            _pitch_first, _pitched,
-                                            _requested_order, _signature, _slots, _tma_ok,
+                                            _pitch_first, _pitched, _requested_order,
+                                            _signature, _slots, _tma_copies, _tma_ok,
                                             _whole_sectors)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
-                                             _multiple, _pointer_acc, _sms, _tile)
+from swizzlekit.kernels.triton.tiles import _descriptors, _launch_slots, _multiple, \
+    _pointer_acc, _sms, _tile
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
 from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _auto_order,
                                                       _configs, _prune, tf32_copy_min_m,
                                                       tma_by_size)
-from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
 from swizzlekit.kernels.triton.footprint import vec_hint
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
+from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
@@ -119,108 +120,6 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, 
                           VEC)
 
 
-def _set_blocks(nargs):
-    """Autotune pre-hook: the descriptors' block shapes follow the config being tried."""
-    blocks = _block_shapes(nargs, nargs["B_KMAJOR"])
-    for name, block in zip(("a_desc", "b_desc", "c_desc"), blocks):
-        nargs[name].block_shape = block
-
-
-@_autotune("tma", configs=_configs(_set_blocks, swap=True, flat=True),
-           key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K",
-                "ELEM_BYTES"],
-           prune_configs_by={"early_config_prune": _prune})
-@triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
-                    and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
-@triton.jit
-def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, ORDER: tl.constexpr,
-                       P: tl.constexpr, PERSISTENT: tl.constexpr, NUM_PROGRAMS,
-                       PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
-                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr, FLAT: tl.constexpr,
-                       ELEM_BYTES: tl.constexpr):
-    """The same GEMM with tiles moved by the tensor memory accelerator (Hopper): the copy
-    engine fetches whole tiles and zero-fills past the edges, and clips the stores.
-    ``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
-    transposed on load. ``SWAP_AB`` (TF32, B row-major): wgmma takes TF32 from shared memory
-    only K-major, so the tile computes Cᵀ = Bᵀ Aᵀ, Bᵀ's tile from registers (wgmma's A) and
-    A's tile, K-major, as wgmma's B. ``FLAT``: one program per SM walks the tiles in a loop
-    that Triton flattens with the K loop, so its pipeline runs on across tiles.
-    ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
-    dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
-    same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32).
-    ``SWAP_AB`` never comes with ``B_KMAJOR`` (the prune's rule, ``_swap_ab``): forced
-    together, 256x128x32 tiles gave wrong sums on the H100 (docs/data/bench/tf32_configs_h100/)."""
-    tl.static_assert(not (SWAP_AB and B_KMAJOR), "SWAP_AB is for a row-major B only")
-    tiles_m = tl.cdiv(M, BLOCK_M)
-    tiles_n = tl.cdiv(N, BLOCK_N)
-    if FLAT:        # plain tiles, an order whose slots are the tiles (matmul_configs.flat_ok)
-        slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
-        for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
-            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            for k in range(0, tl.cdiv(K, BLOCK_K)):
-                a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-                if B_KMAJOR:
-                    b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-                else:
-                    b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
-                acc = tl.dot(a, b, acc, input_precision=PRECISION)
-            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
-    elif ONE_TILE:
-        # a swapped tile of ONE_TILE_AREA or more, not persistent: no loop over tiles. There
-        # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
-        # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
-        # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/data/bench/JOURNAL.md).
-        _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
-                  tiles_n, M, N, K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N,
-                  BLOCK_K, SWAP_AB)
-    else:
-        slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
-        for slot in range(tl.program_id(0), slots, NUM_PROGRAMS if PERSISTENT else slots):
-            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N,
-                      K, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K, BLOCK_M, BLOCK_N, BLOCK_K,
-                      SWAP_AB)
-
-
-@triton.jit
-def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N, K,
-              ORDER: tl.constexpr, P: tl.constexpr, PRECISION: tl.constexpr,
-              B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr,
-              BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr):
-    """The tile of launch slot ``slot`` (none where it lands outside the grid)."""
-    pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-    if (pid_m < tiles_m) & (pid_n < tiles_n):
-        if SWAP_AB:
-            acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
-        else:
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        first, last = _k_range(K, BLOCK_K, SPLIT_K)
-        for k in range(first, last):
-            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-            if B_KMAJOR:
-                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-            else:
-                b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
-            if SWAP_AB & (b.dtype == tl.float32):   # "+ 0.0" keeps TF32's Bᵀ in registers:
-                # a loaded tile would be staged transposed in shared memory and waited on each
-                # step (H200: 115 against 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
-                acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
-            elif SWAP_AB:                             # 16-bit: both from shared memory
-                acc_t = tl.dot(b.T, a.T, acc_t, input_precision=PRECISION)
-            else:
-                acc = tl.dot(a, b, acc, input_precision=PRECISION)
-        if SWAP_AB:
-            acc = acc_t.T
-        if SPLIT_K > 1:     # the last split of the tile writes the sum of all S
-            acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
-                                   BLOCK_M, BLOCK_N, SPLIT_K)
-            if last:
-                c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
-        else:
-            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
-
-
 # ---------------------------------------------------------------------------------- launcher
 
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
@@ -252,9 +151,12 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
     memory only K-major), or from :func:`tf32_copy_min_m` rows on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
-    From :data:`PAD_MIN_MNK` on, operands whose rows are not 16-byte aligned are copied into
-    zero-padded aligned buffers first (and C written through one), unless ``tma=True``: by
-    :mod:`~swizzlekit.kernels.triton.pad`, A and B in one launch, and a repeat call goes
+    From :data:`PAD_MIN_MNK` on, 16-bit operands whose rows TMA cannot read are copied into
+    rows of a 128-byte pitch first (:func:`~.call._tma_copies`; A and B in one launch where
+    both need it), and a C whose rows TMA cannot write is written by masked stores
+    (:mod:`~.tma_kernel`); fp32 operands, and 16-bit ones with ``tma=False``, are copied into
+    zero-padded buffers 16 elements wide, C written through one (:func:`~.call._padded_call`).
+    With ``tma=True`` neither: it refuses an A or B it cannot read. A repeat call goes
     straight from the copies to their plan.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
@@ -268,7 +170,10 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         route, plan = repeat
         M, N = a.shape[0], b.shape[1]
         c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
-        a2, b2, c2 = _padded_call(a, b, c, precision) if route.pad else (a, b, c)
+        if route.pad:
+            a2, b2, c2 = _padded_call(a, b, c, precision)
+        else:
+            a2, b2, c2 = (*_tma_copies(a, b), c) if route.copies else (a, b, c)
         if route.pitch:             # B read from rows of a 128-byte pitch (call._pitched)
             b2 = _pitched(b2)
         ws, counts = buffers(route.split, M, b2.shape[1], a.device, c2)   # the copies' N
@@ -290,10 +195,14 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     kernel_order, p = _requested_order(order, order_params)
     on_gpu = a.device.type == "cuda"
     if (on_gpu or _INTERPRET) and _pad_first(a, b, M, N, K, tma):
-        a2, b2, c2 = _padded_call(a, b, c, precision)   # rows not 16-byte aligned: copies
+        if tma is None and a.element_size() == 2:       # TMA reads what it can as given
+            (a2, b2), c2, mark = _tma_copies(a, b), c, "copies"
+        else:                                           # every operand 16 elements wide
+            a2, b2, c2 = _padded_call(a, b, c, precision)
+            mark = "pad"
         copies = fingerprint((a2, b2, c2), options)
         _plan(a2, b2, c2, kernel_order, p, precision, persistent, tma, split_k, copies)
-        ROUTES.adopt(print_, copies)                    # repeat calls: copies, plan
+        ROUTES.adopt(print_, copies, mark)              # repeat calls: copies, plan
         return c if c2 is c else c.copy_(c2[:, :N])
     return _plan(a, b, c, kernel_order, p, precision, persistent, tma, split_k, print_)
 
@@ -318,9 +227,9 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     copied = False
     if (a.dtype == torch.float32 and precision == "tf32" and not b_kmajor and tma is not False
             and (on_gpu or _INTERPRET) and M >= tf32_copy_min_m() and K % 4 == 0
-            and _tma_ok(a, c)):
+            and _tma_ok(a)):
         b_op, b_kmajor, copied = kmajor_copy(b), True, True
-    ok = _tma_ok(a, b_op, c)
+    ok = _tma_ok(a, b_op)           # C: by TMA where it can, else by masked stores
     if tma is None:             # the default: TMA where it can, but not on launch-bound calls
         small = on_gpu and not tma_by_size(a.element_size(), M, N, K,
                                            _whole_sectors((a, b_op, c), N, K))
@@ -328,7 +237,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     else:
         use_tma = tma
     if use_tma and not ok:
-        raise SwizzleKitError("tma=True needs row-major tensors with 16-byte aligned rows")
+        raise SwizzleKitError("tma=True needs a row-major A and B (or B K-major) with "
+                              "16-byte aligned rows")
     pitch = (use_tma and not b_kmajor and (on_gpu or _INTERPRET)
              and _pitch_first(b_op, M, N, K))
     if pitch:                   # B's rows straddle L2 lines: read a 128-byte pitch copy
@@ -355,8 +265,9 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     ws, counts = buffers(split_k, M, N, a.device, c)
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
+    c_ptr = use_tma and not _tma_ok(c)      # C's rows not for TMA: masked stores
     if plan is not None:
-        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch, kcopy=kcopy)
+        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch, kcopy=kcopy, c_ptr=c_ptr)
         if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b_arg, c, ws, counts)
@@ -377,13 +288,14 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     options = dict(ORDER=kernel_order, P=p, PERSISTENT=persistent, NUM_PROGRAMS=programs,
                    PRECISION=precision, SPLIT_K=split_k)
     if use_tma:
-        descs = _descriptors((a, b_op, c), b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
-                                                      "BLOCK_K": 16})
-        compiled = _matmul_tma_kernel[grid](*descs, ws, counts, M, N, K, B_KMAJOR=b_kmajor,
-                                            ELEM_BYTES=a.element_size(), **options)
-        named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "counts_ptr", "M", "N", "K"),
-                         (*descs, ws, counts, M, N, K)), B_KMAJOR=b_kmajor,
-                     ELEM_BYTES=a.element_size(), **options)
+        descs = _descriptors((a, b_op) if c_ptr else (a, b_op, c), b_kmajor,
+                             {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
+        args = (*descs, None, c, ws, counts, M, N, K, *c.stride()) if c_ptr else \
+            (*descs, None, ws, counts, M, N, K, None, None)
+        consts = dict(B_KMAJOR=b_kmajor, C_PTR=c_ptr, ELEM_BYTES=a.element_size(), **options)
+        compiled = _matmul_tma_kernel[grid](*args, **consts)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "c_ptr", "ws_ptr", "counts_ptr", "M",
+                          "N", "K", "stride_cm", "stride_cn"), args), **consts)
         kernel = _matmul_tma_kernel
     else:
         args = (a, b, c, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
@@ -394,16 +306,16 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
                           "stride_cn"), args), **options)
         kernel = _matmul_kernel
     if key is not None:
-        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=5))
+        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=6 if use_tma else 5))
     return c
 
 
 def _follow(route: Route, plan, a, b_arg, c, ws, counts):
     """Launch ``plan`` on A, B as the kernel reads it, and C, the way ``route`` says."""
     if route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
-        tensors = (a, b_arg, c)
-        plan.tma(tensors, lambda: _descriptors(tensors, route.b_kmajor, plan.config), ws,
-                 counts)
+        tensors = (a, b_arg) if route.c_ptr else (a, b_arg, c)
+        rest = (None, c, ws, counts) if route.c_ptr else (None, ws, counts)
+        plan.tma(tensors, lambda: _descriptors(tensors, route.b_kmajor, plan.config), *rest)
     else:
         plan(a, b_arg, c, ws, counts)
     return c

@@ -13,9 +13,10 @@ straight to its plan::
     later calls:                         fingerprint -> Route -> plan
 
 A route names its plan by the plan's key, so a plan cache cleared or evicted sends the next
-call the full way again. A call whose rows are not 16-byte aligned runs on zero-padded
-aligned copies; its route is its copies' route, marked ``pad`` (:meth:`RouteCache.adopt`),
-so a repeat call makes the copies and goes straight to their plan. So do calls on a copy of
+call the full way again. A call whose rows are not 16-byte aligned runs on copies: of the
+operands TMA cannot read, in rows of a 128-byte pitch (``copies``), or of every operand,
+zero-padded (``pad``); its route is its copies' route, so marked (:meth:`RouteCache.adopt`),
+and a repeat call makes the copies and goes straight to their plan. So do calls on a copy of
 B in rows of a 128-byte pitch (``pitch``) and TF32's K-major copy of B (``kcopy``). Calls that
 copy an operand any other way (fp8 scales that are not contiguous) go the full way every
 time.
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.plans import PlanCache
 
 __all__ = ["Route", "RouteCache", "fingerprint"]
@@ -46,8 +48,10 @@ class Route(NamedTuple):
     """Where a repeat call goes: the plan under ``key``, with ``split`` K splits, by TMA or
     pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``), on the
     operands as given or (``pad``) on the zero-padded aligned copies its first call made,
-    (``pitch``) on a copy of B in rows of a 128-byte pitch, and (``kcopy``) on a K-major copy
-    of B (:func:`.kmajor.kmajor_copy`)."""
+    (``copies``) on copies in 128-byte rows of the operands TMA cannot read
+    (:func:`.call._tma_copies`), (``pitch``) on a copy of B in rows of a 128-byte pitch, and
+    (``kcopy``) on a K-major copy of B (:func:`.kmajor.kmajor_copy`); ``c_ptr``: the TMA
+    kernel writes C by masked stores (:mod:`.tma_kernel`)."""
     key: tuple
     split: int
     tma: bool
@@ -55,6 +59,8 @@ class Route(NamedTuple):
     pad: bool = False
     pitch: bool = False
     kcopy: bool = False
+    copies: bool = False
+    c_ptr: bool = False
 
 
 def _print(t) -> tuple | None:
@@ -86,10 +92,13 @@ class RouteCache(PlanCache):
         plan = plans.get(route.key) if route is not None else None
         return (route, plan) if plan is not None else None
 
-    def adopt(self, print_: tuple | None, copies_print: tuple | None) -> None:
-        """Route a call of fingerprint ``print_`` that ran on aligned copies the way the
-        copies' own call (fingerprint ``copies_print``) went, marked ``pad``; nothing where
-        that call kept no route."""
+    def adopt(self, print_: tuple | None, copies_print: tuple | None,
+              mark: str = "pad") -> None:
+        """Route a call of fingerprint ``print_`` that ran on copies the way the copies' own
+        call (fingerprint ``copies_print``) went, marked ``mark`` (``pad`` or ``copies``:
+        which copies a repeat call makes); nothing where that call kept no route."""
+        if mark not in ("pad", "copies"):
+            raise SwizzleKitError(f"mark must be 'pad' or 'copies', got {mark!r}")
         route = self.get(copies_print) if copies_print is not None else None
         if print_ is not None and route is not None:
-            self.put(print_, route._replace(pad=True))
+            self.put(print_, route._replace(**{mark: True}))
