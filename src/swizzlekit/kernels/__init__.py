@@ -98,7 +98,7 @@ KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
     KernelSpec("triton", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
                "tensor-core GEMM, autotuned, any CTA order through @triton.jit order functions; "
                "tiles moved by TMA when the tensors allow, except small 16-bit calls (pointer "
-               "loads, less host time); large calls with unaligned rows run on aligned copies; "
+               "loads, less host time); large calls copy the operands whose rows TMA cannot read; "
                "fp8 with scales through kernels/triton/scaled.py", _triton),
     KernelSpec("triton_pointer", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
                "the same GEMM with pointer loads (cp.async) instead of TMA", _triton_pointer),

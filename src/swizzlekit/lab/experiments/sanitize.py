@@ -7,7 +7,8 @@ naming the tool), and each tool's log lands in ``DIR`` with ``summary.json`` (th
 exit code, the paths it ran and the errors it counted).
 
 The paths (:data:`TRITON_PATHS`): the 16-bit GEMM by pointer loads, swapped (few rows), by TMA,
-persistent, split over K, on aligned copies of ragged operands, TF32 and fp32; fp8 with
+persistent, split over K, on copies of ragged operands for TMA with C by masked stores, TF32
+(on aligned copies of ragged operands too) and fp32; fp8 with
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
 with ``SWIZZLEKIT_AUTOTUNE=0`` (one config per path, not a timing sweep under the tool), and
@@ -44,7 +45,8 @@ TRITON_PATHS = (
     ("bf16 TMA", 256, 384, 200, "bf16", {"tma": True}),
     ("bf16 TMA persistent", 384, 384, 256, "bf16", {"tma": True, "persistent": True}),
     ("bf16 split-K", 64, 512, 1024, "bf16", {"split_k": 2}),
-    ("bf16 aligned copies", 130, 250, 67, "bf16", {}),
+    ("bf16 copies for TMA, C by masked stores", 130, 250, 67, "bf16", {}),
+    ("tf32 aligned copies", 130, 250, 67, "fp32", {"precision": "tf32"}),
     ("fp16 grouped order", 300, 260, 96, "fp16", {"order": "grouped"}),
     ("tf32", 200, 264, 120, "fp32", {"precision": "tf32"}),
     ("fp32 ieee", 130, 136, 64, "fp32", {"precision": "ieee"}),
