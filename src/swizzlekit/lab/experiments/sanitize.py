@@ -127,9 +127,18 @@ def launch_all() -> list[str]:
 
 
 def _errors(log: str) -> int:
-    """compute-sanitizer's own count: its closing ``ERROR SUMMARY: N errors`` line."""
-    found = re.findall(r"ERROR SUMMARY: (\d+) error", log)
-    return int(found[-1]) if found else -1
+    """compute-sanitizer's own count: its closing ``ERROR SUMMARY: N errors`` line, or
+    racecheck's ``RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)``; -1 where
+    the log has neither.
+
+    >>> _errors("========= ERROR SUMMARY: 0 errors"), _errors("no summary")
+    (0, -1)
+    >>> _errors("========= RACECHECK SUMMARY: 2 hazards displayed (1 errors, 1 warnings)")
+    1
+    """
+    found = re.findall(r"ERROR SUMMARY: (\d+) error|RACECHECK SUMMARY: \d+ hazards? displayed "
+                       r"\((\d+) errors?", log)
+    return int(next(v for v in found[-1] if v)) if found else -1
 
 
 def run(out: Path) -> Path:
