@@ -132,6 +132,29 @@ def test_tma_plans_follow_the_tensors_they_are_given():
     assert len(plan._encoded) == 3
 
 
+@pytest.mark.parametrize("split_k", [1, 2])
+def test_a_column_major_out_through_a_plan(split_k):
+    """An out that is column-major (TMA cannot store it): TMA loads, C by stores with both of
+    its strides, three calls on fresh operands (the second and third through the plan), each
+    into a NaN buffer one row longer than out, whose last row stays NaN; against float64."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    scaled.PLANS.clear()
+    scaled.ROUTES.clear()
+    m, n, k = 1000, 1024, 512
+    for _ in range(3):
+        a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda", rowwise=True)
+        buffer = torch.full((n + 1, m), float("nan"), device="cuda", dtype=torch.bfloat16)
+        out = buffer[:n].T
+        scaled.scaled_matmul(a, b, sa, sb, out=out, tma=True, split_k=split_k)
+        assert buffer[n].isnan().all()
+        err = relative_error(out, ref=ref)
+        assert err == err and err < _bound(torch.bfloat16)
+    (route,) = scaled.ROUTES._plans.values()
+    assert route.tma and route.c_ptr
+
+
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_agrees_with_torch_scaled_mm(rowwise):
     """The same result as cuBLAS's fp8 GEMM (torch._scaled_mm), to the output's rounding."""

@@ -249,23 +249,29 @@ def test_16bit_unaligned_rows_copy_only_what_tma_cannot_read(tma_copies, ta, tb,
 
 
 @pytest.mark.parametrize("split_k,persistent", [(1, False), (2, False), (1, True)])
-def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, persistent):
-    """A and B that TMA reads as given, into an out whose rows are 29 elements (58 bytes)
-    apart, offset by one element: no copies, TMA loads, C by masked stores (two descriptors),
-    whole or split over K or persistent; nothing written outside out, and the product
-    matches float64."""
+@pytest.mark.parametrize("layout", ["offset rows", "column-major"])
+def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, persistent,
+                                                        layout):
+    """A and B that TMA reads as given, into an out TMA cannot store: rows 29 elements (58
+    bytes) apart, offset by one element, or column-major. No copies, TMA loads, C by masked
+    stores with both strides (two descriptors), whole or split over K or persistent; nothing
+    written outside out, and the product matches float64."""
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import relative_error
 
     m, n, k = 70, 29, 96
     a = torch.randn(m, k, dtype=torch.float16)
     b = torch.randn(k, 32, dtype=torch.float16)[:, :n]
-    big = torch.full((m, n + 1), float("nan"), dtype=torch.float16)
-    out = big[:, 1:]
+    if layout == "offset rows":
+        big = torch.full((m, n + 1), float("nan"), dtype=torch.float16)
+        out, outside = big[:, 1:], big[:, 0]
+    else:
+        big = torch.full((n + 1, m), float("nan"), dtype=torch.float16)
+        out, outside = big[:n].T, big[n]
     assert mm.matmul(a, b, "grouped", out=out, split_k=split_k, persistent=persistent,
                      group=2) is out
     assert tma_copies["copies"] == [] and set(tma_copies["descriptors"]) == {2}
-    assert big[:, 0].isnan().all()
+    assert outside.isnan().all()
     err = relative_error(out, a, b)
     assert err == err and err < mm.TOLERANCE["float16"]
 

@@ -262,8 +262,8 @@ class _RecordingPlan:
 @pytest.mark.parametrize("n", [32, 30])
 def test_fp8_follow_passes_c_by_descriptor_or_by_pointer(n):
     """A TMA route describes A, Bᵀ and C where C's rows are 16-byte aligned (N = 32 bf16);
-    else (N = 30) A and Bᵀ, with C passed first among the pointers (C_PTR); a pointer-load
-    route passes every tensor as given."""
+    else (N = 30, the route's c_ptr) A and Bᵀ, with C passed first among the pointers
+    (C_PTR); a pointer-load route passes every tensor as given."""
     torch = pytest.importorskip("torch")
     from swizzlekit.kernels.triton.routes import Route
     from swizzlekit.kernels.triton.scaled import _follow
@@ -273,7 +273,8 @@ def test_fp8_follow_passes_c_by_descriptor_or_by_pointer(n):
     c = torch.empty(48, n, dtype=torch.bfloat16)
     sa, sb, ws, counts = (torch.ones(1) for _ in range(4))
     plan = _RecordingPlan()
-    assert _follow(Route(("k",), 1, True, True), plan, a, b, c, sa, sb, ws, counts) is c
+    route = Route(("k",), 1, True, True, c_ptr=n != 32)
+    assert _follow(route, plan, a, b, c, sa, sb, ws, counts) is c
     _follow(Route(("k",), 1, False, True), plan, a, b, c, sa, sb, ws, counts)
     (kind, tensors, descs, others), pointer = plan.calls
     by_tma = (a, b.T, c) if n == 32 else (a, b.T)
@@ -282,6 +283,30 @@ def test_fp8_follow_passes_c_by_descriptor_or_by_pointer(n):
     assert [t.data_ptr() for t in tensors] == [t.data_ptr() for t in by_tma]
     assert others == ((sa, sb, ws, counts) if n == 32 else (c, sa, sb, ws, counts))
     assert pointer == ("pointer", (a, b, c, sa, sb, ws, counts))
+
+
+@pytest.mark.parametrize("c_ptr", [False, True])
+@pytest.mark.parametrize("b_kmajor", [False, True])
+def test_matmul_follow_passes_c_by_descriptor_or_by_pointer(c_ptr, b_kmajor):
+    """The 16-bit GEMM's TMA route the same way: descriptors of A, B (Bᵀ's rows when
+    b_kmajor) and C, or, where the route says c_ptr, of A and B with C first among the
+    pointers, in the slot the kernel's c_desc takes."""
+    torch = pytest.importorskip("torch")
+    from swizzlekit.kernels.triton.matmul import _follow
+    from swizzlekit.kernels.triton.routes import Route
+
+    a = torch.ones(48, 64, dtype=torch.float16)
+    b = torch.ones(32, 64, dtype=torch.float16) if b_kmajor else torch.ones(64, 32,
+                                                                           dtype=torch.float16)
+    c = torch.empty(48, 32, dtype=torch.float16)
+    ws, counts = torch.ones(1), torch.ones(1)
+    plan = _RecordingPlan()
+    assert _follow(Route(("k",), 1, True, b_kmajor, c_ptr=c_ptr), plan, a, b, c, ws,
+                   counts) is c
+    ((kind, tensors, descs, others),) = plan.calls
+    assert kind == "tma" and tensors == ((a, b) if c_ptr else (a, b, c))
+    assert [d.block_shape for d in descs] == [[16, 16]] * len(tensors)
+    assert others == ((c, ws, counts) if c_ptr else (ws, counts))
 
 
 def test_tma_kernels_key_their_autotuners_on_element_sizes():

@@ -185,3 +185,26 @@ def test_no_copies_when_aligned_or_tma_is_refused(copies):
     _check(100, 72, 48)                       # aligned: TMA as given
     _check(100, 70, 45, tma=False)            # pointer loads asked for: no copy
     assert copies == []
+
+
+@pytest.mark.parametrize("persistent,split_k", [(False, 1), (True, 1), (False, 2)])
+@pytest.mark.parametrize("tma", [None, True, False])
+def test_a_column_major_out_is_written_where_it_lies(persistent, split_k, tma):
+    """An out that is column-major (out = buffer.T), of a NaN buffer one row longer than it
+    needs: TMA cannot store it, so the tiles go out by stores with both of C's strides (a
+    store that took C's columns as contiguous summed into the wrong places). The product
+    matches float64 and the buffer's last row keeps its NaN."""
+    from swizzlekit.kernels.triton.scaled import TOLERANCE, scaled_matmul
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    if persistent and tma is False:
+        pytest.skip("persistent grids are TMA's")
+    m, n, k = 100, 70, 48
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cpu", True)
+    buffer = torch.full((n + 1, m), float("nan"), dtype=torch.bfloat16)
+    out = buffer[:n].T
+    assert scaled_matmul(a, b, sa, sb, "grouped", out=out, tma=tma, persistent=persistent,
+                         split_k=split_k) is out
+    assert buffer[n].isnan().all()
+    err = relative_error(out, ref=ref)
+    assert err == err and err < TOLERANCE["bfloat16"], err

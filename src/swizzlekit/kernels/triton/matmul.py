@@ -26,7 +26,7 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS,
                                             _whole_sectors)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.tiles import _descriptors, _launch_slots, _multiple, \
+from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _launch_slots, _multiple, \
     _pointer_acc, _sms, _tile
 from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
                                                resolve, split_k_for)
@@ -288,14 +288,14 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     options = dict(ORDER=kernel_order, P=p, PERSISTENT=persistent, NUM_PROGRAMS=programs,
                    PRECISION=precision, SPLIT_K=split_k)
     if use_tma:
-        descs = _descriptors((a, b_op) if c_ptr else (a, b_op, c), b_kmajor,
-                             {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16})
-        args = (*descs, None, c, ws, counts, M, N, K, *c.stride()) if c_ptr else \
-            (*descs, None, ws, counts, M, N, K, None, None)
+        by_tma, by_pointer = _by_tma(a, b_op, c, c_ptr)
+        descs = [*_descriptors(by_tma, b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
+                                                  "BLOCK_K": 16}), *by_pointer]
+        args = (*descs, ws, counts, M, N, K, *c.stride())
         consts = dict(B_KMAJOR=b_kmajor, C_PTR=c_ptr, ELEM_BYTES=a.element_size(), **options)
         compiled = _matmul_tma_kernel[grid](*args, **consts)
-        named = dict(zip(("a_desc", "b_desc", "c_desc", "c_ptr", "ws_ptr", "counts_ptr", "M",
-                          "N", "K", "stride_cm", "stride_cn"), args), **consts)
+        named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "counts_ptr", "M", "N", "K",
+                          "stride_cm", "stride_cn"), args), **consts)
         kernel = _matmul_tma_kernel
     else:
         args = (a, b, c, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
@@ -306,16 +306,16 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
                           "stride_cn"), args), **options)
         kernel = _matmul_kernel
     if key is not None:
-        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=6 if use_tma else 5))
+        PLANS.put(key, capture(kernel, compiled, named, grid, n_tensors=5))
     return c
 
 
 def _follow(route: Route, plan, a, b_arg, c, ws, counts):
     """Launch ``plan`` on A, B as the kernel reads it, and C, the way ``route`` says."""
     if route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
-        tensors = (a, b_arg) if route.c_ptr else (a, b_arg, c)
-        rest = (None, c, ws, counts) if route.c_ptr else (None, ws, counts)
-        plan.tma(tensors, lambda: _descriptors(tensors, route.b_kmajor, plan.config), *rest)
+        by_tma, by_pointer = _by_tma(a, b_arg, c, route.c_ptr)
+        plan.tma(by_tma, lambda: _descriptors(by_tma, route.b_kmajor, plan.config),
+                 *by_pointer, ws, counts)
     else:
         plan(a, b_arg, c, ws, counts)
     return c

@@ -28,8 +28,9 @@ from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, PAD_MIN_MNK,
                                             _order_args, _requested_order, _slots, _tma_ok)
 from swizzlekit.kernels.triton.call import _check_scaled as _check
-from swizzlekit.kernels.triton.tiles import (_block_shapes, _descriptors, _launch_slots,
-                                             _pointer_acc, _sms, _tile)
+from swizzlekit.kernels.triton.tiles import (_by_tma, _descriptors, _launch_slots,
+                                             _pointer_acc, _set_blocks_of, _sms, _store_c,
+                                             _tile)
 from swizzlekit.kernels.triton.pad import pad_k
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
@@ -94,9 +95,7 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N
 def _set_blocks(nargs):
     """Autotune pre-hook: the descriptors' block shapes follow the config being tried (C's
     only where it is one: ``C_PTR`` passes C as a pointer)."""
-    for name, block in zip(("a_desc", "b_desc", "c_desc"), _block_shapes(nargs, True)):
-        if hasattr(nargs[name], "block_shape"):
-            nargs[name].block_shape = block
+    _set_blocks_of(nargs, True)
 
 
 @_autotune("fp8_tma", configs=_configs(_set_blocks, flat=True),
@@ -105,7 +104,7 @@ def _set_blocks(nargs):
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K,
-                       stride_cm, ORDER: tl.constexpr, P: tl.constexpr,
+                       stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                        PERSISTENT: tl.constexpr, NUM_PROGRAMS, ROWWISE: tl.constexpr,
                        OUT_BYTES: tl.constexpr, SPLIT_K: tl.constexpr, C_PTR: tl.constexpr,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
@@ -117,28 +116,30 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
     ``OUT_BYTES`` (C's element size) only keys the autotuner: descriptors carry no dtype it
     would key on, and the staged C tile's size decides which configs fit. ``SPLIT_K``: as
     the pointer kernel (not with ``FLAT`` or ``PERSISTENT``). ``C_PTR``: ``c_desc`` is C's
-    pointer (rows ``stride_cm`` apart, not 16-byte aligned), written by masked stores."""
+    pointer (strides ``stride_cm`` and ``stride_cn``: rows not 16-byte aligned, or C not
+    row-major), written by masked stores (:func:`.tiles._store_c`)."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     if FLAT:
         for slot in tl.range(tl.program_id(0), slots, tl.num_programs(0), flatten=True):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
-                         pid_n, tiles_n, M, N, K, stride_cm, ROWWISE, SPLIT_K, C_PTR, BLOCK_M,
-                         BLOCK_N, BLOCK_K)
+                         pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, SPLIT_K, C_PTR,
+                         BLOCK_M, BLOCK_N, BLOCK_K)
     else:
         step = NUM_PROGRAMS if PERSISTENT else slots
         for slot in range(tl.program_id(0), slots, step):
             pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
             if (pid_m < tiles_m) & (pid_n < tiles_n):
                 _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
-                             pid_n, tiles_n, M, N, K, stride_cm, ROWWISE, SPLIT_K, C_PTR,
-                             BLOCK_M, BLOCK_N, BLOCK_K)
+                             pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, SPLIT_K,
+                             C_PTR, BLOCK_M, BLOCK_N, BLOCK_K)
 
 
 @triton.jit
 def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m, pid_n,
-                 tiles_n, M, N, K, stride_cm, ROWWISE: tl.constexpr, SPLIT_K: tl.constexpr,
+                 tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE: tl.constexpr,
+                 SPLIT_K: tl.constexpr,
                  C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                  BLOCK_K: tl.constexpr):
     """One tile by TMA: the K loop (this split's share of it), the scales, and the store."""
@@ -155,24 +156,11 @@ def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid
                                      BLOCK_M, BLOCK_N, SPLIT_K)
         if last_split:
             acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-            _store_c(c_desc, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR,
-                     BLOCK_M, BLOCK_N)
+            _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,
+                     BLOCK_N)
     else:
         acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-        _store_c(c_desc, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR, BLOCK_M,
-                 BLOCK_N)
-
-
-@triton.jit
-def _store_c(c, acc, pid_m, pid_n, offs_cm, offs_cn, M, N, stride_cm, C_PTR: tl.constexpr,
-             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """The tile into C: by TMA (clipped at the edges), or (``C_PTR``) by masked stores."""
-    if C_PTR:
-        inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-        tl.store(c + offs_cm[:, None].to(tl.int64) * stride_cm + offs_cn[None, :],
-                 acc.to(c.dtype.element_ty), mask=inside)
-    else:
-        c.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c.dtype))
+        _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M, BLOCK_N)
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -287,7 +275,7 @@ def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, pers
     key = (*sig, split_k) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        route = Route(key, split_k, use_tma, True)
+        route = Route(key, split_k, use_tma, True, c_ptr=c_ptr)
         if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b, c, sa, sb, ws, counts)
@@ -307,15 +295,15 @@ def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, pers
 
     options = dict(ORDER=kernel_order, P=p, ROWWISE=rowwise, SPLIT_K=split_k)
     if use_tma:
-        by_tma, by_pointer = _by_tma(a, bt, c)
+        by_tma, by_pointer = _by_tma(a, bt, c, c_ptr)
         descs = [*_descriptors(by_tma, True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16}),
                  *by_pointer]
-        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K, c.stride(0),
+        compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K, *c.stride(),
                                             PERSISTENT=persistent, NUM_PROGRAMS=programs,
                                             OUT_BYTES=c.element_size(), C_PTR=c_ptr, **options)
         named = dict(zip(("a_desc", "b_desc", "c_desc", "sa_ptr", "sb_ptr", "ws_ptr",
-                          "counts_ptr", "M", "N", "K", "stride_cm"),
-                         (*descs, sa, sb, ws, counts, M, N, K, c.stride(0))),
+                          "counts_ptr", "M", "N", "K", "stride_cm", "stride_cn"),
+                         (*descs, sa, sb, ws, counts, M, N, K, *c.stride())),
                      PERSISTENT=persistent, NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(),
                      C_PTR=c_ptr, **options)
         kernel = _scaled_tma_kernel
@@ -336,19 +324,12 @@ def _follow(route: Route, plan, a, b, c, sa, sb, ws, counts):
     """Launch ``plan`` the way ``route`` says: by TMA on A and Bᵀ (and on C where its rows
     are aligned; else C's pointer), or pointer loads."""
     if route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
-        by_tma, by_pointer = _by_tma(a, b.T, c)
+        by_tma, by_pointer = _by_tma(a, b.T, c, route.c_ptr)
         plan.tma(by_tma, lambda: _descriptors(by_tma, True, plan.config), *by_pointer, sa, sb,
                  ws, counts)
     else:
         plan(a, b, c, sa, sb, ws, counts)
     return c
-
-
-def _by_tma(a, bt, c) -> tuple[tuple, tuple]:
-    """The TMA kernel's first three arguments, split into those it gets as descriptors (A, Bᵀ,
-    and C where its rows are 16-byte aligned) and those it gets as pointers (C otherwise:
-    ``C_PTR``)."""
-    return ((a, bt, c), ()) if _tma_ok(c) else ((a, bt), (c,))
 
 
 def _aligned_copies(a, b):

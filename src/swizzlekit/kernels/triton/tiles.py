@@ -133,6 +133,36 @@ def _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, st
     return acc
 
 
+@triton.jit
+def _store_c(c, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """A TMA kernel's tile into C: ``c`` a descriptor (the copy engine clips the tile at M
+    and N), or with ``C_PTR`` C's pointer, written by stores masked at M and N with strides
+    ``stride_cm`` and ``stride_cn``: any alignment and any layout, for a C whose rows TMA
+    cannot store (no 16-byte multiple apart, or C not row-major)."""
+    if C_PTR:
+        rows = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)).to(tl.int64)
+        cols = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)).to(tl.int64)
+        tl.store(c + rows[:, None] * stride_cm + cols[None, :] * stride_cn,
+                 acc.to(c.dtype.element_ty), mask=(rows[:, None] < M) & (cols[None, :] < N))
+    else:
+        c.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c.dtype))
+
+
+def _by_tma(a, b, c, c_ptr: bool) -> tuple[tuple, tuple]:
+    """A TMA kernel's first three arguments, split into those it takes as descriptors (A, B,
+    and C unless ``c_ptr``) and those it takes as pointers (C where ``c_ptr``)."""
+    return ((a, b), (c,)) if c_ptr else ((a, b, c), ())
+
+
+def _set_blocks_of(nargs, b_kmajor: bool) -> None:
+    """An autotune pre-hook's work: the descriptors' block shapes follow the config being
+    tried (C has none where it comes as a pointer)."""
+    for name, block in zip(("a_desc", "b_desc", "c_desc"), _block_shapes(nargs, b_kmajor)):
+        if hasattr(nargs[name], "block_shape"):
+            nargs[name].block_shape = block
+
+
 def _block_shapes(meta: dict, b_kmajor: bool) -> tuple[list, list, list]:
     """The TMA blocks of A, B (Bᵀ's when ``b_kmajor``) and C under a config's tile sizes."""
     bm, bn, bk = meta["BLOCK_M"], meta["BLOCK_N"], meta["BLOCK_K"]

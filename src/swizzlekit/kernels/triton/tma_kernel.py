@@ -5,13 +5,14 @@ The copy engine fetches whole tiles of A and B and zero-fills past the tensors' 
 K that is no multiple of the tile (or of 16) costs no mask. C leaves one of two ways::
 
     C_PTR = False   c_desc.store: the tile staged in shared memory, clipped at M and N by TMA
-    C_PTR = True    tl.store through c_ptr, masked at M and N: any strides, any alignment
+    C_PTR = True    c_desc is C's pointer: tl.store masked at M and N, any strides, any alignment
 
 TMA stores need C's rows 16-byte aligned, as its loads need A's and B's; a C whose rows are
 not (N = 2999 in bf16) is written by masked stores (``C_PTR``), so that a call whose A and B
 TMA can read, as given or from copies in aligned rows (:func:`.call._tma_copies`), writes
 its result straight into C: no aligned buffer for C, and no copy back
-(docs/data/bench/ragged_tma/).
+(docs/data/bench/ragged_tma/). The fp8 kernel (:mod:`.scaled`) writes C the same way
+(:func:`.tiles._store_c`).
 
 Config selection, the prune and the block shapes are :mod:`.matmul_configs`'s; the tile order
 is :mod:`.tiles`'s.
@@ -25,32 +26,15 @@ import triton.language as tl
 from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
 from swizzlekit.kernels.triton.matmul_configs import _configs, _prune
 from swizzlekit.kernels.triton.split_k import _k_range, _split_sum
-from swizzlekit.kernels.triton.tiles import _block_shapes, _launch_slots, _tile
+from swizzlekit.kernels.triton.tiles import _launch_slots, _set_blocks_of, _store_c, _tile
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__: list[str] = []     # kernel internals: imported by name by .matmul
 
 
 def _set_blocks(nargs):
-    """Autotune pre-hook: the descriptors' block shapes follow the config being tried (C has
-    none where ``C_PTR``)."""
-    blocks = _block_shapes(nargs, nargs["B_KMAJOR"])
-    for name, block in zip(("a_desc", "b_desc", "c_desc"), blocks):
-        if nargs[name] is not None:
-            nargs[name].block_shape = block
-
-
-@triton.jit
-def _store_c(c_desc, c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn,
-             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, C_PTR: tl.constexpr):
-    """The tile's result into C: by TMA, or (``C_PTR``) by stores masked at M and N."""
-    if C_PTR:
-        rows = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)).to(tl.int64)
-        cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-        tl.store(c_ptr + rows[:, None] * stride_cm + cols[None, :] * stride_cn,
-                 acc.to(c_ptr.dtype.element_ty), mask=(rows[:, None] < M) & (cols[None, :] < N))
-    else:
-        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+    """Autotune pre-hook: the descriptors' block shapes follow the config being tried."""
+    _set_blocks_of(nargs, nargs["B_KMAJOR"])
 
 
 @_autotune("tma", configs=_configs(_set_blocks, swap=True, flat=True),
@@ -60,7 +44,7 @@ def _store_c(c_desc, c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn,
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
                     and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
 @triton.jit
-def _matmul_tma_kernel(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_cm,
+def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stride_cm,
                        stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                        PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
                        B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, C_PTR: tl.constexpr,
@@ -72,8 +56,8 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, M, N, 
     only K-major, so the tile computes Cᵀ = Bᵀ Aᵀ, Bᵀ's tile from registers (wgmma's A) and
     A's tile, K-major, as wgmma's B. ``FLAT``: one program per SM walks the tiles in a loop
     that Triton flattens with the K loop, so its pipeline runs on across tiles. ``C_PTR``:
-    C is written through ``c_ptr`` with strides ``stride_cm``, ``stride_cn`` (``c_desc``
-    None); else through ``c_desc`` (``c_ptr`` and the strides None).
+    ``c_desc`` is C's pointer, written by masked stores with strides ``stride_cm``,
+    ``stride_cn`` (:func:`.tiles._store_c`).
     ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
     dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
     same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32).
@@ -94,26 +78,26 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, M, N, 
                 else:
                     b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
                 acc = tl.dot(a, b, acc, input_precision=PRECISION)
-            _store_c(c_desc, c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M,
-                     BLOCK_N, C_PTR)
+            _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,
+                     BLOCK_N)
     elif ONE_TILE:
         # a swapped tile of ONE_TILE_AREA or more, not persistent: no loop over tiles. There
         # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
         # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
         # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/data/bench/JOURNAL.md).
-        _tma_tile(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
+        _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
                   tiles_n, M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR,
                   SPLIT_K, C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
     else:
         slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
         for slot in range(tl.program_id(0), slots, NUM_PROGRAMS if PERSISTENT else slots):
-            _tma_tile(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
+            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
                       M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, SPLIT_K,
                       C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
 
 
 @triton.jit
-def _tma_tile(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N,
+def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n, M, N,
               K, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
               PRECISION: tl.constexpr, B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr,
               C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
@@ -146,8 +130,8 @@ def _tma_tile(a_desc, b_desc, c_desc, c_ptr, ws_ptr, counts_ptr, slot, tiles_m, 
             acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
                                    BLOCK_M, BLOCK_N, SPLIT_K)
             if last:
-                _store_c(c_desc, c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn,
-                         BLOCK_M, BLOCK_N, C_PTR)
+                _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR,
+                         BLOCK_M, BLOCK_N)
         else:
-            _store_c(c_desc, c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M,
-                     BLOCK_N, C_PTR)
+            _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,
+                     BLOCK_N)
