@@ -1,0 +1,66 @@
+"""Where the copies for TMA pay below ``PAD_MIN_MNK`` (2^31), for 16-bit calls whose rows
+are no 16-byte multiples: below it the call reads such rows as given with pointer loads,
+element by element (``footprint.vec_hint`` gives them 1). Per shape: cuBLAS, the default call,
+and the call on the copies ``call._tma_copies`` makes (TMA, C by masked stores), each checked
+once against float64 into a NaN-poisoned C, then timed in 5 interleaved replicates (do_bench
+medians, L2 flushed); one JSON line per shape. Written for the next device call; not yet run.
+
+    python3 docs/data/bench/ragged_tma/small_probe.py OUT.jsonl      (on a GPU)
+"""
+import json
+import statistics
+import sys
+
+import torch
+import triton
+
+import swizzlekit.kernels.triton.call as call
+from swizzlekit.kernels import matmul
+
+NK = [(1001, 1001), (1025, 1029), (4097, 1234), (8191, 8191)]
+MS = [16, 128, 512, 1001, 1537]
+
+
+def err(fn, a, b):
+    """fn's relative error against float64, its output poisoned with NaN first."""
+    ref = a.double() @ b.double()
+    out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
+    fn(out)
+    return ((out.double() - ref).norm() / ref.norm()).item()
+
+
+def on_copies(a, b, out):
+    a2, b2 = call._tma_copies(a, b)      # what matmul does from PAD_MIN_MNK on
+    return matmul(a2, b2, out=out)
+
+
+with open(sys.argv[1], "a") as f:
+    for N, K in NK:
+        for M in MS:
+            if M * N * K >= call.PAD_MIN_MNK:
+                continue
+            torch.manual_seed(0)
+            a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+            b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+            c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+            runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
+                    "default": lambda out=c: matmul(a, b, out=out),
+                    "copies for TMA": lambda out=c: on_copies(a, b, out)}
+            errs = {k: err(fn, a, b) for k, fn in runs.items()}
+            bad = {k: e for k, e in errs.items() if not e < 1e-2}
+            times = {k: [] for k in runs}
+            names = list(runs)
+            if not bad:
+                for turn in range(5):
+                    for k in names[turn % len(names):] + names[:turn % len(names)]:
+                        times[k].append(triton.testing.do_bench(runs[k], warmup=10, rep=40,
+                                                                return_mode="median"))
+            row = {"shape": [M, N, K], "errors": errs, "bad": bad,
+                   "ms": {k: statistics.median(t) for k, t in times.items() if t},
+                   "replicates": times, "gpu": torch.cuda.get_device_name(),
+                   "torch": torch.__version__, "triton": triton.__version__}
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            ms = row["ms"]
+            print(f"{M}x{N}x{K}: " + "  ".join(f"{k} {v:.4f}" for k, v in ms.items())
+                  + (f"  BAD {bad}" if bad else ""), flush=True)
