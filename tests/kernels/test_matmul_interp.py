@@ -248,6 +248,23 @@ def test_16bit_unaligned_rows_copy_only_what_tma_cannot_read(tma_copies, ta, tb,
     assert err == err and err < mm.TOLERANCE["float16"]
 
 
+@pytest.mark.parametrize("n,k", [(29, 37), (32, 37), (29, 40), (8, 9), (24, 24)])
+def test_kernels_configs_names_the_copies_the_call_makes(tma_copies, n, k):
+    """``kernels configs`` (explain.autotune_plan) restates the copy rule; on the call it
+    describes (fresh row-major fp16 operands, large enough to copy), the operands it says are
+    copied are those the call copies, and C goes by masked stores where it says so."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.explain import autotune_plan
+
+    m = 33
+    plan = autotune_plan(m, n, k, "fp16")
+    a, b = torch.randn(m, k, dtype=torch.float16), torch.randn(k, n, dtype=torch.float16)
+    mm.matmul(a, b, "grouped", group=2)
+    made = "".join("A" if given is a else "B" for given, _ in tma_copies["copies"])
+    assert made == plan.copied and plan.kernel == "tma"
+    assert set(tma_copies["descriptors"]) == {2 if plan.c_masked else 3}
+
+
 @pytest.mark.parametrize("split_k,persistent", [(1, False), (2, False), (1, True)])
 @pytest.mark.parametrize("layout", ["offset rows", "column-major"])
 def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, persistent,
