@@ -50,8 +50,38 @@ def test_matmul_flat(order, params, dtype, precision, bound, b_kmajor):
         kernel.configs = saved
 
 
+@pytest.mark.parametrize("layout", ["ragged rows", "column-major"])
+def test_matmul_flat_writes_a_c_tma_cannot_store(layout):
+    """The flattened loop with C by masked stores (C_PTR): out's rows 135 fp16 elements apart
+    (270 bytes), or out column-major, each a view of a NaN buffer with room to spare, which
+    keeps its NaN outside the view; the product matches float64."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import random_operands, relative_error
+
+    kernel = mm._matmul_tma_kernel
+    saved = _forced(kernel, mm._set_blocks, SWAP_AB=False)
+    try:
+        m, n, k = 200, 135, 72
+        a, b = random_operands(m, n, k, torch.float16, "cpu")
+        b = torch.randn(k, 136, dtype=torch.float16)[:, :n]       # rows TMA reads
+        if layout == "ragged rows":
+            big = torch.full((m, n + 1), float("nan"), dtype=torch.float16)
+            out, outside = big[:, 1:], big[:, 0]
+        else:
+            big = torch.full((n + 1, m), float("nan"), dtype=torch.float16)
+            out, outside = big[:n].T, big[n]
+        mm.matmul(a, b, "grouped", out=out, tma=True, group=2)
+        assert outside.isnan().all()
+        err = relative_error(out, a, b)
+        assert err == err and err < mm.TOLERANCE["float16"], err
+    finally:
+        kernel.configs = saved
+
+
 @pytest.mark.parametrize("rowwise", [False, True])
-def test_scaled_flat(rowwise):
+@pytest.mark.parametrize("column_major", [False, True])
+def test_scaled_flat(rowwise, column_major):
+    """fp8 flattened, C by TMA, or by masked stores into a column-major out."""
     from swizzlekit.kernels.triton import scaled
     from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
 
@@ -60,7 +90,8 @@ def test_scaled_flat(rowwise):
     try:
         m, n, k = 200, 136, 80
         a, b, sa, sb, ref = scaled_operands(m, n, k, "cpu", rowwise=rowwise)
-        c = poisoned(m, n, torch.bfloat16, "cpu")
+        c = poisoned(n, m, torch.bfloat16, "cpu").T if column_major else \
+            poisoned(m, n, torch.bfloat16, "cpu")
         scaled.scaled_matmul(a, b, sa, sb, "grouped", out=c, tma=True, group=2)
         err = relative_error(c, ref=ref)
         assert err == err and err < scaled.TOLERANCE["bfloat16"]
