@@ -274,17 +274,12 @@ def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, pe
     stores with both strides (two descriptors), whole or split over K or persistent; nothing
     written outside out, and the product matches float64."""
     from swizzlekit.kernels.triton import matmul as mm
-    from swizzlekit.lab.verify import relative_error
+    from swizzlekit.lab.verify import poisoned_view, relative_error
 
     m, n, k = 70, 29, 96
     a = torch.randn(m, k, dtype=torch.float16)
     b = torch.randn(k, 32, dtype=torch.float16)[:, :n]
-    if layout == "offset rows":
-        big = torch.full((m, n + 1), float("nan"), dtype=torch.float16)
-        out, outside = big[:, 1:], big[:, 0]
-    else:
-        big = torch.full((n + 1, m), float("nan"), dtype=torch.float16)
-        out, outside = big[:n].T, big[n]
+    out, outside = poisoned_view(m, n, torch.float16, "cpu", layout)
     assert mm.matmul(a, b, "grouped", out=out, split_k=split_k, persistent=persistent,
                      group=2) is out
     assert tma_copies["copies"] == [] and set(tma_copies["descriptors"]) == {2}

@@ -7,8 +7,8 @@ and ``||out - ref|| / ||ref||`` against the product in float64.
 
 from __future__ import annotations
 
-__all__ = ["random_operands", "scaled_operands", "poisoned", "relative_error", "check_matmul",
-           "check_scaled_matmul", "check_table_gemm"]
+__all__ = ["random_operands", "scaled_operands", "poisoned", "poisoned_view", "relative_error",
+           "check_matmul", "check_scaled_matmul", "check_table_gemm"]
 
 
 def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
@@ -32,6 +32,30 @@ def poisoned(m: int, n: int, dtype, device):
     import torch
 
     return torch.full((m, n), float("nan"), device=device, dtype=dtype)
+
+
+def poisoned_view(m: int, n: int, dtype, device, layout: str = "offset rows"):
+    """``(out, outside)``: an m x n output that TMA cannot store, a view into a NaN buffer
+    with room to spare, and that spare room, which a correct call leaves NaN. ``layout``:
+    "offset rows" (rows n + 1 elements apart, starting one element in) or "column-major".
+
+    >>> import torch
+    >>> out, outside = poisoned_view(3, 5, torch.float16, "cpu", "column-major")
+    >>> tuple(out.shape), out.stride(), tuple(outside.shape)
+    ((3, 5), (1, 3), (3,))
+    """
+    import torch
+
+    if layout == "offset rows":
+        big = torch.full((m, n + 1), float("nan"), device=device, dtype=dtype)
+        return big[:, 1:], big[:, 0]
+    if layout == "column-major":
+        big = torch.full((n + 1, m), float("nan"), device=device, dtype=dtype)
+        return big[:n].T, big[n]
+    from swizzlekit.errors import SwizzleKitError
+
+    raise SwizzleKitError(f"layout {layout!r} is not valid; choose one of: offset rows, "
+                          f"column-major")
 
 
 def relative_error(out, a=None, b=None, ref=None) -> float:
