@@ -142,15 +142,20 @@ def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
     return math.ceil(elem_bytes * peak / (card.dram_gbps * 1e9) * payoff)
 
 
+def _pitch_shape(t) -> tuple[int, int]:
+    """The buffer a pitched copy of ``t`` takes: its rows, and its row length rounded up to
+    a multiple of :data:`PITCH_BYTES`."""
+    per = PITCH_BYTES // t.element_size()
+    return t.shape[0], -(-t.shape[1] // per) * per
+
+
 def _pitched(b):
     """Row-major ``b`` (K x N) as a view of a copy whose rows are a multiple of
     :data:`PITCH_BYTES` apart (zeros past N, which nothing reads): one launch
     (:func:`.pad.pad_to`)."""
     from swizzlekit.kernels.triton.pad import pad_to
 
-    K, N = b.shape
-    per = PITCH_BYTES // b.element_size()
-    return pad_to(b, K, -(-N // per) * per)[:, :N]
+    return pad_to(b, *_pitch_shape(b))[:, :b.shape[1]]
 
 
 def pitch_copy(M: int, N: int, K: int, row_bytes: int, elem_bytes: int = 2,
@@ -251,19 +256,17 @@ def _tma_copies(a, b):
     the H100 (2026-11-26, docs/data/bench/ragged_tma/) 5003 x 2999 x 1000 bf16 ran 72.3 us
     here against 109.4 us on those copies, and 8960 x 6912 x 3001 0.954-0.970 of its aligned
     neighbour's TFLOP/s against 0.905."""
-    from swizzlekit.kernels.triton.pad import pad_pair, pad_to
+    from swizzlekit.kernels.triton.pad import pad_pair
 
     b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
     b_rows = b.T if b_kmajor else b                     # B as TMA reads its rows
-    per = PITCH_BYTES // a.element_size()
-    to_a, to_b = ((t.shape[0], -(-t.shape[1] // per) * per) for t in (a, b_rows))
     copy_a, copy_b = not _tma_ok(a), not _tma_ok(b_rows)
     if copy_a and copy_b:
-        a2, b2 = pad_pair(a, to_a, b_rows, to_b)
+        a2, b2 = pad_pair(a, _pitch_shape(a), b_rows, _pitch_shape(b_rows))
+        a2, b2 = a2[:, :a.shape[1]], b2[:, :b_rows.shape[1]]
     else:
-        a2 = pad_to(a, *to_a) if copy_a else a
-        b2 = pad_to(b_rows, *to_b) if copy_b else b_rows
-    a2, b2 = a2[:, :a.shape[1]], b2[:, :b_rows.shape[1]]
+        a2 = _pitched(a) if copy_a else a
+        b2 = _pitched(b_rows) if copy_b else b_rows
     return a2, (b2.T if b_kmajor else b2)
 
 
