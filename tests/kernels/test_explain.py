@@ -135,7 +135,8 @@ def test_order_is_the_auto_orders_pick():
     (64, 64, 64, "tf32", "tma"), (64, 64, 64, "fp32", "tma"),     # fp32: always TMA
     (512, 4096, 4096, "fp8", "pointer"), (1024, 4096, 4096, "fp8", "tma"),
     (512, 4096, 4000, "fp8", "tma"),              # K no multiple of POINTER_K
-    (300, 2000, 1999, "bf16", "pointer"),         # ragged and small: as given
+    (100, 1000, 1999, "bf16", "pointer"),         # ragged, below COPY_MIN_MNK: as given
+    (32, 8191, 8191, "bf16", "pointer"),          # B ragged, below COPY_B_MIN_M: as given
     (64, 5000, 4000, "bf16", "tma"),              # rows off 32-byte sectors: TMA at any size
     (1000, 1000, 1000, "fp16", "tma"),
 ])
@@ -169,6 +170,15 @@ def test_large_ragged_16bit_calls_copy_what_tma_cannot_read(n, copied, c_masked)
     assert plan.copied == copied and plan.c_masked is c_masked and not plan.b_pitch_copy
     aligned_k = _plan(3000, n, 4000, "bf16")
     assert aligned_k.copied == copied.replace("A", "") and aligned_k.c_masked is c_masked
+
+
+@pytest.mark.parametrize("M,N,K,copied", [(512, 1001, 1001, "AB"), (64, 8191, 8191, "AB"),
+                                          (32, 8192, 8191, "A"), (8191, 16, 4095, "A")])
+def test_ragged_16bit_calls_copy_from_copy_min_mnk(M, N, K, copied):
+    """From COPY_MIN_MNK (2^28) a 16-bit call copies for TMA; B only from COPY_B_MIN_M rows,
+    A at any N."""
+    plan = _plan(M, N, K, "fp16")
+    assert (plan.kernel, plan.copied, plan.kernel_shape) == ("tma", copied, (M, N, K))
 
 
 @pytest.mark.parametrize("precision,kernel,copies,shape", [

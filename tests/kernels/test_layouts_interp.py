@@ -50,6 +50,8 @@ def test_matmul_any_layout(m, n, k, la, lb, lc, dtype, tma, copies):
     with pytest.MonkeyPatch.context() as patch:
         if copies:
             patch.setattr(call, "PAD_MIN_MNK", 1)
+            patch.setattr(call, "COPY_MIN_MNK", 1)
+            patch.setattr(call, "COPY_B_MIN_M", 1)
         a, _ = _view(dtype, m, k, *la, None)
         b, _ = _view(dtype, k, n, *lb, None)
         out, buffer = _view(dtype, m, n, *lc, float("nan"))

@@ -190,9 +190,9 @@ def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, 
 
 @pytest.fixture
 def tma_copies(monkeypatch):
-    """Every problem counts as large enough to copy (PAD_MIN_MNK 1). Returns a record: the
-    pairs (given, copy) of the operands the 16-bit call copied for TMA, and the number of
-    TMA descriptors each launch built (2: C written by masked stores)."""
+    """Every problem counts as large enough to copy (COPY_MIN_MNK and COPY_B_MIN_M 1).
+    Returns a record: the pairs (given, copy) of the operands the 16-bit call copied for TMA,
+    and the number of TMA descriptors each launch built (2: C written by masked stores)."""
     from swizzlekit.kernels.triton import call, matmul
 
     made = {"copies": [], "descriptors": []}
@@ -209,7 +209,8 @@ def tma_copies(monkeypatch):
         made["descriptors"].append(len(tensors))
         return descriptors(tensors, *args)
 
-    monkeypatch.setattr(call, "PAD_MIN_MNK", 1)
+    monkeypatch.setattr(call, "COPY_MIN_MNK", 1)
+    monkeypatch.setattr(call, "COPY_B_MIN_M", 1)
     monkeypatch.setattr(matmul, "_tma_copies", spy)
     monkeypatch.setattr(matmul, "_descriptors", count)
     return made
@@ -290,15 +291,51 @@ def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, pe
 
 def test_aligned_or_small_problems_are_not_copied():
     from swizzlekit.kernels.triton import matmul as mm
-    from swizzlekit.kernels.triton.call import _pad_first
+    from swizzlekit.kernels.triton.call import _copy_first
 
     a, b = torch.randn(33, 37), torch.randn(37, 29)
-    assert not _pad_first(a, b, 33, 29, 37, None)             # below PAD_MIN_MNK
-    assert _pad_first(a, b, 2**11, 2**10, 2**10, None)
-    assert not _pad_first(a, b, 2**11, 2**10, 2**10, True)    # forced TMA: refused instead
+    assert _copy_first(a, b, 33, 29, 37, None) == ""            # below PAD_MIN_MNK
+    assert _copy_first(a, b, 2**11, 2**10, 2**10, None) == "pad"
+    assert _copy_first(a, b, 2**11, 2**10, 2**10, True) == ""   # forced TMA: refused instead
+    h, hb = a.half(), b.half()
+    assert _copy_first(h, hb, 2**9, 2**10, 2**10, None) == "copies"   # 2^29: COPY_MIN_MNK
+    assert _copy_first(h, hb, 2**9, 2**10, 2**10, False) == ""        # tma=False: PAD_MIN_MNK
+    assert _copy_first(h, hb, 32, 2**13, 2**13, None) == ""           # B for 32 rows: not
+    assert _copy_first(torch.randn(33, 32).half(), torch.randn(32, 24).half(), 2**11, 2**10,
+                       2**10, None) == ""                             # aligned
+    assert _copy_first(h, torch.randn(37, 24).half(), 32, 2**13, 2**13, None) == "copies"
     a, b = torch.randn(33, 40), torch.randn(40, 24)
-    assert not _pad_first(a, b, 2**11, 2**10, 2**10, None)    # aligned already
-    assert mm.PAD_MIN_MNK == 2**31
+    assert _copy_first(a, b, 2**11, 2**10, 2**10, None) == ""     # aligned already
+    assert (mm.PAD_MIN_MNK, mm.COPY_MIN_MNK, mm.COPY_B_MIN_M) == (2**31, 2**28, 64)
+
+
+_SIZES = [1, 15, 16, 63, 64, 65, 2**10, 2**11 - 1, 2**12, 2**14 + 3]
+
+
+@pytest.mark.parametrize("elem", [2, 4])
+@pytest.mark.parametrize("tma", [None, True, False])
+def test_copy_route_over_a_grid(elem, tma):
+    """copy_route on every M, N, K of a grid around its thresholds and every pair of ragged
+    operands: nothing to copy or tma=True copies nothing; only 16-bit calls with tma=None copy
+    for TMA, and never B below COPY_B_MIN_M rows; both rules grow with M*N*K (a larger M, N
+    or K never takes the copies away)."""
+    from swizzlekit.kernels.triton.call import COPY_B_MIN_M, copy_route
+
+    for copy_a in (False, True):
+        for copy_b in (False, True):
+            for M in _SIZES:
+                for N in _SIZES:
+                    for K in _SIZES:
+                        got = copy_route(elem, M, N, K, copy_a, copy_b, tma)
+                        assert got in ("", "copies", "pad")
+                        if tma is True or not (copy_a or copy_b):
+                            assert got == ""
+                        assert (got == "copies") <= (elem == 2 and tma is None)
+                        assert not (got == "copies" and copy_b and M < COPY_B_MIN_M)
+                        if got:
+                            assert copy_route(elem, 2 * M, N, K, copy_a, copy_b, tma) == got
+                            assert copy_route(elem, M, 2 * N, K, copy_a, copy_b, tma) == got
+                            assert copy_route(elem, M, N, 2 * K, copy_a, copy_b, tma) == got
 
 
 def test_forced_tma_still_refuses_unaligned_rows(copies):

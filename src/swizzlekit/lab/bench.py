@@ -54,8 +54,8 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
              + [(3000, 5000, 4000), (1999, 4097, 3001), (777, 4095, 1234), (5003, 2999, 1000)]
              + [(32768, 1024, 4096), (1024, 32768, 4096), (16384, 2048, 8192),
                 (2048, 16384, 8192)]),
-    # rows that are not 16-byte multiples, on both sides of matmul.PAD_MIN_MNK (2**31), and
-    # one aligned ragged shape (3000x5000x4000) to compare with
+    # rows that are not 16-byte multiples, on both sides of matmul.COPY_MIN_MNK (2**28) and
+    # PAD_MIN_MNK (2**31), and one aligned ragged shape (3000x5000x4000) to compare with
     "ragged": [(3000, 5000, 4000), (1999, 4097, 3001), (777, 4095, 1234), (5003, 2999, 1000),
                (2047, 2047, 2047), (4095, 4095, 4095), (129, 4097, 4099), (8191, 8191, 1025),
                (1537, 1025, 1029), (16, 8191, 8191), (1001, 1001, 1001)],

@@ -3,9 +3,11 @@ are no 16-byte multiples: below it the call reads such rows as given with pointe
 element by element (``footprint.vec_hint`` gives them 1). Per shape: cuBLAS, the default call,
 and the call on the copies ``call._tma_copies`` makes (TMA, C by masked stores), each checked
 once against float64 into a NaN-poisoned C, then timed in 5 interleaved replicates (do_bench
-medians, L2 flushed); one JSON line per shape. Written for the next device call; not yet run.
+medians, L2 flushed); one JSON line per shape. ``grid``: M 16 to 1537 against four N x K;
+``edge``: where copying costs more than it saves, small M against a large B (B's copy) and
+small N against a large A (A's copy).
 
-    python3 docs/data/bench/ragged_tma/small_probe.py OUT.jsonl      (on a GPU)
+    python3 docs/data/bench/ragged_tma/small_probe.py OUT.jsonl [grid|edge ...]   (on a GPU)
 """
 import json
 import statistics
@@ -19,6 +21,10 @@ from swizzlekit.kernels import matmul
 
 NK = [(1001, 1001), (1025, 1029), (4097, 1234), (8191, 8191)]
 MS = [16, 128, 512, 1001, 1537]
+SETS = {"grid": [(M, N, K) for N, K in NK for M in MS],
+        "edge": [(M, 8191, 4096) for M in (16, 32, 48, 64)]
+        + [(M, 6143, 3071) for M in (16, 32, 64, 96)]
+        + [(8191, N, 4095) for N in (16, 32, 64)]}
 
 
 def err(fn, a, b):
@@ -34,33 +40,33 @@ def on_copies(a, b, out):
     return matmul(a2, b2, out=out)
 
 
+shapes = [s for name in (sys.argv[2:] or ["grid"]) for s in SETS[name]]
 with open(sys.argv[1], "a") as f:
-    for N, K in NK:
-        for M in MS:
-            if M * N * K >= call.PAD_MIN_MNK:
-                continue
-            torch.manual_seed(0)
-            a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-            b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-            c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
-            runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
-                    "default": lambda out=c: matmul(a, b, out=out),
-                    "copies for TMA": lambda out=c: on_copies(a, b, out)}
-            errs = {k: err(fn, a, b) for k, fn in runs.items()}
-            bad = {k: e for k, e in errs.items() if not e < 1e-2}
-            times = {k: [] for k in runs}
-            names = list(runs)
-            if not bad:
-                for turn in range(5):
-                    for k in names[turn % len(names):] + names[:turn % len(names)]:
-                        times[k].append(triton.testing.do_bench(runs[k], warmup=10, rep=40,
-                                                                return_mode="median"))
-            row = {"shape": [M, N, K], "errors": errs, "bad": bad,
-                   "ms": {k: statistics.median(t) for k, t in times.items() if t},
-                   "replicates": times, "gpu": torch.cuda.get_device_name(),
-                   "torch": torch.__version__, "triton": triton.__version__}
-            f.write(json.dumps(row) + "\n")
-            f.flush()
-            ms = row["ms"]
-            print(f"{M}x{N}x{K}: " + "  ".join(f"{k} {v:.4f}" for k, v in ms.items())
-                  + (f"  BAD {bad}" if bad else ""), flush=True)
+    for M, N, K in shapes:
+        if M * N * K >= call.PAD_MIN_MNK:
+            continue
+        torch.manual_seed(0)
+        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+        c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+        runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
+                "default": lambda out=c: matmul(a, b, out=out),
+                "copies for TMA": lambda out=c: on_copies(a, b, out)}
+        errs = {k: err(fn, a, b) for k, fn in runs.items()}
+        bad = {k: e for k, e in errs.items() if not e < 1e-2}
+        times = {k: [] for k in runs}
+        names = list(runs)
+        if not bad:
+            for turn in range(5):
+                for k in names[turn % len(names):] + names[:turn % len(names)]:
+                    times[k].append(triton.testing.do_bench(runs[k], warmup=10, rep=40,
+                                                            return_mode="median"))
+        row = {"shape": [M, N, K], "errors": errs, "bad": bad,
+               "ms": {k: statistics.median(t) for k, t in times.items() if t},
+               "replicates": times, "gpu": torch.cuda.get_device_name(),
+               "torch": torch.__version__, "triton": triton.__version__}
+        f.write(json.dumps(row) + "\n")
+        f.flush()
+        ms = row["ms"]
+        print(f"{M}x{N}x{K}: " + "  ".join(f"{k} {v:.4f}" for k, v in ms.items())
+              + (f"  BAD {bad}" if bad else ""), flush=True)

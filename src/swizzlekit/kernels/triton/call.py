@@ -4,7 +4,7 @@
 The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
 arguments (:func:`_order_args`, cached), the launch slots of an order's grid
 (:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), whether a large
-problem is worth copying into 16-byte aligned rows first (:func:`_pad_first`), and how: the
+problem is worth copying into 16-byte aligned rows first, and how (:func:`copy_route`): the
 operands TMA cannot read, in rows of a 128-byte pitch (:func:`_tma_copies`), or every operand
 zero-padded to 16 elements (:func:`_padded_call`); and the signature a launch plan is filed
 under (:func:`_signature`).
@@ -24,7 +24,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import _INTERPRET
 
-__all__ = ["PRECISIONS"]
+__all__ = ["PRECISIONS", "copy_route"]
 
 #: The ``precision`` choices for fp32 inputs.
 PRECISIONS = ("tf32", "ieee")
@@ -84,10 +84,25 @@ def _tma_ok(*tensors) -> bool:
                and t.data_ptr() % 16 == 0 for t in tensors)
 
 
-#: From this M*N*K on, a call whose A or B rows (or columns, for a column-major operand) do not
-#: start on 16-byte boundaries runs on aligned copies: unaligned rows keep every load of the
-#: K loop 2 to 4 bytes wide and take neither TMA nor 16-byte loads (docs/data/bench/JOURNAL.md).
+#: From this M*N*K on, an fp32 call (or a 16-bit one with ``tma=False``) whose A or B rows (or
+#: columns, for a column-major operand) do not start on 16-byte boundaries runs on aligned
+#: copies: unaligned rows keep every load of the K loop 2 to 4 bytes wide and take neither
+#: TMA nor 16-byte loads (docs/data/bench/JOURNAL.md).
 PAD_MIN_MNK = 2**31
+#: From this M*N*K on, a 16-bit call (``tma=None``) whose A or B rows TMA cannot read runs on
+#: copies of them in 128-byte rows (:func:`_tma_copies`), TMA reading both: bf16, one call
+#: each (docs/data/bench/ragged_small/, 2026-11-26, medians of 5 interleaved replicates, copies
+#: included), 1001^3 ran 47.8 us as given and 17.4 on the copies on the H100 (49.0 and 21.1 on
+#: the H200), 512 x 1001 x 1001 (M*N*K = 2^28.9) 44.1 and 16.0 (43.9 and 15.6). Below 2^28
+#: the call is a few microseconds of GPU time, and the copies' launch and host time decide:
+#: 128 x 1001 x 1001 ran 17.3 and 12.6 us on the H100, but 17.7 and 20.2 on the H200.
+COPY_MIN_MNK = 2**28
+#: Fewer rows than this read B once (one tile of M), and a copy of B adds its bytes twice to a
+#: call that moves little else: 16 x 8191 x 8191 ran 82 us as given and 158 on the copies on
+#: the H100 (75 and 121 on the H200), and 16 x 6143 x 3071 35.8 and 38.2 (H200); from 64
+#: rows the copy paid on each shape measured (64 x 6143 x 3071 on the H200: 69.6 and 39.7).
+#: A's copy has no such floor: 8191 x 16 x 4095 ran 112 us as given and 70.7 on the copy.
+COPY_B_MIN_M = 64
 
 
 #: A TMA call whose row-major B has rows that do not all start on a :data:`PITCH_ALIGN`-byte
@@ -192,10 +207,34 @@ def _whole_sectors(tensors, N: int, K: int) -> bool:
     return N % 16 == 0 and K % 16 == 0 and all(max(t.stride()) % 16 == 0 for t in tensors)
 
 
-def _pad_first(a, b, M: int, N: int, K: int, tma) -> bool:
-    """Whether to run on aligned copies (:data:`PAD_MIN_MNK`): not when TMA was forced, since
-    that refuses unaligned tensors as it always has."""
-    return tma is not True and M * N * K >= PAD_MIN_MNK and not (_aligned(a) and _aligned(b))
+def copy_route(elem_bytes: int, M: int, N: int, K: int, copy_a: bool, copy_b: bool,
+               tma=None) -> str:
+    """How a call runs whose A (``copy_a``) or B (``copy_b``) rows TMA cannot read: on copies
+    of those in 128-byte rows (``"copies"``: a 16-bit call with ``tma=None``, from
+    :data:`COPY_MIN_MNK`, and with B among them from :data:`COPY_B_MIN_M` rows), on
+    zero-padded copies of every operand (``"pad"``: others, from :data:`PAD_MIN_MNK`), or as
+    given (``""``, as with ``tma=True``, which refuses such rows).
+
+    >>> copy_route(2, 1001, 1001, 1001, True, True), copy_route(2, 16, 8191, 8191, True, True)
+    ('copies', '')
+    >>> copy_route(4, 1001, 1001, 1001, True, True), copy_route(4, 2048, 2048, 2048, True, False)
+    ('', 'pad')
+    """
+    if tma is True or not (copy_a or copy_b):
+        return ""
+    if elem_bytes == 2 and tma is None:
+        return "copies" if (M * N * K >= COPY_MIN_MNK
+                            and (not copy_b or M >= COPY_B_MIN_M)) else ""
+    return "pad" if M * N * K >= PAD_MIN_MNK else ""
+
+
+def _copy_first(a, b, M: int, N: int, K: int, tma) -> str:
+    """:func:`copy_route` for tensors ``a`` and ``b`` whose rows (or columns) are not all
+    16-byte aligned; ``""`` where they are."""
+    if _aligned(a) and _aligned(b):
+        return ""
+    b_rows = b.T if b.stride(0) == 1 and b.stride(1) != 1 else b    # as TMA reads B
+    return copy_route(a.element_size(), M, N, K, not _tma_ok(a), not _tma_ok(b_rows), tma)
 
 
 def _padded(t, rows: int, cols: int, *, column_major: bool = False, fill: bool = True):

@@ -7,7 +7,7 @@ default autotune times, and the CTA order the L2 model picks.
 (``tma_by_size``), with stand-ins for the tensors: contiguous row-major A and B (fp8's B
 K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Two rules are
 restated here, each marked with where it lives: when a call runs on copies
-(``call._pad_first``: a 16-bit call copies the operands TMA cannot read into 128-byte rows,
+(``call.copy_route``: a 16-bit call copies the operands TMA cannot read into 128-byte rows,
 ``call._tma_copies``, and writes a C it cannot store by masked stores; others copy every
 operand with K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
 configs the autotune mode times is the autotuner's own early prune (``configs.Prune``), called
@@ -146,7 +146,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
     from swizzlekit.kernels.triton import matmul_configs as matmul
     from swizzlekit.kernels.triton import scaled_configs as scaled
-    from swizzlekit.kernels.triton.call import PAD_MIN_MNK, pitch_copy
+    from swizzlekit.kernels.triton.call import PAD_MIN_MNK, copy_route, pitch_copy
 
     elem, mm_precision = PRECISIONS[precision]
     fp8, ragged = precision == "fp8", _ragged(N, K, precision)
@@ -154,15 +154,20 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
         raise SwizzleKitError(
             f"the TMA kernel needs rows of 16-byte multiples, and {' and '.join(ragged)} in "
             f"{precision} ({elem} bytes) do not give them; use kernel='pointer' or 'auto'")
-    # call._pad_first (matmul: unless tma=True) and scaled_matmul (only with tma=None)
-    copies = bool(ragged) and M * N * K >= PAD_MIN_MNK and (
-        kernel == "auto" or (kernel == "pointer" and not fp8))
-    if copies and elem == 2 and kernel == "auto":
+    # matmul: call.copy_route (the kernel names tma=None, True, False); scaled_matmul copies
+    # from PAD_MIN_MNK, only with tma=None
+    if fp8:
+        copies = bool(ragged) and M * N * K >= PAD_MIN_MNK and kernel == "auto"
+    else:
+        copies = copy_route(elem, M, N, K, K * elem % 16 != 0, N * elem % 16 != 0,
+                            {"auto": None, "tma": True, "pointer": False}[kernel])
+    if copies == "copies":
         # matmul: call._tma_copies: A's and B's rows TMA cannot read, K and N as given; the
         # ragged rows keep Triton's pointer loads 16 bytes wide at most, so TMA (tma_by_size)
         copied = ("A" if K * elem % 16 else "") + ("B" if N * elem % 16 else "")
         pitch = "B" not in copied and pitch_copy(M, N, K, N * elem, elem, gpu)
         return _Route(True, N, K, False, False, pitch, copied, N * elem % 16 != 0)
+    copies = bool(copies)
     if copies:
         K, N = -(-K // 16) * 16, (N if fp8 else -(-N // 16) * 16)
     if kernel == "auto":

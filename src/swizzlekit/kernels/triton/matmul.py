@@ -19,8 +19,9 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
-from swizzlekit.kernels.triton.call import (_INTERPRET, PAD_MIN_MNK, PRECISIONS, _check,
-                                            _order_args, _pad_first, _padded_call,
+from swizzlekit.kernels.triton.call import (_INTERPRET, COPY_B_MIN_M, COPY_MIN_MNK,
+                                            PAD_MIN_MNK, PRECISIONS, _check,
+                                            _copy_first, _order_args, _padded_call,
                                             _pitch_first, _pitched, _requested_order,
                                             _signature, _slots, _tma_copies, _tma_ok,
                                             _whole_sectors)
@@ -39,7 +40,7 @@ from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
-           "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK", "tf32_copy_min_m", "tma_by_size"]
+           "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK", "tf32_copy_min_m", "tma_by_size"]
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.
@@ -151,10 +152,11 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
     memory only K-major), or from :func:`tf32_copy_min_m` rows on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
-    From :data:`PAD_MIN_MNK` on, 16-bit operands whose rows TMA cannot read are copied into
+    From :data:`COPY_MIN_MNK` on, 16-bit operands whose rows TMA cannot read are copied into
     rows of a 128-byte pitch first (:func:`~.call._tma_copies`; A and B in one launch where
-    both need it), and a C whose rows TMA cannot write is written by masked stores
-    (:mod:`~.tma_kernel`); fp32 operands, and 16-bit ones with ``tma=False``, are copied into
+    both need it; B only from :data:`COPY_B_MIN_M` rows, :func:`~.call.copy_route`), and a C
+    whose rows TMA cannot write is written by masked stores (:mod:`~.tma_kernel`); from
+    :data:`PAD_MIN_MNK` on, fp32 operands, and 16-bit ones with ``tma=False``, are copied into
     zero-padded buffers 16 elements wide, C written through one (:func:`~.call._padded_call`).
     With ``tma=True`` neither: it refuses an A or B it cannot read. A repeat call goes
     straight from the copies to their plan.
@@ -194,12 +196,12 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         return c.zero_()
     kernel_order, p = _requested_order(order, order_params)
     on_gpu = a.device.type == "cuda"
-    if (on_gpu or _INTERPRET) and _pad_first(a, b, M, N, K, tma):
-        if tma is None and a.element_size() == 2:       # TMA reads what it can as given
-            (a2, b2), c2, mark = _tma_copies(a, b), c, "copies"
+    mark = _copy_first(a, b, M, N, K, tma) if on_gpu or _INTERPRET else ""
+    if mark:
+        if mark == "copies":                            # TMA reads what it can as given
+            (a2, b2), c2 = _tma_copies(a, b), c
         else:                                           # every operand 16 elements wide
             a2, b2, c2 = _padded_call(a, b, c, precision)
-            mark = "pad"
         copies = fingerprint((a2, b2, c2), options)
         _plan(a2, b2, c2, kernel_order, p, precision, persistent, tma, split_k, copies)
         ROUTES.adopt(print_, copies, mark)              # repeat calls: copies, plan

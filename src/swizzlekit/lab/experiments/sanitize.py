@@ -12,7 +12,8 @@ persistent, split over K, on copies of ragged operands for TMA with C by masked 
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
 with ``SWIZZLEKIT_AUTOTUNE=0`` (one config per path, not a timing sweep under the tool), and
-copies forced from any size (``call.PAD_MIN_MNK = 1``) so the copies path runs at that size.
+copies forced from any size (``call.PAD_MIN_MNK`` and ``call.COPY_MIN_MNK`` 1) so the copies'
+paths run at those sizes.
 
 CUDA API calls that return an error are not reported (``--report-api-errors no``):
 cuda-bindings probes driver entry points with ``cuGetProcAddress`` when it loads a module,
@@ -118,7 +119,7 @@ def launch_all() -> list[str]:
             if out is not None:
                 _check(out, a.double() @ b.double(), f"{r.name} {m}x{n}x{k}")
             ran.append(f"cuda {r.name} {m}x{n}x{k}")
-    call.PAD_MIN_MNK = 1                 # the aligned-copies path at a sanitizer-sized shape
+    call.PAD_MIN_MNK = call.COPY_MIN_MNK = 1    # the copies' paths at sanitizer-sized shapes
     for name, m, n, k, kind, kwargs in TRITON_PATHS:
         _triton_path(name, m, n, k, kind, kwargs)
         ran.append(f"triton {name} {m}x{n}x{k}")

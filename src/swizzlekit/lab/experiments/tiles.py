@@ -41,8 +41,10 @@ FRESH = [(22, 2143, 1229), (320, 10048, 4288), (640, 1280, 10688), (17, 20217, 4
          (96, 5312, 3264), (799, 12257, 5249), (176, 10624, 1792), (15936, 2240, 1856)]
 
 
-#: Rows that are not 16-byte multiples below ``matmul.PAD_MIN_MNK``, where the pointer
-#: kernel loads them as they are (the suite's ragged shapes are all above it, and copied).
+#: Rows that are not 16-byte multiples, at sizes where the table's pointer-kernel rows read
+#: them as they are (below ``call.PAD_MIN_MNK``). A 16-bit call copies them for TMA from
+#: ``call.COPY_MIN_MNK``, so the config model's pointer rows serve fp32, ``tma=False`` and
+#: calls below that.
 RAGGED_SMALL = [(96, 3001, 2048), (640, 1537, 1000), (33, 8191, 4096), (300, 2000, 1999),
                 (1500, 1000, 777), (200, 4100, 3000)]
 
