@@ -172,7 +172,7 @@ def test_large_ragged_16bit_calls_copy_what_tma_cannot_read(n, copied, c_masked)
     assert aligned_k.copied == copied.replace("A", "") and aligned_k.c_masked is c_masked
 
 
-@pytest.mark.parametrize("M,N,K,copied", [(512, 1001, 1001, "AB"), (64, 8191, 8191, "AB"),
+@pytest.mark.parametrize("M,N,K,copied", [(512, 1001, 1001, "AB"), (48, 8191, 8191, "AB"),
                                           (32, 8192, 8191, "A"), (8191, 16, 4095, "A")])
 def test_ragged_16bit_calls_copy_from_copy_min_mnk(M, N, K, copied):
     """From COPY_MIN_MNK (2^28) a 16-bit call copies for TMA; B only from COPY_B_MIN_M rows,

@@ -306,7 +306,7 @@ def test_aligned_or_small_problems_are_not_copied():
     assert _copy_first(h, torch.randn(37, 24).half(), 32, 2**13, 2**13, None) == "copies"
     a, b = torch.randn(33, 40), torch.randn(40, 24)
     assert _copy_first(a, b, 2**11, 2**10, 2**10, None) == ""     # aligned already
-    assert (mm.PAD_MIN_MNK, mm.COPY_MIN_MNK, mm.COPY_B_MIN_M) == (2**31, 2**28, 64)
+    assert (mm.PAD_MIN_MNK, mm.COPY_MIN_MNK, mm.COPY_B_MIN_M) == (2**31, 2**28, 48)
 
 
 _SIZES = [1, 15, 16, 63, 64, 65, 2**10, 2**11 - 1, 2**12, 2**14 + 3]

@@ -6,7 +6,7 @@ them), and the default call on the shape's tile-aligned neighbour (M and N round
 128, K to 64). Each checked against float64 into a NaN-poisoned C, then timed
 in 5 interleaved, rotated replicates (do_bench medians, L2 flushed); one JSON line a shape.
 
-    python3 docs/data/bench/ragged_small/validate.py OUT.jsonl      (on a GPU)
+    python3 docs/data/bench/ragged_small/validate.py OUT.jsonl [heldout|edge]   (on a GPU)
 """
 import json
 import statistics
@@ -18,10 +18,17 @@ import triton
 import swizzlekit.kernels.triton.call as call
 from swizzlekit.kernels import matmul
 
-SHAPES = [(300, 2000, 1999), (640, 1537, 1000), (1500, 1000, 777), (96, 3001, 2048),
-          (250, 4095, 1234), (2000, 999, 555), (128, 12289, 1023), (64, 4097, 2047),
-          (48, 6001, 3001), (33, 8191, 4096), (3000, 48, 2001), (700, 700, 700),
-          (400, 999, 601)]
+SETS = {
+    # drawn before the first run, for COPY_MIN_MNK = 2^28 and COPY_B_MIN_M = 64
+    "heldout": [(300, 2000, 1999), (640, 1537, 1000), (1500, 1000, 777), (96, 3001, 2048),
+                (250, 4095, 1234), (2000, 999, 555), (128, 12289, 1023), (64, 4097, 2047),
+                (48, 6001, 3001), (33, 8191, 4096), (3000, 48, 2001), (700, 700, 700),
+                (400, 999, 601)],
+    # drawn after it, for COPY_B_MIN_M = 48: rows around the floor, and M*N*K around 2^28
+    "edge": [(36, 7001, 2001), (40, 5001, 3003), (44, 8191, 2048), (48, 12001, 4096),
+             (56, 3333, 4097), (24, 9001, 3001), (128, 5001, 3001), (300, 700, 900),
+             (256, 1001, 801), (300, 1111, 999), (1000, 257, 1111)],
+}
 
 
 def up(x, m):
@@ -42,7 +49,7 @@ def err(fn, a, b):
 
 
 with open(sys.argv[1], "a") as f:
-    for M, N, K in SHAPES:
+    for M, N, K in SETS[sys.argv[2] if len(sys.argv) > 2 else "heldout"]:
         torch.manual_seed(0)
         a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)

@@ -97,12 +97,15 @@ PAD_MIN_MNK = 2**31
 #: the call is a few microseconds of GPU time, and the copies' launch and host time decide:
 #: 128 x 1001 x 1001 ran 17.3 and 12.6 us on the H100, but 17.7 and 20.2 on the H200.
 COPY_MIN_MNK = 2**28
-#: Fewer rows than this read B once (one tile of M), and a copy of B adds its bytes twice to a
-#: call that moves little else: 16 x 8191 x 8191 ran 82 us as given and 158 on the copies on
-#: the H100 (75 and 121 on the H200), and 16 x 6143 x 3071 35.8 and 38.2 (H200); from 64
-#: rows the copy paid on each shape measured (64 x 6143 x 3071 on the H200: 69.6 and 39.7).
-#: A's copy has no such floor: 8191 x 16 x 4095 ran 112 us as given and 70.7 on the copy.
-COPY_B_MIN_M = 64
+#: Below this many rows a copy of B adds B's bytes twice to a call that reads B about once
+#: and moves little else, and it did not pay: bf16, medians of 5 interleaved replicates
+#: (docs/data/bench/ragged_small/), 16 x 8191 x 8191 ran 82 us as given and 158 on the copies
+#: on the H100 (75 and 121 on the H200), 16 x 6143 x 3071 35.8 and 38.2 (H200), and 32 to 33
+#: rows went either way (33 x 8191 x 4096: 62.9 and 84.9 us on the H100, 73.8 and 66.0 on the
+#: H200). From 48 rows the copy paid on each shape and card measured (48 x 6001 x 3001: 69.1
+#: and 48.5 us on the H100, 69.2 and 38.9 on the H200). A's copy has no such floor: 8191 x 16
+#: x 4095 ran 112 us as given and 70.7 on the copy (H200).
+COPY_B_MIN_M = 48
 
 
 #: A TMA call whose row-major B has rows that do not all start on a :data:`PITCH_ALIGN`-byte
