@@ -76,6 +76,10 @@ def test_out_and_edge_sizes():
     (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), split_k=2.0), "split_k must be"),
     (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), split_k=2, persistent=True),
      "does not combine"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), tma="yes"), "tma must be None .*True or False"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), tma=1), "tma must be"),
+    (lambda m: m(torch.randn(3, 4), torch.randn(4, 2), persistent="yes"),
+     "persistent must be True or False"),
     # a 65536 x 32768 output (broadcast views: nothing allocated) split 2 ways
     (lambda m: m(torch.randn(1, 4).expand(2**16, 4), torch.randn(4, 1).expand(4, 2**15),
                  split_k=2), r"at most 2147483647 \(2\*\*31 - 1\)"),

@@ -104,6 +104,9 @@ def _ab(m=4, n=3, k=16):
     (lambda f: f(*_ab(k=20), torch.ones(()), torch.ones(()), persistent=True),
      "persistent=True needs TMA"),
     (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), "diagonal"), "valid orders: auto, row"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), tma="on"), "tma must be None"),
+    (lambda f: f(*_ab(), torch.ones(()), torch.ones(()), persistent=None),
+     "persistent must be True or False"),
 ])
 def test_bad_input(call, message):
     from swizzlekit.kernels.triton.scaled import scaled_matmul

@@ -20,7 +20,7 @@ import functools
 import math
 
 from swizzlekit.cta.orders import ORDERS, order as make_order
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import _INTERPRET
 
@@ -222,7 +222,19 @@ def copy_route(elem_bytes: int, M: int, N: int, K: int, copy_a: bool, copy_b: bo
     ('copies', '')
     >>> copy_route(4, 1001, 1001, 1001, True, True), copy_route(4, 2048, 2048, 2048, True, False)
     ('', 'pad')
+    >>> copy_route(3, 1, 1, 1, True, True)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: elem_bytes 3 is not valid; choose one of: 2, 4
     """
+    check_choice("elem_bytes", elem_bytes, (2, 4))
+    for name, v in (("M", M), ("N", N), ("K", K)):
+        check_int(name, v)
+    for name, v in (("copy_a", copy_a), ("copy_b", copy_b)):
+        if not isinstance(v, bool):
+            raise SwizzleKitError(f"{name} must be True or False; got {v!r}")
+    if tma not in (None, True, False) or not isinstance(tma, (bool, type(None))):
+        raise SwizzleKitError(f"tma must be None, True or False; got {tma!r}")
     if tma is True or not (copy_a or copy_b):
         return ""
     if elem_bytes == 2 and tma is None:
@@ -343,6 +355,15 @@ def _check(a, b, out, precision):
                             or out.device != a.device):
         raise SwizzleKitError(f"out must be {M}x{N} {a.dtype} on {a.device}, got "
                               f"{tuple(out.shape)} {out.dtype} on {out.device}")
+
+
+def _check_flags(persistent, tma) -> None:
+    """The door for ``persistent`` (True or False) and ``tma`` (None, True or False)."""
+    if not isinstance(persistent, bool):
+        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    if not isinstance(tma, (bool, type(None))):
+        raise SwizzleKitError(f"tma must be None (TMA where the tensors and size allow it), "
+                              f"True or False; got {tma!r}")
 
 
 def _signature(a, b, c, *rest) -> tuple:

@@ -20,7 +20,7 @@ import triton.language as tl
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, COPY_B_MIN_M, COPY_MIN_MNK,
-                                            PAD_MIN_MNK, PRECISIONS, _check,
+                                            PAD_MIN_MNK, PRECISIONS, _check, _check_flags,
                                             _copy_first, _order_args, _padded_call,
                                             _pitch_first, _pitched, _requested_order,
                                             _signature, _slots, _tma_copies, _tma_ok,
@@ -186,6 +186,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         _follow(route, plan, a2, b2, c2, ws, counts)
         return c if c2 is c else c.copy_(c2[:, :N])
     _check(a, b, out, precision)
+    _check_flags(persistent, tma)
     M, K = a.shape
     N = b.shape[1]
     check_split(split_k, persistent, M, N)

@@ -26,7 +26,7 @@ import triton.language as tl
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, PAD_MIN_MNK,
-                                            _order_args, _requested_order, _slots, _tma_ok)
+                                            _check_flags, _order_args, _requested_order, _slots, _tma_ok)
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.triton.tiles import (_by_tma, _descriptors, _launch_slots,
                                              _pointer_acc, _set_blocks_of, _sms, _store_c,
@@ -209,6 +209,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         ws, counts = buffers(route.split, M, N, a.device, scale_a)
         return _follow(route, plan, a2, b2, c, scale_a, scale_b, ws, counts)
     M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
+    _check_flags(persistent, tma)
     check_split(split_k, persistent, M, N)
     c = out if out is not None else torch.empty((M, N), device=a.device, dtype=out_dtype)
     if M == 0 or N == 0:
