@@ -62,7 +62,10 @@ SHAPES = _shapes()
 #: table (docs/data/bench/JOURNAL.md): with both operands' rows no multiple of 16 elements, configs
 #: that differ only in stages seemed to run alike, a pattern seen only in the fresh set.
 #: numpy.random.default_rng(20261124): M = 2^U(4, 9), N = 2^U(10, 14), K = 2^U(10, 13.5),
-#: rounded, kept where N and K are no multiples of 16 and M*N*K < 2^31 (no aligned copies).
+#: rounded, kept where N and K are no multiples of 16 and M*N*K < 2^31 (``PAD_MIN_MNK``: rows
+#: read as given by the pointer kernel when the set was measured; a 16-bit call now copies
+#: them for TMA from ``call.COPY_MIN_MNK`` and, for B, ``COPY_B_MIN_M`` rows, so a new run of
+#: this set times that route where ``call.copy_route`` takes it).
 NARROW = [(53, 5041, 6232), (17, 10776, 2522), (68, 1391, 3134), (26, 11551, 2014),
           (145, 1953, 5007), (20, 8123, 1591), (43, 4552, 3779), (80, 1052, 1759),
           (63, 10465, 1778), (23, 7342, 6165), (174, 1298, 1255), (98, 2977, 5514),
