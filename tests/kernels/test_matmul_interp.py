@@ -313,6 +313,20 @@ def test_aligned_or_small_problems_are_not_copied():
     assert (mm.PAD_MIN_MNK, mm.COPY_MIN_MNK, mm.COPY_B_MIN_M) == (2**31, 2**28, 48)
 
 
+@pytest.mark.parametrize("args, message", [
+    ((1, 64, 64, 64, True, True), "elem_bytes 1 is not valid; choose one of: 2, 4"),
+    ((2, 0, 64, 64, True, True), "M must be at least 1"),
+    ((2, 64, 64.0, 64, True, True), "N must be an integer"),
+    ((2, 64, 64, 64, 1, True), "copy_a must be True or False"),
+    ((2, 64, 64, 64, True, True, "auto"), "tma must be None .*True or False"),
+])
+def test_copy_route_refuses_bad_arguments(args, message):
+    from swizzlekit.kernels.triton.call import copy_route
+
+    with pytest.raises(SwizzleKitError, match=message):
+        copy_route(*args)
+
+
 _SIZES = [1, 15, 16, 63, 64, 65, 2**10, 2**11 - 1, 2**12, 2**14 + 3]
 
 

@@ -233,8 +233,7 @@ def copy_route(elem_bytes: int, M: int, N: int, K: int, copy_a: bool, copy_b: bo
     for name, v in (("copy_a", copy_a), ("copy_b", copy_b)):
         if not isinstance(v, bool):
             raise SwizzleKitError(f"{name} must be True or False; got {v!r}")
-    if tma not in (None, True, False) or not isinstance(tma, (bool, type(None))):
-        raise SwizzleKitError(f"tma must be None, True or False; got {tma!r}")
+    _check_tma(tma)
     if tma is True or not (copy_a or copy_b):
         return ""
     if elem_bytes == 2 and tma is None:
@@ -358,9 +357,13 @@ def _check(a, b, out, precision):
 
 
 def _check_flags(persistent, tma) -> None:
-    """The door for ``persistent`` (True or False) and ``tma`` (None, True or False)."""
+    """The door for ``persistent`` (True or False) and ``tma`` (:func:`_check_tma`)."""
     if not isinstance(persistent, bool):
         raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    _check_tma(tma)
+
+
+def _check_tma(tma) -> None:
     if not isinstance(tma, (bool, type(None))):
         raise SwizzleKitError(f"tma must be None (TMA where the tensors and size allow it), "
                               f"True or False; got {tma!r}")
