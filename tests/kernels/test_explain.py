@@ -163,7 +163,7 @@ def test_the_size_rules_at_their_edges():
                                                 (4999 * 2 - 1, "AB", True)])
 def test_large_ragged_16bit_calls_copy_what_tma_cannot_read(n, copied, c_masked):
     """16-bit, tma=None: the operands whose rows are no 16-byte multiples are copied into
-    128-byte rows at their own sizes (call._tma_copies), the rest read as given; C's ragged
+    128-byte rows at their own sizes (copies._tma_copies), the rest read as given; C's ragged
     rows are written by masked stores; no copy of B in a pitch besides."""
     plan = _plan(3000, n, 4001, "bf16")
     assert (plan.kernel, plan.copies, plan.kernel_shape) == ("tma", False, (3000, n, 4001))

@@ -44,14 +44,14 @@ _layout = st.tuples(st.sampled_from(LAYOUTS), st.integers(0, 9), st.integers(0, 
        dtype=st.sampled_from([torch.float16, torch.float32]),
        tma=st.sampled_from([None, True, False]), copies=st.booleans())
 def test_matmul_any_layout(m, n, k, la, lb, lc, dtype, tma, copies):
-    from swizzlekit.kernels.triton import call, matmul as mm
+    from swizzlekit.kernels.triton import call, copies as rules, matmul as mm
     from swizzlekit.lab.verify import relative_error
 
     with pytest.MonkeyPatch.context() as patch:
         if copies:
-            patch.setattr(call, "PAD_MIN_MNK", 1)
-            patch.setattr(call, "COPY_MIN_MNK", 1)
-            patch.setattr(call, "COPY_B_MIN_M", 1)
+            patch.setattr(rules, "PAD_MIN_MNK", 1)
+            patch.setattr(rules, "COPY_MIN_MNK", 1)
+            patch.setattr(rules, "COPY_B_MIN_M", 1)
         a, _ = _view(dtype, m, k, *la, None)
         b, _ = _view(dtype, k, n, *lb, None)
         out, buffer = _view(dtype, m, n, *lc, float("nan"))

@@ -150,17 +150,17 @@ def test_the_baseline_kernel_on_ragged_shapes(m, n, k):
 def copies(monkeypatch):
     """Every problem counts as large enough to copy (PAD_MIN_MNK 1); returns the list of
     tensors matmul copied into aligned buffers."""
-    from swizzlekit.kernels.triton import call, matmul
+    from swizzlekit.kernels.triton import copies as rules, matmul
 
     made = []
-    padded_call = call._padded_call
+    padded_call = rules._padded_call
 
     def spy(a, b, c, *args):
         out = padded_call(a, b, c, *args)
         made.extend(t for t, given in zip(out, (a, b, c)) if t.data_ptr() != given.data_ptr())
         return out
 
-    monkeypatch.setattr(call, "PAD_MIN_MNK", 1)
+    monkeypatch.setattr(rules, "PAD_MIN_MNK", 1)
     monkeypatch.setattr(matmul, "_padded_call", spy)
     return made
 
@@ -174,7 +174,7 @@ def test_unaligned_rows_run_on_aligned_copies(copies, ta, tb, dtype, precision, 
     one-element-offset view: an fp32 call (or a 16-bit one with tma=False) copies A, B and C's
     buffer into aligned ones, zero-padded to K = 48 and N = 32, and the result, written back
     into out, matches float64."""
-    from swizzlekit.kernels.triton.call import _aligned
+    from swizzlekit.kernels.triton.copies import _aligned
     from swizzlekit.kernels.triton.matmul import TOLERANCE, matmul
     from swizzlekit.lab.verify import random_operands, relative_error
 
@@ -197,10 +197,10 @@ def tma_copies(monkeypatch):
     """Every problem counts as large enough to copy (COPY_MIN_MNK and COPY_B_MIN_M 1).
     Returns a record: the pairs (given, copy) of the operands the 16-bit call copied for TMA,
     and the number of TMA descriptors each launch built (2: C written by masked stores)."""
-    from swizzlekit.kernels.triton import call, matmul
+    from swizzlekit.kernels.triton import copies as rules, matmul
 
     made = {"copies": [], "descriptors": []}
-    tma_copies_, descriptors = call._tma_copies, matmul._descriptors
+    tma_copies_, descriptors = rules._tma_copies, matmul._descriptors
 
     def spy(a, b):
         out = tma_copies_(a, b)
@@ -213,8 +213,8 @@ def tma_copies(monkeypatch):
         made["descriptors"].append(len(tensors))
         return descriptors(tensors, *args)
 
-    monkeypatch.setattr(call, "COPY_MIN_MNK", 1)
-    monkeypatch.setattr(call, "COPY_B_MIN_M", 1)
+    monkeypatch.setattr(rules, "COPY_MIN_MNK", 1)
+    monkeypatch.setattr(rules, "COPY_B_MIN_M", 1)
     monkeypatch.setattr(matmul, "_tma_copies", spy)
     monkeypatch.setattr(matmul, "_descriptors", count)
     return made
@@ -230,7 +230,8 @@ def test_16bit_unaligned_rows_copy_only_what_tma_cannot_read(tma_copies, ta, tb,
     are a one-element-offset view: out's first column, outside the view, keeps its NaN, and
     the result matches float64."""
     from swizzlekit.kernels.triton import matmul as mm
-    from swizzlekit.kernels.triton.call import PITCH_BYTES, _tma_ok
+    from swizzlekit.kernels.triton.call import _tma_ok
+    from swizzlekit.kernels.triton.copies import PITCH_BYTES
     from swizzlekit.lab.verify import random_operands, relative_error
 
     m, n, k = 33, 29, 37
@@ -295,7 +296,7 @@ def test_tma_writes_a_c_it_cannot_store_by_masked_stores(tma_copies, split_k, pe
 
 def test_aligned_or_small_problems_are_not_copied():
     from swizzlekit.kernels.triton import matmul as mm
-    from swizzlekit.kernels.triton.call import _copy_first
+    from swizzlekit.kernels.triton.copies import _copy_first
 
     a, b = torch.randn(33, 37), torch.randn(37, 29)
     assert _copy_first(a, b, 33, 29, 37, None) == ""            # below PAD_MIN_MNK
@@ -321,7 +322,7 @@ def test_aligned_or_small_problems_are_not_copied():
     ((2, 64, 64, 64, True, True, "auto"), "tma must be None .*True or False"),
 ])
 def test_copy_route_refuses_bad_arguments(args, message):
-    from swizzlekit.kernels.triton.call import copy_route
+    from swizzlekit.kernels.triton.copies import copy_route
 
     with pytest.raises(SwizzleKitError, match=message):
         copy_route(*args)
@@ -337,7 +338,7 @@ def test_copy_route_over_a_grid(elem, tma):
     operands: nothing to copy or tma=True copies nothing; only 16-bit calls with tma=None copy
     for TMA, and never B below COPY_B_MIN_M rows; both rules grow with M*N*K (a larger M, N
     or K never takes the copies away)."""
-    from swizzlekit.kernels.triton.call import COPY_B_MIN_M, copy_route
+    from swizzlekit.kernels.triton.copies import COPY_B_MIN_M, copy_route
 
     for copy_a in (False, True):
         for copy_b in (False, True):
@@ -521,12 +522,12 @@ def test_b_rows_off_a_128_byte_pitch_are_read_from_a_pitched_copy(monkeypatch, d
     """From PITCH_MIN_MNK and pitch_min_m rows on (both lowered here), a TMA call whose
     row-major B has rows that do not all start on 64-byte boundaries reads B from a copy in
     128-byte rows; the product still matches float64, and an aligned pitch is read as it is."""
-    from swizzlekit.kernels.triton import call
+    from swizzlekit.kernels.triton import copies
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import random_operands, relative_error
 
-    monkeypatch.setattr(call, "PITCH_MIN_MNK", 0)
-    monkeypatch.setattr(call, "PITCH_PAYOFF", {"h100-sxm": 0, "h200": 0, "h100-pcie": 0})
+    monkeypatch.setattr(copies, "PITCH_MIN_MNK", 0)
+    monkeypatch.setattr(copies, "PITCH_PAYOFF", {"h100-sxm": 0, "h200": 0, "h100-pcie": 0})
     made = []
     real = mm._pitched
     monkeypatch.setattr(mm, "_pitched", lambda b: made.append(real(b)) or made[-1])
@@ -539,13 +540,13 @@ def test_b_rows_off_a_128_byte_pitch_are_read_from_a_pitched_copy(monkeypatch, d
         if copied:
             b2 = made[0]
             assert b2.shape == b.shape and torch.equal(b2, b)
-            assert b2.stride(0) * b2.element_size() % call.PITCH_BYTES == 0
+            assert b2.stride(0) * b2.element_size() % copies.PITCH_BYTES == 0
         err = relative_error(out, a, b)
         assert err == err and err < mm.TOLERANCE[bound]
 
 
 def test_pitched_copies_hold_the_values_in_128_byte_rows():
-    from swizzlekit.kernels.triton.call import PITCH_BYTES, _pitch_first, _pitched
+    from swizzlekit.kernels.triton.copies import PITCH_BYTES, _pitch_first, _pitched
 
     b = torch.randn(7, 45, dtype=torch.float16)
     b2 = _pitched(b)
@@ -559,7 +560,7 @@ def test_the_pitched_copy_pays_from_the_rows_the_card_gives():
     """pitch_copy: misaligned rows only, from PITCH_MIN_MNK, and from pitch_min_m rows, which
     follow the preset's peak over bandwidth and its measured pay-off (a preset without one
     takes the H100's) and the element size."""
-    from swizzlekit.kernels.triton.call import PITCH_PAYOFF, pitch_copy, pitch_min_m
+    from swizzlekit.kernels.triton.copies import PITCH_PAYOFF, pitch_copy, pitch_min_m
     from swizzlekit.gpus import GPUS, gpu
 
     for name in ("h100-sxm", "h200", "h100-pcie"):
@@ -602,7 +603,7 @@ def test_deep_pipelines_for_few_tiles_past_the_row_limit(M, N, deep, monkeypatch
     ("pitch_min_m", (1,), "elem_bytes must be 2"), ("pitch_min_m", (2, "b300"), "valid: h200"),
 ])
 def test_the_plan_rules_refuse_bad_sizes_by_name(rule, args, message):
-    from swizzlekit.kernels.triton import call, configs
+    from swizzlekit.kernels.triton import configs, copies
 
     with pytest.raises(SwizzleKitError, match=message):
-        getattr(call if rule == "pitch_min_m" else configs, rule)(*args)
+        getattr(copies if rule == "pitch_min_m" else configs, rule)(*args)

@@ -15,7 +15,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from swizzlekit.errors import SwizzleKitError  # noqa: E402
-from swizzlekit.kernels.triton.call import _aligned, _check, _signature, _tma_ok  # noqa: E402
+from swizzlekit.kernels.triton.call import _check, _signature, _tma_ok  # noqa: E402
+from swizzlekit.kernels.triton.copies import _aligned  # noqa: E402
 from swizzlekit.kernels.triton.routes import fingerprint  # noqa: E402
 
 

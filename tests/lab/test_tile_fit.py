@@ -113,7 +113,7 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     small grids predate the deep pipelines for few tiles (``configs.deep_ok``), and TF32's
     rows predate its flattened tile (``matmul_configs.FLAT_TILES_FP32``) and the K-major copy
     from ``tf32_copy_min_m`` rows, and 16-bit rows that are no 16-byte multiples, timed as
-    given, now run on copies for TMA from ``call.COPY_MIN_MNK``; so those problems (58 of 296
+    given, now run on copies for TMA from ``copies.COPY_MIN_MNK``; so those problems (58 of 296
     on the H200, 49 of 280 on the H100) are left out."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan

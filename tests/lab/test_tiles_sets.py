@@ -3,7 +3,7 @@ was measured), narrow in both operands, below the aligned copies, and new to the
 
 import numpy as np
 
-from swizzlekit.kernels.triton.call import PAD_MIN_MNK
+from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.lab.experiments.tiles import NARROW, SETS, SHAPES
 
 

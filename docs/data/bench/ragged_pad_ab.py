@@ -15,7 +15,7 @@ import sys
 import torch
 
 from swizzlekit.kernels import matmul
-from swizzlekit.kernels.triton import call
+from swizzlekit.kernels.triton import copies
 from swizzlekit.lab.bench import SUITES
 from swizzlekit.lab.harness import median_ms
 from swizzlekit.lab.verify import poisoned, random_operands, relative_error
@@ -23,7 +23,7 @@ from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
 def main(path: str) -> None:
     torch.backends.cuda.matmul.allow_tf32 = True
-    shipped, rows = call.PAD_MIN_MNK, []
+    shipped, rows = copies.PAD_MIN_MNK, []
     for name, dtype in (("bf16", torch.bfloat16), ("tf32", torch.float32)):
         for m, n, k in SUITES["ragged"]:
             a, b = random_operands(m, n, k, dtype, "cuda")
@@ -31,12 +31,12 @@ def main(path: str) -> None:
             row = {"precision": name, "shape": f"{m}x{n}x{k}",
                    "cublas_ms": median_ms(lambda: torch.matmul(a, b))}
             for mode, limit in (("padded", shipped), ("unpadded", 2**62)):
-                call.PAD_MIN_MNK = limit
+                copies.PAD_MIN_MNK = limit
                 c = poisoned(m, n, dtype, "cuda")
                 matmul(a, b, out=c, precision="tf32")
                 row[mode + "_err"] = relative_error(c, ref=ref)
                 row[mode + "_ms"] = median_ms(lambda: matmul(a, b, out=c, precision="tf32"))
-            call.PAD_MIN_MNK = shipped
+            copies.PAD_MIN_MNK = shipped
             print(json.dumps(row), flush=True)
             rows.append(row)
     with open(path, "w") as f:

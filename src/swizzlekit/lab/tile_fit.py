@@ -43,7 +43,7 @@ def _problems(path=TABLE) -> dict:
     precision's :func:`family`): ``(config, seconds,
     narrow_a, narrow_b, M, N, K)`` each, with the shape the kernel saw (aligned copies above
     ``PAD_MIN_MNK``, as ``matmul`` and ``scaled_matmul`` make them)."""
-    from swizzlekit.kernels.triton.call import PAD_MIN_MNK
+    from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
     from swizzlekit.lab.records import TileRow, read_csv
 
     out: dict = {}
@@ -51,7 +51,7 @@ def _problems(path=TABLE) -> dict:
         fam = {"bf16": "16bit", "fp16": "16bit"}.get(r.precision, r.precision)
         M, N, K = r.M, r.N, r.K
         b_rows = K if fam == "fp8" else N                  # fp8's B is K-major
-        e = choose._ELEM[fam]             # copies where a row is not 16 bytes (call._aligned)
+        e = choose._ELEM[fam]             # copies where a row is not 16 bytes (copies._aligned)
         if r.kernel.endswith("tma") or (M * N * K >= PAD_MIN_MNK
                                         and (K * e % 16 or b_rows * e % 16)):
             K, N = -(-K // 16) * 16, -(-N // 16) * 16      # aligned (copies, or TMA's rule)

@@ -27,7 +27,7 @@ def cases():
     """(name, bytes moved, {variant: fn}, check) per case."""
     g = torch.Generator(device="cuda").manual_seed(0)
     bf = lambda r, c: torch.randn(r, c, device="cuda", dtype=torch.bfloat16, generator=g)
-    for K, N in ((4000, 5000), (3000, 7000)):       # B's pitched copy (call._pitched)
+    for K, N in ((4000, 5000), (3000, 7000)):       # B's pitched copy (copies._pitched)
         b = bf(K, N)
         n2 = -(-N // 64) * 64
         yield (f"pitched B {K}x{N} bf16", 2 * K * N * 2 + 2 * K * (n2 - N),

@@ -14,13 +14,13 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.call as call
+import swizzlekit.kernels.triton.copies as copies
 import swizzlekit.kernels.triton.matmul as mm
 from swizzlekit.gpus import gpu
 from swizzlekit.kernels.triton.footprint import config_smem
 
 SHAPES = [(3000, 5000, 4000), (6000, 7000, 3000)]
-call.PITCH_MIN_MNK = 2**62          # never copied by the call: the copy is made here
+copies.PITCH_MIN_MNK = 2**62          # never copied by the call: the copy is made here
 kernel = mm._matmul_tma_kernel
 configs = list(kernel.configs)
 keep = [c for c in configs if not c.kwargs.get("SWAP_AB") and not c.kwargs.get("FLAT")
@@ -49,7 +49,7 @@ with open(sys.argv[1], "a") as f:
         torch.manual_seed(0)
         a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-        bp = call._pitched(b)
+        bp = copies._pitched(b)
         ref = a.double() @ b.double()
         times, errs = {"cublas": []}, {}
         for cfg in keep:

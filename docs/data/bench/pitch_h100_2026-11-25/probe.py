@@ -12,14 +12,14 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.call as call
+import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 
 SHAPES = [(3000, 5000, 4000), (6000, 7000, 3000), (9000, 7000, 3000), (2000, 9000, 4096),
           (1000, 9000, 4096), (1500, 7000, 3000)]
 nocopy = sys.argv[1:] == ["nocopy"]
 if nocopy:
-    call.PITCH_MIN_MNK = 2**62          # the rule never copies B
+    copies.PITCH_MIN_MNK = 2**62          # the rule never copies B
 
 
 def check(fn, a, b):
@@ -32,14 +32,14 @@ for M, N, K in SHAPES:
     torch.manual_seed(0)
     a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-    bp = call._pitched(b)
+    bp = copies._pitched(b)
     cp = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
     runs = {"cublas": lambda: torch.matmul(a, b)}
     if nocopy:
         runs["tma, B as given"] = lambda: matmul(a, b)
     else:
         runs.update({"default": lambda: matmul(a, b),
-                     "copy alone": lambda: call._pitched(b),
+                     "copy alone": lambda: copies._pitched(b),
                      "gemm on the copy": lambda: matmul(a, bp, out=cp),
                      "pointer loads": lambda: matmul(a, b, tma=False)})
     errs = {k: check(f, a, b) for k, f in runs.items() if k != "copy alone"}

@@ -1,4 +1,4 @@
-"""The pay-off constant g / (c p) of ``kernels/triton/call.PITCH_PAYOFF`` from one card's probe
+"""The pay-off constant g / (c p) of ``kernels/triton/copies.PITCH_PAYOFF`` from one card's probe
 outputs (one or more runs, pooled): g the GEMM on the copy over the bf16 peak, c the copy over the DRAM bandwidth (bytes
 read and written), p what B as given costs the GEMM more; medians over the shapes. Also the
 rows from which the copy pays by that rule, and where it paid as measured.

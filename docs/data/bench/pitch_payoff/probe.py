@@ -13,12 +13,12 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.call as call
+import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 
 NK = [(5000, 4000), (7000, 3000)]
 MS = [1000, 2000, 3000, 4000, 5000, 6000, 9000]
-call.PITCH_MIN_MNK = 2**62          # the default call never copies: "as given" below
+copies.PITCH_MIN_MNK = 2**62          # the default call never copies: "as given" below
 
 
 def err(fn, a, b):
@@ -35,14 +35,14 @@ with open(sys.argv[1], "a") as f:
             torch.manual_seed(0)
             a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-            bp = call._pitched(b)
+            bp = copies._pitched(b)
             cp = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
             runs = {"cublas": lambda out=None: torch.matmul(a, b, out=out),
                     "as given": lambda out=None: matmul(a, b, out=out),
-                    "copy + gemm": lambda out=None: matmul(a, call._pitched(b), out=out),
+                    "copy + gemm": lambda out=None: matmul(a, copies._pitched(b), out=out),
                     "gemm on the copy": lambda out=None: matmul(a, bp, out=cp if out is None
                                                                 else out),
-                    "copy alone": lambda out=None: call._pitched(b)}
+                    "copy alone": lambda out=None: copies._pitched(b)}
             errs = {k: err(fn, a, b) for k, fn in runs.items() if k != "copy alone"}
             bad = {k: e for k, e in errs.items() if not e < 1e-2}
             times = {k: [] for k in runs}

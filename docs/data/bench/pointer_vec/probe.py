@@ -13,7 +13,7 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.call as call
+import swizzlekit.kernels.triton.copies as copies
 import swizzlekit.kernels.triton.matmul as mm
 from swizzlekit.kernels import matmul
 
@@ -44,11 +44,11 @@ with open(out_path, "a") as f:
             b = torch.randn(K, N, device="cuda", dtype=dtype)
 
             def as_given(out=None):
-                saved, call.PITCH_MIN_MNK = call.PITCH_MIN_MNK, 2**62
+                saved, copies.PITCH_MIN_MNK = copies.PITCH_MIN_MNK, 2**62
                 try:
                     return matmul(a, b, tma=True, out=out)
                 finally:
-                    call.PITCH_MIN_MNK = saved
+                    copies.PITCH_MIN_MNK = saved
 
             runs = {"cublas": lambda out=None: torch.matmul(a, b, out=out),
                     "pointer": lambda out=None: matmul(a, b, tma=False, out=out)}
@@ -56,7 +56,7 @@ with open(out_path, "a") as f:
                 runs["default"] = lambda out=None: matmul(a, b, out=out)
                 if dtype != torch.float32:
                     runs["tma as given"] = as_given
-                    runs["copy + gemm on it"] = lambda out=None: matmul(a, call._pitched(b),
+                    runs["copy + gemm on it"] = lambda out=None: matmul(a, copies._pitched(b),
                                                                         out=out)
             errs = {k: err(fn, a, b) for k, fn in runs.items()}
             bound = 1e-2 if dtype != torch.float32 else 1e-3

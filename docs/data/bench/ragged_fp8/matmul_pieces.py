@@ -2,7 +2,7 @@ import json, sys
 import torch, torch.nn.functional as F
 from swizzlekit.kernels.triton.pad import pad_to
 from swizzlekit.kernels import matmul
-from swizzlekit.kernels.triton.call import _padded_call
+from swizzlekit.kernels.triton.copies import _padded_call
 from swizzlekit.lab.harness import median_ms, host_us
 from swizzlekit.lab.verify import random_operands
 f = open(sys.argv[1], "a")

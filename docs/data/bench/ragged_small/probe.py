@@ -1,7 +1,7 @@
 """Where the copies for TMA pay below ``PAD_MIN_MNK`` (2^31), for 16-bit calls whose rows
 are no 16-byte multiples: below it the call reads such rows as given with pointer loads,
 element by element (``footprint.vec_hint`` gives them 1). Per shape: cuBLAS, the default call,
-and the call on the copies ``call._tma_copies`` makes (TMA, C by masked stores), each checked
+and the call on the copies ``copies._tma_copies`` makes (TMA, C by masked stores), each checked
 once against float64 into a NaN-poisoned C, then timed in 5 interleaved replicates (do_bench
 medians, L2 flushed); one JSON line per shape. ``grid``: M 16 to 1537 against four N x K;
 ``edge``: where copying costs more than it saves, small M against a large B (B's copy) and
@@ -16,7 +16,7 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.call as call
+import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 
 NK = [(1001, 1001), (1025, 1029), (4097, 1234), (8191, 8191)]
@@ -36,14 +36,14 @@ def err(fn, a, b):
 
 
 def on_copies(a, b, out):
-    a2, b2 = call._tma_copies(a, b)      # what matmul does from PAD_MIN_MNK on
+    a2, b2 = copies._tma_copies(a, b)      # what matmul does from PAD_MIN_MNK on
     return matmul(a2, b2, out=out)
 
 
 shapes = [s for name in (sys.argv[2:] or ["grid"]) for s in SETS[name]]
 with open(sys.argv[1], "a") as f:
     for M, N, K in shapes:
-        if M * N * K >= call.PAD_MIN_MNK:
+        if M * N * K >= copies.PAD_MIN_MNK:
             continue
         torch.manual_seed(0)
         a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)

@@ -1,7 +1,7 @@
-"""Held-out check of ``call.copy_route`` for 16-bit calls whose rows TMA cannot read, on
+"""Held-out check of ``copies.copy_route`` for 16-bit calls whose rows TMA cannot read, on
 shapes the rule was not drawn from (``probe.py``'s were): per shape, cuBLAS, the default
 call, the call with ``tma=False`` (below 2^31 that reads the rows as given, as the default
-did before COPY_MIN_MNK), the call on the copies ``call._tma_copies`` makes (timed with
+did before COPY_MIN_MNK), the call on the copies ``copies._tma_copies`` makes (timed with
 them), and the default call on the shape's tile-aligned neighbour (M and N rounded up to
 128, K to 64). Each checked against float64 into a NaN-poisoned C, then timed
 in 5 interleaved, rotated replicates (do_bench medians, L2 flushed); one JSON line a shape.
@@ -15,7 +15,7 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.call as call
+import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 
 SETS = {
@@ -36,7 +36,7 @@ def up(x, m):
 
 
 def on_copies(a, b, out):
-    a2, b2 = call._tma_copies(a, b)
+    a2, b2 = copies._tma_copies(a, b)
     return matmul(a2, b2, out=out)
 
 
@@ -58,7 +58,7 @@ with open(sys.argv[1], "a") as f:
         a2 = torch.randn(M2, K2, device="cuda", dtype=torch.bfloat16)
         b2 = torch.randn(K2, N2, device="cuda", dtype=torch.bfloat16)
         c2 = torch.empty(M2, N2, device="cuda", dtype=torch.bfloat16)
-        route = call.copy_route(2, M, N, K, K % 8 != 0, N % 8 != 0)
+        route = copies.copy_route(2, M, N, K, K % 8 != 0, N % 8 != 0)
         runs = {"cublas": (lambda out=c: torch.matmul(a, b, out=out), a, b),
                 "default": (lambda out=c: matmul(a, b, out=out), a, b),
                 "as given": (lambda out=c: matmul(a, b, out=out, tma=False), a, b),

@@ -1,13 +1,12 @@
 """Door stage: a ``matmul`` call, checked and keyed, before any kernel runs (and
 ``scaled_matmul``'s door, :func:`_check_scaled`).
 
-The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``), the order's kernel
-arguments (:func:`_order_args`, cached), the launch slots of an order's grid
-(:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`), whether a large
-problem is worth copying into 16-byte aligned rows first, and how (:func:`copy_route`): the
-operands TMA cannot read, in rows of a 128-byte pitch (:func:`_tma_copies`), or every operand
-zero-padded to 16 elements (:func:`_padded_call`); and the signature a launch plan is filed
-under (:func:`_signature`).
+The door (:func:`_check`: shapes, devices, dtypes, precision, ``out``; :func:`_check_flags`),
+the order's kernel arguments (:func:`_order_args`, cached), the launch slots of an order's
+grid (:func:`_slots`), whether the tensors can move by TMA (:func:`_tma_ok`) and whether
+pointer loads of them take 32-byte sectors whole (:func:`_whole_sectors`), and the signature
+a launch plan is filed under (:func:`_signature`). Which operands a call copies first, and
+how: :mod:`.copies`.
 :mod:`swizzlekit.kernels.triton.matmul` uses them in that order.
 
 >>> _slots("zlayer", 2, 3, 5), _slots("hilbert", 1, 3, 5), _slots("row", 1, 3, 5)
@@ -17,14 +16,13 @@ under (:func:`_signature`).
 from __future__ import annotations
 
 import functools
-import math
 
 from swizzlekit.cta.orders import ORDERS, order as make_order
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import _INTERPRET
 
-__all__ = ["PRECISIONS", "copy_route"]
+__all__ = ["PRECISIONS"]
 
 #: The ``precision`` choices for fp32 inputs.
 PRECISIONS = ("tf32", "ieee")
@@ -84,243 +82,11 @@ def _tma_ok(*tensors) -> bool:
                and t.data_ptr() % 16 == 0 for t in tensors)
 
 
-#: From this M*N*K on, an fp32 call (or a 16-bit one with ``tma=False``) whose A or B rows (or
-#: columns, for a column-major operand) do not start on 16-byte boundaries runs on aligned
-#: copies: unaligned rows keep every load of the K loop 2 to 4 bytes wide and take neither
-#: TMA nor 16-byte loads (docs/data/bench/JOURNAL.md).
-PAD_MIN_MNK = 2**31
-#: From this M*N*K on, a 16-bit call (``tma=None``) whose A or B rows TMA cannot read runs on
-#: copies of them in 128-byte rows (:func:`_tma_copies`), TMA reading both: bf16, one call
-#: each (docs/data/bench/ragged_small/, 2026-11-26, medians of 5 interleaved replicates, copies
-#: included), 1001^3 ran 47.8 us as given and 17.4 on the copies on the H100 (49.0 and 21.1 on
-#: the H200), 512 x 1001 x 1001 (M*N*K = 2^28.9) 44.1 and 16.0 (43.9 and 15.6). Below 2^28
-#: the call is a few microseconds of GPU time, and the copies' launch and host time decide:
-#: 128 x 1001 x 1001 ran 17.3 and 12.6 us on the H100, but 17.7 and 20.2 on the H200.
-COPY_MIN_MNK = 2**28
-#: Below this many rows a copy of B adds B's bytes twice to a call that reads B about once
-#: and moves little else, and it did not pay: bf16, medians of 5 interleaved replicates
-#: (docs/data/bench/ragged_small/), 16 x 8191 x 8191 ran 82 us as given and 158 on the copies
-#: on the H100 (75 and 121 on the H200), 16 x 6143 x 3071 35.8 and 38.2 (H200), and 32 to 33
-#: rows went either way (33 x 8191 x 4096: 62.9 and 84.9 us on the H100, 73.8 and 66.0 on the
-#: H200). From 48 rows the copy paid on each shape and card measured (48 x 6001 x 3001: 69.1
-#: and 48.5 us on the H100, 69.2 and 38.9 on the H200). A's copy has no such floor: 8191 x 16
-#: x 4095 ran 112 us as given and 70.7 on the copy (H200).
-COPY_B_MIN_M = 48
-
-
-#: A TMA call whose row-major B has rows that do not all start on a :data:`PITCH_ALIGN`-byte
-#: boundary reads B from a copy in rows of a :data:`PITCH_BYTES` pitch (:func:`_pitched`) where
-#: the copy pays for itself (:func:`pitch_copy`), and never below this M*N*K. Measured on the
-#: H100 in bf16 (docs/data/bench/ragged_pitch/, 2026-11-25): 3000x5000x4000 (B rows 10000
-#: bytes apart) ran 0.235 ms, and 0.193 ms with B alone in 128-byte rows (the tile-aligned
-#: 3072x5120x4032: 0.185 ms); 6000x7000x3000 (14000 bytes) 0.522 and 0.381 ms; but
-#: 4000x4000x4000, whose rows (8000 bytes) all start on 64-byte boundaries, ran as fast as
-#: its aligned neighbour, and the copy (B's bytes twice) only cost.
-PITCH_MIN_MNK = 2**33
-#: Rows of B starting on boundaries of this many bytes are read at full speed.
-PITCH_ALIGN = 64
-#: The row pitch, in bytes, of the copies.
-PITCH_BYTES = 128
-#: The copy saves a share p of the GEMM's time, 2MNK / (g peak), and costs B's bytes twice,
-#: 2KNe / (c bandwidth): it pays from M = e (peak / bandwidth) g / (c p) rows, e the element's
-#: bytes, peak and bandwidth the card's preset; g / (c p) is measured per card, medians over
-#: bf16 shapes of M = 1000 to 9000 with B's rows 10000 and 14000 bytes apart, two runs of
-#: fourteen shapes each (docs/data/bench/pitch_payoff/, 2026-11-26; fit.py):
-#:
-#: - H100: g = 0.61, c = 0.71, p = 0.22 (the tile copy of .pad): 3.8, so M = 2244 in 16-bit.
-#:   The copy ran faster from M = 2000 (at 2000 x 5000 x 4000 within 0.6% either way) and
-#:   slower at 1000 (by 4-16%).
-#: - H200: g = 0.64, c = 0.55, p = 0.15 (one run with the row-looping copy before it, one
-#:   with the tile copy, whose times on that card came in two modes, 26 and 40-50 us): 8.0,
-#:   so M = 3685. At 5000 x 4000 the copy ran slower up to M = 3000 and faster from 4000 in
-#:   both runs; at 7000 x 3000 faster from 2000 or 4000.
-#:
-#: Presets without a measurement take the H100's.
-PITCH_PAYOFF = {"h100-sxm": 3.8, "h200": 8.0}
-
-
-def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
-    """The fewest rows from which a call of ``elem_bytes``-byte operands reads a misaligned B
-    from a pitched copy on ``gpu_name`` (default: the card this process plans for): see
-    :data:`PITCH_PAYOFF`. 4-byte operands take the TF32 peak.
-
-    >>> pitch_min_m(2, "h100-sxm"), pitch_min_m(2, "h200"), pitch_min_m(4, "h100-sxm")
-    (2244, 3685, 2242)
-    """
-    from swizzlekit.gpus import gpu
-    from swizzlekit.kernels.triton.device import current_gpu, planned
-
-    if isinstance(elem_bytes, bool) or elem_bytes not in (2, 4):
-        raise SwizzleKitError(f"pitch_min_m: elem_bytes must be 2 (fp16, bf16) or 4 (fp32), the "
-                              f"sizes whose B is read row-major by TMA; got {elem_bytes!r}")
-    name = planned(gpu_name or current_gpu())
-    card = gpu(name)
-    peak = card.peak_tflops["tf32" if elem_bytes == 4 else "bf16"] * 1e12
-    payoff = PITCH_PAYOFF.get(name, PITCH_PAYOFF["h100-sxm"])
-    return math.ceil(elem_bytes * peak / (card.dram_gbps * 1e9) * payoff)
-
-
-def _pitch_shape(t) -> tuple[int, int]:
-    """The buffer a pitched copy of ``t`` takes: its rows, and its row length rounded up to
-    a multiple of :data:`PITCH_BYTES`."""
-    per = PITCH_BYTES // t.element_size()
-    return t.shape[0], -(-t.shape[1] // per) * per
-
-
-def _pitched(b):
-    """Row-major ``b`` (K x N) as a view of a copy whose rows are a multiple of
-    :data:`PITCH_BYTES` apart (zeros past N, which nothing reads): one launch
-    (:func:`.pad.pad_to`)."""
-    from swizzlekit.kernels.triton.pad import pad_to
-
-    return pad_to(b, *_pitch_shape(b))[:, :b.shape[1]]
-
-
-def pitch_copy(M: int, N: int, K: int, row_bytes: int, elem_bytes: int = 2,
-               gpu_name: str | None = None) -> bool:
-    """Whether a TMA call of M x N x K reads a row-major B whose rows are ``row_bytes`` apart
-    from a pitched copy: from :data:`PITCH_MIN_MNK` and :func:`pitch_min_m` rows, where they
-    do not all start on :data:`PITCH_ALIGN`-byte boundaries (the rule ``kernels configs``
-    restates, too)."""
-    return (M * N * K >= PITCH_MIN_MNK and row_bytes % PITCH_ALIGN != 0
-            and M >= pitch_min_m(elem_bytes, gpu_name))
-
-
-def _pitch_first(b, M: int, N: int, K: int) -> bool:
-    """:func:`pitch_copy` for tensor ``b`` (row-major only: a K-major B is read otherwise)."""
-    return b.stride(1) == 1 and pitch_copy(M, N, K, b.stride(0) * b.element_size(),
-                                           b.element_size())
-
-
-def _aligned(t) -> bool:
-    """One unit stride, and the other stride and the base 16-byte aligned: loads of t can be
-    16 bytes wide (a single row or column counts as aligned along its length)."""
-    e = t.element_size()
-    if t.stride(1) == 1 and (t.shape[0] == 1 or t.stride(0) * e % 16 == 0):
-        return t.data_ptr() % 16 == 0
-    if t.stride(0) == 1 and (t.shape[1] == 1 or t.stride(1) * e % 16 == 0):
-        return t.data_ptr() % 16 == 0
-    return False
-
-
 def _whole_sectors(tensors, N: int, K: int) -> bool:
     """Whether N, K and each tensor's row pitch (its larger stride) are multiples of 16
     elements: what Triton's integer specialization sees, and what decides whether pointer
     loads of 16-bit rows may take 32-byte sectors whole (:func:`.matmul_configs.tma_by_size`)."""
     return N % 16 == 0 and K % 16 == 0 and all(max(t.stride()) % 16 == 0 for t in tensors)
-
-
-def copy_route(elem_bytes: int, M: int, N: int, K: int, copy_a: bool, copy_b: bool,
-               tma=None) -> str:
-    """How a call runs whose A (``copy_a``) or B (``copy_b``) rows TMA cannot read: on copies
-    of those in 128-byte rows (``"copies"``: a 16-bit call with ``tma=None``, from
-    :data:`COPY_MIN_MNK`, and with B among them from :data:`COPY_B_MIN_M` rows), on
-    zero-padded copies of every operand (``"pad"``: others, from :data:`PAD_MIN_MNK`), or as
-    given (``""``, as with ``tma=True``, which refuses such rows).
-
-    >>> copy_route(2, 1001, 1001, 1001, True, True), copy_route(2, 16, 8191, 8191, True, True)
-    ('copies', '')
-    >>> copy_route(4, 1001, 1001, 1001, True, True), copy_route(4, 2048, 2048, 2048, True, False)
-    ('', 'pad')
-    >>> copy_route(3, 1, 1, 1, True, True)
-    Traceback (most recent call last):
-    ...
-    swizzlekit.errors.SwizzleKitError: elem_bytes 3 is not valid; choose one of: 2, 4
-    """
-    check_choice("elem_bytes", elem_bytes, (2, 4))
-    for name, v in (("M", M), ("N", N), ("K", K)):
-        check_int(name, v)
-    for name, v in (("copy_a", copy_a), ("copy_b", copy_b)):
-        if not isinstance(v, bool):
-            raise SwizzleKitError(f"{name} must be True or False; got {v!r}")
-    _check_tma(tma)
-    if tma is True or not (copy_a or copy_b):
-        return ""
-    if elem_bytes == 2 and tma is None:
-        return "copies" if (M * N * K >= COPY_MIN_MNK
-                            and (not copy_b or M >= COPY_B_MIN_M)) else ""
-    return "pad" if M * N * K >= PAD_MIN_MNK else ""
-
-
-def _copy_first(a, b, M: int, N: int, K: int, tma) -> str:
-    """:func:`copy_route` for tensors ``a`` and ``b`` whose rows (or columns) are not all
-    16-byte aligned; ``""`` where they are."""
-    if _aligned(a) and _aligned(b):
-        return ""
-    b_rows = b.T if b.stride(0) == 1 and b.stride(1) != 1 else b    # as TMA reads B
-    return copy_route(a.element_size(), M, N, K, not _tma_ok(a), not _tma_ok(b_rows), tma)
-
-
-def _padded(t, rows: int, cols: int, *, column_major: bool = False, fill: bool = True):
-    """t as a rows x cols tensor (at least t's size; cols a multiple of 16 elements) with
-    16-byte aligned rows (columns when ``column_major``): t itself where it already is one,
-    else a fresh buffer holding t's values and zeros beyond them (nothing, with
-    ``fill=False``: an output to be written).
-
-    Zeros past K add nothing to the product, and whole 16-element groups let the pointer-load
-    kernel's masks along K and N hold for 16 elements at a time, as its loads need."""
-    import torch
-
-    from swizzlekit.kernels.triton.pad import pad_to
-
-    if column_major:            # the transpose, padded row-major, and transposed back
-        t, rows, cols = t.T, cols, rows
-    if _fits(t, rows, cols):
-        out = t
-    elif not fill:
-        out = torch.empty((rows, cols), device=t.device, dtype=t.dtype)
-    else:
-        out = pad_to(t, rows, cols)     # one launch, each element read and written once
-    return out.T if column_major else out
-
-
-def _fits(t, rows: int, cols: int) -> bool:
-    return tuple(t.shape) == (rows, cols) and t.stride(1) == 1 and _aligned(t)
-
-
-def _padded_call(a, b, c, precision: str):
-    """A, B and C for a call on aligned copies (:func:`_padded`): K and N rounded up to 16, B
-    K-major for TF32 (as matmul copies it) or where it was given so; C a buffer to write
-    whose first N columns are the result. Where A and B both need copies, one launch makes
-    them (:mod:`.pad`): each launch costs the host 15-20 us."""
-    from swizzlekit.kernels.triton.pad import pad_pair
-
-    M, K = a.shape
-    k16, n16 = -(-K // 16) * 16, -(-b.shape[1] // 16) * 16
-    kmajor = (a.element_size() == 4 and precision == "tf32") or (
-        b.stride(0) == 1 and b.stride(1) != 1)
-    b_rows = b.T if kmajor else b                        # B as the rows it is copied by
-    b_shape = (n16, k16) if kmajor else (k16, n16)
-    if _fits(a, M, k16) or _fits(b_rows, *b_shape):
-        a2, b2 = _padded(a, M, k16), _padded(b_rows, *b_shape)
-    else:
-        a2, b2 = pad_pair(a, (M, k16), b_rows, b_shape)
-    return a2, (b2.T if kmajor else b2), _padded(c, M, n16, fill=False)
-
-
-def _tma_copies(a, b):
-    """A and B (16-bit) as the TMA kernel reads them: each as given where TMA can (row-major,
-    16-byte aligned base and rows; a K-major B through its transpose), else a copy in rows of
-    :data:`PITCH_BYTES`, viewed at its own size: TMA zero-fills past K and N, so nothing reads
-    the pitch's padding and K keeps its size. A and B in one launch where both need copies
-    (:func:`.pad.pad_pair`). C needs none: the kernel writes rows TMA cannot by masked stores
-    (:mod:`.tma_kernel`). The padded copies of :func:`_padded_call` cost more: K rounded up
-    to 16 copies an A whose rows TMA reads, and C goes through a buffer and a copy back. On
-    the H100 (2026-11-26, docs/data/bench/ragged_tma/) 5003 x 2999 x 1000 bf16 ran 72.3 us
-    here against 109.4 us on those copies, and 8960 x 6912 x 3001 0.954-0.970 of its aligned
-    neighbour's TFLOP/s against 0.905."""
-    from swizzlekit.kernels.triton.pad import pad_pair
-
-    b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
-    b_rows = b.T if b_kmajor else b                     # B as TMA reads its rows
-    copy_a, copy_b = not _tma_ok(a), not _tma_ok(b_rows)
-    if copy_a and copy_b:
-        a2, b2 = pad_pair(a, _pitch_shape(a), b_rows, _pitch_shape(b_rows))
-        a2, b2 = a2[:, :a.shape[1]], b2[:, :b_rows.shape[1]]
-    else:
-        a2 = _pitched(a) if copy_a else a
-        b2 = _pitched(b_rows) if copy_b else b_rows
-    return a2, (b2.T if b_kmajor else b2)
 
 
 def _check(a, b, out, precision):

@@ -7,8 +7,8 @@ default autotune times, and the CTA order the L2 model picks.
 (``tma_by_size``), with stand-ins for the tensors: contiguous row-major A and B (fp8's B
 K-major, as :func:`~swizzlekit.kernels.scaled_matmul` takes it) on a GPU. Two rules are
 restated here, each marked with where it lives: when a call runs on copies
-(``call.copy_route``: a 16-bit call copies the operands TMA cannot read into 128-byte rows,
-``call._tma_copies``, and writes a C it cannot store by masked stores; others copy every
+(``copies.copy_route``: a 16-bit call copies the operands TMA cannot read into 128-byte rows,
+``copies._tma_copies``, and writes a C it cannot store by masked stores; others copy every
 operand with K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
 configs the autotune mode times is the autotuner's own early prune (``configs.Prune``), called
 here as the autotuner calls it. It assumes one split of K, where
@@ -60,11 +60,11 @@ class AutotunePlan(NamedTuple):
     keeps, fastest predicted first; ``timed``: how many of them the autotune mode times
     (``SWIZZLEKIT_AUTOTUNE``: ``mode``); ``both_narrow``: both operands load narrow, so the
     default mode times one config per group of stage twins; ``b_pitch_copy``: the TMA kernel
-    reads B from a copy in rows of a 128-byte pitch (:func:`~.call.pitch_copy`); ``gpu``: the
+    reads B from a copy in rows of a 128-byte pitch (:func:`~.copies.pitch_copy`); ``gpu``: the
     preset planned for, whose config-model fit ranks the configs; ``b_kmajor_copy``: TF32 on a
     row-major B copied K-major first (:func:`~.matmul_configs.tf32_copy_min_m`); ``copied``:
     the operands (``"A"``, ``"B"``, ``"AB"``) a 16-bit call copies into 128-byte rows for TMA
-    first, at their own sizes (:func:`~.call._tma_copies`); ``c_masked``: the TMA kernel
+    first, at their own sizes (:func:`~.copies._tma_copies`); ``c_masked``: the TMA kernel
     writes C by masked stores, its rows being no 16-byte multiples (:mod:`~.tma_kernel`)."""
     M: int
     N: int
@@ -146,7 +146,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
     from swizzlekit.kernels.triton import matmul_configs as matmul
     from swizzlekit.kernels.triton import scaled_configs as scaled
-    from swizzlekit.kernels.triton.call import PAD_MIN_MNK, copy_route, pitch_copy
+    from swizzlekit.kernels.triton.copies import PAD_MIN_MNK, copy_route, pitch_copy
 
     elem, mm_precision = PRECISIONS[precision]
     fp8, ragged = precision == "fp8", _ragged(N, K, precision)
@@ -154,7 +154,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
         raise SwizzleKitError(
             f"the TMA kernel needs rows of 16-byte multiples, and {' and '.join(ragged)} in "
             f"{precision} ({elem} bytes) do not give them; use kernel='pointer' or 'auto'")
-    # matmul: call.copy_route (the kernel names tma=None, True, False); scaled_matmul copies
+    # matmul: copies.copy_route (the kernel names tma=None, True, False); scaled_matmul copies
     # from PAD_MIN_MNK, only with tma=None
     if fp8:
         copies = bool(ragged) and M * N * K >= PAD_MIN_MNK and kernel == "auto"
@@ -162,7 +162,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
         copies = copy_route(elem, M, N, K, K * elem % 16 != 0, N * elem % 16 != 0,
                             {"auto": None, "tma": True, "pointer": False}[kernel])
     if copies == "copies":
-        # matmul: call._tma_copies: A's and B's rows TMA cannot read, K and N as given; the
+        # matmul: copies._tma_copies: A's and B's rows TMA cannot read, K and N as given; the
         # ragged rows keep Triton's pointer loads 16 bytes wide at most, so TMA (tma_by_size)
         copied = ("A" if K * elem % 16 else "") + ("B" if N * elem % 16 else "")
         pitch = "B" not in copied and pitch_copy(M, N, K, N * elem, elem, gpu)
@@ -182,7 +182,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     # matmul: TF32 copies B K-major, for aligned copies and for TMA from tf32_copy_min_m rows
     tf32 = elem == 4 and mm_precision == "tf32"
     b_kmajor = tf32 and (copies or (tma and M >= matmul.tf32_copy_min_m(gpu)))
-    # matmul._plan: call.pitch_copy on B as the TMA kernel reads it (row-major, N wide)
+    # matmul._plan: copies.pitch_copy on B as the TMA kernel reads it (row-major, N wide)
     pitch = tma and not fp8 and not b_kmajor and pitch_copy(M, N, K, N * elem, elem, gpu)
     return _Route(tma, N, K, copies, b_kmajor, pitch)
 

@@ -19,12 +19,12 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
-from swizzlekit.kernels.triton.call import (_INTERPRET, COPY_B_MIN_M, COPY_MIN_MNK,
-                                            PAD_MIN_MNK, PRECISIONS, _check, _check_flags,
-                                            _copy_first, _order_args, _padded_call,
-                                            _pitch_first, _pitched, _requested_order,
-                                            _signature, _slots, _tma_copies, _tma_ok,
-                                            _whole_sectors)
+from swizzlekit.kernels.triton.call import (_INTERPRET, PRECISIONS, _check, _check_flags,
+                                            _order_args, _requested_order, _signature, _slots,
+                                            _tma_ok, _whole_sectors)
+from swizzlekit.kernels.triton.copies import (COPY_B_MIN_M, COPY_MIN_MNK, PAD_MIN_MNK,
+                                              _copy_first, _padded_call, _pitch_first,
+                                              _pitched, _tma_copies)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _launch_slots, _multiple, \
@@ -153,11 +153,11 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     memory only K-major), or from :func:`tf32_copy_min_m` rows on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
     From :data:`COPY_MIN_MNK` on, 16-bit operands whose rows TMA cannot read are copied into
-    rows of a 128-byte pitch first (:func:`~.call._tma_copies`; A and B in one launch where
-    both need it; B only from :data:`COPY_B_MIN_M` rows, :func:`~.call.copy_route`), and a C
+    rows of a 128-byte pitch first (:func:`~.copies._tma_copies`; A and B in one launch where
+    both need it; B only from :data:`COPY_B_MIN_M` rows, :func:`~.copies.copy_route`), and a C
     whose rows TMA cannot write is written by masked stores (:mod:`~.tma_kernel`); from
     :data:`PAD_MIN_MNK` on, fp32 operands, and 16-bit ones with ``tma=False``, are copied into
-    zero-padded buffers 16 elements wide, C written through one (:func:`~.call._padded_call`).
+    zero-padded buffers 16 elements wide, C written through one (:func:`~.copies._padded_call`).
     With ``tma=True`` neither: it refuses an A or B it cannot read. A repeat call goes
     straight from the copies to their plan.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
@@ -176,7 +176,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
             a2, b2, c2 = _padded_call(a, b, c, precision)
         else:
             a2, b2, c2 = (*_tma_copies(a, b), c) if route.copies else (a, b, c)
-        if route.pitch:             # B read from rows of a 128-byte pitch (call._pitched)
+        if route.pitch:             # B read from rows of a 128-byte pitch (copies._pitched)
             b2 = _pitched(b2)
         ws, counts = buffers(route.split, M, b2.shape[1], a.device, c2)   # the copies' N
         if route.kcopy:             # TF32: B's K-major copy (N x K), as _plan made it

@@ -49,7 +49,7 @@ class Route(NamedTuple):
     pointer loads, B K-major (``b_kmajor``: by TMA it is read through ``b.T``), on the
     operands as given or (``pad``) on the zero-padded aligned copies its first call made,
     (``copies``) on copies in 128-byte rows of the operands TMA cannot read
-    (:func:`.call._tma_copies`), (``pitch``) on a copy of B in rows of a 128-byte pitch, and
+    (:func:`.copies._tma_copies`), (``pitch``) on a copy of B in rows of a 128-byte pitch, and
     (``kcopy``) on a K-major copy of B (:func:`.kmajor.kmajor_copy`); ``c_ptr``: the TMA
     kernel writes C by masked stores (:mod:`.tma_kernel`)."""
     key: tuple

@@ -25,8 +25,9 @@ import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
-from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, PAD_MIN_MNK,
-                                            _check_flags, _order_args, _requested_order, _slots, _tma_ok)
+from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags,
+                                            _order_args, _requested_order, _slots, _tma_ok)
+from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.triton.tiles import (_by_tma, _descriptors, _launch_slots,
                                              _pointer_acc, _set_blocks_of, _sms, _store_c,

@@ -9,7 +9,7 @@ K that is no multiple of the tile (or of 16) costs no mask. C leaves one of two 
 
 TMA stores need C's rows 16-byte aligned, as its loads need A's and B's; a C whose rows are
 not (N = 2999 in bf16) is written by masked stores (``C_PTR``), so that a call whose A and B
-TMA can read, as given or from copies in aligned rows (:func:`.call._tma_copies`), writes
+TMA can read, as given or from copies in aligned rows (:func:`.copies._tma_copies`), writes
 its result straight into C: no aligned buffer for C, and no copy back
 (docs/data/bench/ragged_tma/). The fp8 kernel (:mod:`.scaled`) writes C the same way
 (:func:`.tiles._store_c`).

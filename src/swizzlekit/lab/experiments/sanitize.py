@@ -12,7 +12,7 @@ persistent, split over K, on copies of ragged operands for TMA with C by masked 
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
 with ``SWIZZLEKIT_AUTOTUNE=0`` (one config per path, not a timing sweep under the tool), and
-copies forced from any size (``call.PAD_MIN_MNK`` and ``call.COPY_MIN_MNK`` 1) so the copies'
+copies forced from any size (``copies.PAD_MIN_MNK`` and ``copies.COPY_MIN_MNK`` 1) so the copies'
 paths run at those sizes.
 
 CUDA API calls that return an error are not reported (``--report-api-errors no``):
@@ -108,7 +108,7 @@ def launch_all() -> list[str]:
     import torch
 
     from swizzlekit.kernels.cuda.ladder import RUNGS, run as run_rung
-    from swizzlekit.kernels.triton import call
+    from swizzlekit.kernels.triton import copies
 
     ran = []
     for m, n, k in ((129, 257, 65), (256, 256, 256)):
@@ -119,7 +119,7 @@ def launch_all() -> list[str]:
             if out is not None:
                 _check(out, a.double() @ b.double(), f"{r.name} {m}x{n}x{k}")
             ran.append(f"cuda {r.name} {m}x{n}x{k}")
-    call.PAD_MIN_MNK = call.COPY_MIN_MNK = 1    # the copies' paths at sanitizer-sized shapes
+    copies.PAD_MIN_MNK = copies.COPY_MIN_MNK = 1    # the copies' paths at sanitizer-sized shapes
     for name, m, n, k, kind, kwargs in TRITON_PATHS:
         _triton_path(name, m, n, k, kind, kwargs)
         ran.append(f"triton {name} {m}x{n}x{k}")

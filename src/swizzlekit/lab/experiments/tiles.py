@@ -42,8 +42,8 @@ FRESH = [(22, 2143, 1229), (320, 10048, 4288), (640, 1280, 10688), (17, 20217, 4
 
 
 #: Rows that are not 16-byte multiples, at sizes where the table's pointer-kernel rows read
-#: them as they are (below ``call.PAD_MIN_MNK``). A 16-bit call copies them for TMA from
-#: ``call.COPY_MIN_MNK``, so the config model's pointer rows serve fp32, ``tma=False`` and
+#: them as they are (below ``copies.PAD_MIN_MNK``). A 16-bit call copies them for TMA from
+#: ``copies.COPY_MIN_MNK``, so the config model's pointer rows serve fp32, ``tma=False`` and
 #: calls below that.
 RAGGED_SMALL = [(96, 3001, 2048), (640, 1537, 1000), (33, 8191, 4096), (300, 2000, 1999),
                 (1500, 1000, 777), (200, 4100, 3000)]
@@ -64,8 +64,8 @@ SHAPES = _shapes()
 #: numpy.random.default_rng(20261124): M = 2^U(4, 9), N = 2^U(10, 14), K = 2^U(10, 13.5),
 #: rounded, kept where N and K are no multiples of 16 and M*N*K < 2^31 (``PAD_MIN_MNK``: rows
 #: read as given by the pointer kernel when the set was measured; a 16-bit call now copies
-#: them for TMA from ``call.COPY_MIN_MNK`` and, for B, ``COPY_B_MIN_M`` rows, so a new run of
-#: this set times that route where ``call.copy_route`` takes it).
+#: them for TMA from ``copies.COPY_MIN_MNK`` and, for B, ``COPY_B_MIN_M`` rows, so a new run of
+#: this set times that route where ``copies.copy_route`` takes it).
 NARROW = [(53, 5041, 6232), (17, 10776, 2522), (68, 1391, 3134), (26, 11551, 2014),
           (145, 1953, 5007), (20, 8123, 1591), (43, 4552, 3779), (80, 1052, 1759),
           (63, 10465, 1778), (23, 7342, 6165), (174, 1298, 1255), (98, 2977, 5514),
