@@ -319,3 +319,20 @@ def test_cli_bad_input_exits_2(argv, capsys):
     assert main(["kernels", "configs", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_copy_rules_import_no_triton():
+    """``kernels configs`` works the copy rules out on the CPU: ``kernels.triton.copies`` and
+    the plan it explains import without Triton (a Triton import fails in this child)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['triton'] = None\n"
+            "from swizzlekit.kernels.triton.explain import autotune_plan\n"
+            "from swizzlekit.kernels.triton import copies\n"
+            "plan = autotune_plan(1001, 1001, 1001, 'bf16')\n"
+            "print(plan.copied, copies.copy_route(2, 1001, 1001, 1001, True, True))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["AB", "copies"]

@@ -202,8 +202,8 @@ def tma_copies(monkeypatch):
     made = {"copies": [], "descriptors": []}
     tma_copies_, descriptors = rules._tma_copies, matmul._descriptors
 
-    def spy(a, b):
-        out = tma_copies_(a, b)
+    def spy(a, b, print_=None):
+        out = tma_copies_(a, b, print_)
         made["copies"].extend((given, t) for t, given in zip(out, (a, b))
                               if t.untyped_storage().data_ptr()
                               != given.untyped_storage().data_ptr())
@@ -312,6 +312,53 @@ def test_aligned_or_small_problems_are_not_copied():
     a, b = torch.randn(33, 40), torch.randn(40, 24)
     assert _copy_first(a, b, 2**11, 2**10, 2**10, None) == ""     # aligned already
     assert (mm.PAD_MIN_MNK, mm.COPY_MIN_MNK, mm.COPY_B_MIN_M) == (2**31, 2**28, 48)
+
+
+@pytest.mark.parametrize("shape_a,shape_b,b_kmajor,copied", [
+    ((33, 37), (37, 29), False, "AB"), ((33, 40), (40, 29), False, "B"),
+    ((33, 37), (37, 24), False, "A"), ((33, 37), (37, 29), True, "AB"),
+    ((33, 37), (37, 24), True, "AB"), ((33, 40), (40, 29), True, "")])
+def test_repeat_copies_for_tma_go_straight_to_their_plan(monkeypatch, shape_a, shape_b,
+                                                         b_kmajor, copied):
+    """A call's fingerprint whose copies for TMA were made by a plan (on a GPU; here a
+    stand-in plan that copies with torch) keeps a copier: a repeat call with fresh operands of
+    the same layout copies the same operands by that plan, without pad_pair's checks, into
+    buffers of the same shapes and strides, and the copies hold the operands' values."""
+    from swizzlekit.kernels.triton import copies as rules, pad
+    from swizzlekit.kernels.triton.routes import fingerprint
+
+    def stand_in(a, a2, b, b2):                   # the copy kernel, on integer views
+        for src, dst in ((a, a2), (b, b2)):
+            dst.zero_()
+            dst[:src.shape[0], :src.shape[1]] = src
+
+    def operands():
+        a = torch.randn(*shape_a, dtype=torch.float16)
+        b = torch.randn(*shape_b, dtype=torch.float16)
+        return a, (b.T.contiguous().T if b_kmajor else b)
+
+    monkeypatch.setattr(pad, "_REPEATS", pad.PlanCache(8))
+    monkeypatch.setattr(rules, "_COPIERS", None)
+    a, b = operands()
+    b_rows = b.T if b_kmajor else b
+    for t in (a, b_rows):                         # plans for the copies the first call makes
+        pad._REPEATS.put(pad._print(t, rules._pitch_shape(t), None, (0, 0)),
+                         (stand_in, torch.int16))
+    if copied == "AB":
+        pad._REPEATS.put(pad._print(a, rules._pitch_shape(a), b_rows,
+                                    rules._pitch_shape(b_rows)), (stand_in, torch.int16))
+    print_ = fingerprint((a, b), ("test",))
+    first = rules._tma_copies(a, b, print_)
+    assert (rules.copiers().get(print_) is not None) == bool(copied)
+    calls = []
+    monkeypatch.setattr(pad, "pad_pair", lambda *args: calls.append(args))
+    a, b = operands()
+    again = rules._tma_copies(a, b, print_)
+    assert calls == [] or not copied
+    for x, y, given in zip(first, again, (a, b)):
+        assert x.shape == y.shape == given.shape and x.stride() == y.stride()
+        assert torch.equal(y, given)
+        assert (y.data_ptr() == given.data_ptr()) == (("A" if given is a else "B") not in copied)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -175,7 +175,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         if route.pad:
             a2, b2, c2 = _padded_call(a, b, c, precision)
         else:
-            a2, b2, c2 = (*_tma_copies(a, b), c) if route.copies else (a, b, c)
+            a2, b2, c2 = (*_tma_copies(a, b, print_), c) if route.copies else (a, b, c)
         if route.pitch:             # B read from rows of a 128-byte pitch (copies._pitched)
             b2 = _pitched(b2)
         ws, counts = buffers(route.split, M, b2.shape[1], a.device, c2)   # the copies' N
@@ -200,7 +200,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     mark = _copy_first(a, b, M, N, K, tma) if on_gpu or _INTERPRET else ""
     if mark:
         if mark == "copies":                            # TMA reads what it can as given
-            (a2, b2), c2 = _tma_copies(a, b), c
+            (a2, b2), c2 = _tma_copies(a, b, print_), c
         else:                                           # every operand 16 elements wide
             a2, b2, c2 = _padded_call(a, b, c, precision)
         copies = fingerprint((a2, b2, c2), options)

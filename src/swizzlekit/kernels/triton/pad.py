@@ -122,6 +122,21 @@ def pad_to(t, rows: int, cols: int):
     return pad_pair(t, (rows, cols), None, (0, 0))[0]
 
 
+def planned_copy(a, a_to: tuple, b, b_to: tuple):
+    """What a repeat :func:`pad_pair` of these arguments launches: ``(plan, integer dtype)``,
+    or None where none was planned (no call yet, or Triton's interpreter)."""
+    print_ = _print(a, a_to, b, b_to)
+    return _REPEATS.get(print_) if print_ is not None else None
+
+
+def launch_copy(repeat, a, a2, b, b2) -> None:
+    """Launch a :func:`planned_copy` answer on ``a`` into ``a2`` and ``b`` into ``b2`` (``b``
+    None: ``a`` alone), each viewed as the plan's integers."""
+    plan, as_int = repeat
+    src, dst = (b, b2) if b is not None else (a, a2)       # no B: A's views, never read
+    plan(a.view(as_int), a2.view(as_int), src.view(as_int), dst.view(as_int))
+
+
 def pad_pair(a, a_to: tuple, b, b_to: tuple):
     """``(a2, b2)``: ``a`` and ``b`` (2-D, elements of one size: 1, 2 or 4 bytes; any strides)
     copied in one launch into fresh row-major buffers of shapes ``a_to`` and ``b_to``, zeros
@@ -132,11 +147,9 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     print_ = _print(a, a_to, b, b_to)
     repeat = _REPEATS.get(print_) if print_ is not None else None
     if repeat is not None:          # the same tensors' layout as a call that passed the door
-        plan, as_int = repeat
         a2 = torch.empty(a_to, device=a.device, dtype=a.dtype)
         b2 = torch.empty(b_to, device=a.device, dtype=b.dtype) if b is not None else None
-        src, dst = (b, b2) if b is not None else (a, a2)   # no B: A's views, never read
-        plan(a.view(as_int), a2.view(as_int), src.view(as_int), dst.view(as_int))
+        launch_copy(repeat, a, a2, b, b2)
         return a2, b2
     for t in (a, b) if b is not None else (a,):
         if not isinstance(t, torch.Tensor):
