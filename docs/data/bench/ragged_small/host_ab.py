@@ -1,0 +1,65 @@
+"""Host time of a repeat call on copies for TMA, with and without the copier that skips the
+copies' checks (``copies.copiers``), interleaved: 1001³ and 700³ bf16, each route's best of 5
+rounds of 200 calls issued back to back behind ~60 ms of queued GPU work (so no call waits on
+the GPU), beside cuBLAS and the rows read as given (``tma=False``).
+
+    python3 docs/data/bench/ragged_small/host_ab.py        (on a GPU)
+"""
+import time
+
+import torch
+
+from swizzlekit.kernels import matmul
+from swizzlekit.kernels.triton import copies
+from swizzlekit.kernels.triton.plans import PlanCache
+
+big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+
+
+def host_us(fn, rounds=5, calls=200):
+    for _ in range(20):
+        fn()
+    torch.cuda.synchronize()
+    best = float("inf")
+    for _ in range(rounds):
+        for _ in range(30):
+            big @ big
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - t) / calls)
+        torch.cuda.synchronize()
+    return best * 1e6
+
+
+def without_copier(fn):
+    def run():
+        saved, copies._COPIERS = copies._COPIERS, PlanCache(0)     # keeps nothing
+        try:
+            fn()
+        finally:
+            copies._COPIERS = saved
+    return run
+
+
+for n in (1001, 700):
+    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
+    ref = a.double() @ b.double()
+    runs = {"cublas": lambda: torch.matmul(a, b, out=c),
+            "copies, copier": lambda: matmul(a, b, out=c),
+            "copies, no copier": without_copier(lambda: matmul(a, b, out=c)),
+            "as given": lambda: matmul(a, b, out=c, tma=False)}
+    for name, fn in runs.items():
+        c.fill_(float("nan"))
+        fn()
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        assert err < 1e-2, (name, err)
+    times = {k: [] for k in runs}
+    for turn in range(3):
+        names = list(runs)[turn:] + list(runs)[:turn]
+        for k in names:
+            times[k].append(host_us(runs[k]))
+    print(f"{n}^3 bf16, {torch.cuda.get_device_name()}: " + "  ".join(
+        f"{k} {min(v):.1f}" for k, v in times.items()) + " us host a call", flush=True)
