@@ -13,7 +13,8 @@ copies (:func:`copy_route`, :func:`_copy_first`):
 
 Apart from those, a TMA call reads a row-major B whose rows straddle 64-byte boundaries from a
 copy in 128-byte rows where the copy pays (:func:`pitch_copy`, :func:`pitch_min_m`).
-The copies themselves are one launch each (:mod:`.pad`). :mod:`.matmul` and
+The copies themselves are one launch each (:mod:`.pad`); a repeat call makes them by the
+plan its fingerprint's first call found (:func:`copiers`). :mod:`.matmul` and
 :mod:`.explain` (the same rules, worked out on the CPU) use them.
 
 >>> copy_route(2, 1001, 1001, 1001, copy_a=True, copy_b=True)
@@ -41,7 +42,9 @@ PAD_MIN_MNK = 2**31
 #: included), 1001^3 ran 47.8 us as given and 17.4 on the copies on the H100 (49.0 and 21.1 on
 #: the H200), 512 x 1001 x 1001 (M*N*K = 2^28.9) 44.1 and 16.0 (43.9 and 15.6). Below 2^28
 #: the call is a few microseconds of GPU time, and the copies' launch and host time decide:
-#: 128 x 1001 x 1001 ran 17.3 and 12.6 us on the H100, but 17.7 and 20.2 on the H200.
+#: 128 x 1001 x 1001 ran 17.3 and 12.6 us on the H100, but 17.7 and 20.2 on the H200. The
+#: threshold leaves some gain: held out, 400 x 999 x 601 and 300 x 700 x 900 (2^27.8, 2^27.5)
+#: ran 2-3x faster on the copies on the H100 (400 x 999 x 601: 2x on the H200 too).
 COPY_MIN_MNK = 2**28
 #: Below this many rows a copy of B adds B's bytes twice to a call that reads B about once
 #: and moves little else, and it did not pay: bf16, medians of 5 interleaved replicates
