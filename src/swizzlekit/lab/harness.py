@@ -3,6 +3,8 @@
 * :func:`median_ms`: the median time of a GPU callable. With ``flush=True`` (the default) it
   is ``triton.testing.do_bench``, which zeroes a 256 MB buffer before every repetition, so L2
   is cold each time; ``flush=False`` times back-to-back launches with CUDA events.
+* :func:`interleaved_ms`: several callables timed by :func:`median_ms` in replicates, the
+  turn order rotated by one each time, so that none always runs first or after the same one.
 * :func:`host_us`: the host time of one call, issued back to back without waiting for the
   GPU. Where it nears :func:`median_ms`, the GPU waits for the host: the time is the
   launch path's, not the kernel's.
@@ -22,7 +24,8 @@ from collections.abc import Callable
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["median_ms", "host_us", "environment", "has_cuda_gpu", "this_gpu"]
+__all__ = ["median_ms", "interleaved_ms", "rotated", "host_us", "environment", "has_cuda_gpu",
+           "this_gpu"]
 
 
 def has_cuda_gpu() -> bool:
@@ -74,6 +77,34 @@ def median_ms(fn: Callable[[], object], *, flush: bool = True, warmup_ms: int = 
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return float(sorted(times)[len(times) // 2])
+
+
+def rotated(items: list, turn: int) -> list:
+    """``items`` starting at position ``turn`` (mod its length).
+
+    >>> rotated(["a", "b", "c"], 1)
+    ['b', 'c', 'a']
+    """
+    k = turn % len(items)
+    return items[k:] + items[:k]
+
+
+def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
+    """``{name: [ms, ...]}``: each callable of ``runs`` (name -> callable) timed
+    ``replicates`` times by :func:`median_ms` (``median_kw``: its options), in turns over all
+    of them whose order rotates by one each turn. The least median of the replicates is the
+    fastest; their spread is the noise."""
+    from swizzlekit.errors import check_int
+
+    replicates = check_int("replicates", replicates, 1, 100)
+    if not isinstance(runs, dict) or not runs or not all(map(callable, runs.values())):
+        raise SwizzleKitError(f"runs must be a non-empty dict of name -> callable, got "
+                              f"{runs!r}")
+    names, times = list(runs), {name: [] for name in runs}
+    for turn in range(replicates):
+        for name in rotated(names, turn):
+            times[name].append(median_ms(runs[name], **median_kw))
+    return times
 
 
 def host_us(fn: Callable[[], object], *, calls: int = 50) -> float:

@@ -18,6 +18,7 @@ import triton
 
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
+from swizzlekit.lab.harness import interleaved_ms
 
 NK = [(1001, 1001), (1025, 1029), (4097, 1234), (8191, 8191)]
 MS = [16, 128, 512, 1001, 1537]
@@ -54,13 +55,7 @@ with open(sys.argv[1], "a") as f:
                 "copies for TMA": lambda out=c: on_copies(a, b, out)}
         errs = {k: err(fn, a, b) for k, fn in runs.items()}
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
-        times = {k: [] for k in runs}
-        names = list(runs)
-        if not bad:
-            for turn in range(5):
-                for k in names[turn % len(names):] + names[:turn % len(names)]:
-                    times[k].append(triton.testing.do_bench(runs[k], warmup=10, rep=40,
-                                                            return_mode="median"))
+        times = {} if bad else interleaved_ms(runs, 5, warmup_ms=10, rep_ms=40)
         row = {"shape": [M, N, K], "errors": errs, "bad": bad,
                "ms": {k: statistics.median(t) for k, t in times.items() if t},
                "replicates": times, "gpu": torch.cuda.get_device_name(),

@@ -17,6 +17,7 @@ import triton
 
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
+from swizzlekit.lab.harness import interleaved_ms
 
 SETS = {
     # drawn before the first run, for COPY_MIN_MNK = 2^28 and COPY_B_MIN_M = 64
@@ -66,13 +67,8 @@ with open(sys.argv[1], "a") as f:
                 "aligned neighbour": (lambda out=c2: matmul(a2, b2, out=out), a2, b2)}
         errs = {k: err(fn, x, y) for k, (fn, x, y) in runs.items()}
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
-        times = {k: [] for k in runs}
-        names = list(runs)
-        if not bad:
-            for turn in range(5):
-                for k in names[turn % len(names):] + names[:turn % len(names)]:
-                    times[k].append(triton.testing.do_bench(runs[k][0], warmup=10, rep=40,
-                                                            return_mode="median"))
+        fns = {k: fn for k, (fn, _, _) in runs.items()}
+        times = {} if bad else interleaved_ms(fns, 5, warmup_ms=10, rep_ms=40)
         ms = {k: statistics.median(t) for k, t in times.items() if t}
         row = {"shape": [M, N, K], "neighbour": [M2, N2, K2], "route": route, "errors": errs,
                "bad": bad, "ms": ms, "replicates": times,

@@ -13,8 +13,7 @@ and ``ms_min``/``ms_max`` their spread. "Fastest" is the least median.
 skips what the table holds) and ``order_times.json`` (the command and the environment).
 No Nsight Compute: the time model reads its DRAM and L2 terms from the L2 model.
 
->>> rotated(["a", "b", "c"], 1)
-['b', 'c', 'a']
+The turns are :func:`~swizzlekit.lab.harness.interleaved_ms`'s.
 """
 
 from __future__ import annotations
@@ -25,18 +24,12 @@ from pathlib import Path
 
 from swizzlekit.errors import check_int
 
-__all__ = ["REPLICATES", "rotated", "time_problem", "run"]
+__all__ = ["REPLICATES", "time_problem", "run"]
 
 #: Replicates per run: the issue's floor, and what one H100 lease can afford for the sweep.
 REPLICATES = 5
 #: do_bench's warm-up and measuring windows per replicate (ms).
 WARMUP_MS, REP_MS = 10, 40
-
-
-def rotated(items: list, turn: int) -> list:
-    """``items`` starting at position ``turn`` (mod its length)."""
-    k = turn % len(items)
-    return items[k:] + items[:k]
 
 
 def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = None
@@ -48,7 +41,7 @@ def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = 
     import dataclasses
 
     from swizzlekit.lab.experiments.l2_sweep import checked_launch, split_of
-    from swizzlekit.lab.harness import median_ms
+    from swizzlekit.lab.harness import interleaved_ms
 
     replicates = check_int("replicates", replicates, 1, 100)
     ref = a.double() @ b.double()
@@ -58,13 +51,11 @@ def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = 
         launches.append(fn)
         rows.append({**{k: v for k, v in dataclasses.asdict(r).items()
                         if k != "ctas_per_sm_hint"},
-                     "split": split or split_of(r.shape), **fields, "times": []})
+                     "split": split or split_of(r.shape), **fields})
     del ref
-    for turn in range(replicates):
-        for i in rotated(list(range(len(group))), turn):
-            rows[i]["times"].append(median_ms(launches[i], warmup_ms=WARMUP_MS, rep_ms=REP_MS))
-    for row in rows:
-        times = row.pop("times")
+    timed = interleaved_ms(dict(enumerate(launches)), replicates, warmup_ms=WARMUP_MS,
+                           rep_ms=REP_MS)
+    for row, times in zip(rows, timed.values()):
         row.update(ms=statistics.median(times), ms_min=min(times), ms_max=max(times),
                    replicates=";".join(f"{t:.5f}" for t in times))
     return rows
