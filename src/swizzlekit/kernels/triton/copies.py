@@ -184,12 +184,19 @@ def copy_route(elem_bytes: int, M: int, N: int, K: int, copy_a: bool, copy_b: bo
     return "pad" if M * N * K >= PAD_MIN_MNK else ""
 
 
+def _b_rows(b) -> tuple:
+    """``(B as TMA reads its rows, whether B is K-major)``: a K-major B through its
+    transpose."""
+    kmajor = b.stride(0) == 1 and b.stride(1) != 1
+    return (b.T if kmajor else b), kmajor
+
+
 def _copy_first(a, b, M: int, N: int, K: int, tma) -> str:
     """:func:`copy_route` for tensors ``a`` and ``b`` whose rows (or columns) are not all
     16-byte aligned; ``""`` where they are."""
     if _aligned(a) and _aligned(b):
         return ""
-    b_rows = b.T if b.stride(0) == 1 and b.stride(1) != 1 else b    # as TMA reads B
+    b_rows, _ = _b_rows(b)
     return copy_route(a.element_size(), M, N, K, not _tma_ok(a), not _tma_ok(b_rows), tma)
 
 
@@ -260,8 +267,7 @@ def _tma_copies(a, b, print_: tuple | None = None):
     copier = copiers().get(print_) if print_ is not None else None
     if copier is not None:
         return copier(a, b)
-    b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
-    b_rows = b.T if b_kmajor else b                     # B as TMA reads its rows
+    b_rows, b_kmajor = _b_rows(b)
     copy_a, copy_b = not _tma_ok(a), not _tma_ok(b_rows)
     a_to = _pitch_shape(a) if copy_a else None
     b_to = _pitch_shape(b_rows) if copy_b else None

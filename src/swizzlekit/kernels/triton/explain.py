@@ -157,17 +157,17 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     # matmul: copies.copy_route (the kernel names tma=None, True, False); scaled_matmul copies
     # from PAD_MIN_MNK, only with tma=None
     if fp8:
-        copies = bool(ragged) and M * N * K >= PAD_MIN_MNK and kernel == "auto"
+        mode = "pad" if ragged and M * N * K >= PAD_MIN_MNK and kernel == "auto" else ""
     else:
-        copies = copy_route(elem, M, N, K, K * elem % 16 != 0, N * elem % 16 != 0,
-                            {"auto": None, "tma": True, "pointer": False}[kernel])
-    if copies == "copies":
+        mode = copy_route(elem, M, N, K, K * elem % 16 != 0, N * elem % 16 != 0,
+                          {"auto": None, "tma": True, "pointer": False}[kernel])
+    if mode == "copies":
         # matmul: copies._tma_copies: A's and B's rows TMA cannot read, K and N as given; the
         # ragged rows keep Triton's pointer loads 16 bytes wide at most, so TMA (tma_by_size)
         copied = ("A" if K * elem % 16 else "") + ("B" if N * elem % 16 else "")
         pitch = "B" not in copied and pitch_copy(M, N, K, N * elem, elem, gpu)
         return _Route(True, N, K, False, False, pitch, copied, N * elem % 16 != 0)
-    copies = bool(copies)
+    copies = mode == "pad"
     if copies:
         K, N = -(-K // 16) * 16, (N if fp8 else -(-N // 16) * 16)
     if kernel == "auto":

@@ -4,7 +4,8 @@ any CTA order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
 Reads top to bottom: configs, kernels, launcher, validation. The TMA kernel is in
 :mod:`swizzlekit.kernels.triton.tma_kernel`; the tile order and the pointer-load K loop the
 kernels call are in :mod:`swizzlekit.kernels.triton.tiles`, shared with the fp8 kernel; the
-call's checks, copies and plan key are in :mod:`swizzlekit.kernels.triton.call`.
+call's checks and plan key are in :mod:`swizzlekit.kernels.triton.call`, and which operands it
+copies first, and how, in :mod:`swizzlekit.kernels.triton.copies`.
 Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
 of :mod:`swizzlekit.cta.triton`. CUTLASS and zlayer launch grids of their own, and Morton and
 Hilbert the enclosing power-of-two square; programs that land outside the tile grid exit, so
@@ -40,7 +41,8 @@ from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks
 from swizzlekit.kernels.triton.tuning import _autotune
 
 __all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
-           "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK", "tf32_copy_min_m", "tma_by_size"]
+           "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK",
+           "tf32_copy_min_m", "tma_by_size"]
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
 #: :data:`swizzlekit.cta.ORDERS`, with ``grouped`` along N as ``grouped_n``.

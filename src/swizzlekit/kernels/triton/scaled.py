@@ -140,9 +140,8 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
 @triton.jit
 def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m, pid_n,
                  tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE: tl.constexpr,
-                 SPLIT_K: tl.constexpr,
-                 C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 BLOCK_K: tl.constexpr):
+                 SPLIT_K: tl.constexpr, C_PTR: tl.constexpr, BLOCK_M: tl.constexpr,
+                 BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """One tile by TMA: the K loop (this split's share of it), the scales, and the store."""
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     first, last = _k_range(K, BLOCK_K, SPLIT_K)
