@@ -321,32 +321,42 @@ def test_aligned_or_small_problems_are_not_copied():
 def test_repeat_copies_for_tma_go_straight_to_their_plan(monkeypatch, shape_a, shape_b,
                                                          b_kmajor, copied):
     """A call's fingerprint whose copies for TMA were made by a plan (on a GPU; here a
-    stand-in plan that copies with torch) keeps a copier: a repeat call with fresh operands of
-    the same layout copies the same operands by that plan, without pad_pair's checks, into
-    buffers of the same shapes and strides, and the copies hold the operands' values."""
+    stand-in plan that copies on the host, by the raw addresses a plan is launched on) keeps
+    a copier: a repeat call with fresh operands of the same layout copies the same operands
+    by that plan, without pad_pair's checks, into one buffer whose copies have the shapes
+    and strides of the first call's, 16-byte aligned bases, and the operands' values."""
+    import ctypes
+
     from swizzlekit.kernels.triton import copies as rules, pad
     from swizzlekit.kernels.triton.routes import fingerprint
 
-    def stand_in(a, a2, b, b2):                   # the copy kernel, on integer views
+    sources = {}
+
+    def stand_in(a, a2, b, b2):                   # the copy kernel, on device addresses
         for src, dst in ((a, a2), (b, b2)):
-            dst.zero_()
-            dst[:src.shape[0], :src.shape[1]] = src
+            t = sources[src]
+            rows, cols = rules._pitch_shape(t)
+            raw = (ctypes.c_char * (rows * cols * 2)).from_address(dst)
+            out = torch.frombuffer(raw, dtype=torch.float16).view(rows, cols)
+            out.zero_()
+            out[:, :t.shape[1]] = t
 
     def operands():
         a = torch.randn(*shape_a, dtype=torch.float16)
         b = torch.randn(*shape_b, dtype=torch.float16)
-        return a, (b.T.contiguous().T if b_kmajor else b)
+        b = b.T.contiguous().T if b_kmajor else b
+        sources.update({a.data_ptr(): a, b.data_ptr(): b.T if b_kmajor else b})
+        return a, b
 
     monkeypatch.setattr(pad, "_REPEATS", pad.PlanCache(8))
     monkeypatch.setattr(rules, "_COPIERS", None)
     a, b = operands()
     b_rows = b.T if b_kmajor else b
     for t in (a, b_rows):                         # plans for the copies the first call makes
-        pad._REPEATS.put(pad._print(t, rules._pitch_shape(t), None, (0, 0)),
-                         (stand_in, torch.int16))
+        pad._REPEATS.put(pad._print(t, rules._pitch_shape(t), None, (0, 0)), stand_in)
     if copied == "AB":
         pad._REPEATS.put(pad._print(a, rules._pitch_shape(a), b_rows,
-                                    rules._pitch_shape(b_rows)), (stand_in, torch.int16))
+                                    rules._pitch_shape(b_rows)), stand_in)
     print_ = fingerprint((a, b), ("test",))
     first = rules._tma_copies(a, b, print_)
     assert (rules.copiers().get(print_) is not None) == bool(copied)
@@ -357,8 +367,10 @@ def test_repeat_copies_for_tma_go_straight_to_their_plan(monkeypatch, shape_a, s
     assert calls == [] or not copied
     for x, y, given in zip(first, again, (a, b)):
         assert x.shape == y.shape == given.shape and x.stride() == y.stride()
-        assert torch.equal(y, given)
+        assert torch.equal(y, given) and y.data_ptr() % 16 == 0
         assert (y.data_ptr() == given.data_ptr()) == (("A" if given is a else "B") not in copied)
+    if copied == "AB":                            # both copies in one buffer, B's after A's
+        assert again[1].data_ptr() - again[0].data_ptr() == rules.copiers().get(print_).b_at
 
 
 @pytest.mark.parametrize("args, message", [
@@ -654,3 +666,24 @@ def test_the_plan_rules_refuse_bad_sizes_by_name(rule, args, message):
 
     with pytest.raises(SwizzleKitError, match=message):
         getattr(copies if rule == "pitch_min_m" else configs, rule)(*args)
+
+
+def test_only_plain_copies_routes_launch_by_address(monkeypatch):
+    """matmul._express: a repeat call goes the raw-address way (_follow_copies) only on a
+    route of copies for TMA with one K split, no pitched or K-major copy of B, a copier kept
+    for its fingerprint, and no launch hook (hooks see the tensors)."""
+    from swizzlekit.kernels.triton import copies as rules, matmul as mm
+    from swizzlekit.kernels.triton.routes import Route
+
+    monkeypatch.setattr(rules, "_COPIERS", None)
+    copier = object()
+    rules.copiers().put("seen", copier)
+    plain = Route(("key",), 1, True, False, copies=True)
+    assert mm._express(plain, "seen") is copier
+    assert mm._express(plain._replace(tma=False), "seen") is copier   # the pointer kernel
+    assert mm._express(plain, "unseen") is None
+    for change in (dict(split=2), dict(pitch=True), dict(kcopy=True), dict(copies=False),
+                   dict(copies=False, pad=True)):
+        assert mm._express(plain._replace(**change), "seen") is None, change
+    monkeypatch.setattr(mm, "hooked", lambda: True)
+    assert mm._express(plain, "seen") is None

@@ -1,7 +1,8 @@
-"""Host time of a repeat call on copies for TMA, with and without the copier that skips the
-copies' checks (``copies.copiers``), interleaved: 1001³ and 700³ bf16, each route's best of 5
-rounds of 200 calls issued back to back behind ~60 ms of queued GPU work (so no call waits on
-the GPU), beside cuBLAS and the rows read as given (``tma=False``).
+"""Host time of a repeat call on copies for TMA three ways, interleaved: by device addresses
+(the default: ``matmul._follow_copies``, one buffer), by tensors through the copier that
+skips the copies' checks (``copies.copiers``), and without the copier; 1001³ and 700³ bf16,
+each route's best of 5 rounds of 200 calls issued back to back behind ~60 ms of queued GPU
+work (so no call waits on the GPU), beside cuBLAS and the rows read as given (``tma=False``).
 
     python3 docs/data/bench/ragged_small/host_ab.py        (on a GPU)
 """
@@ -11,6 +12,7 @@ import torch
 
 from swizzlekit.kernels import matmul
 from swizzlekit.kernels.triton import copies
+from swizzlekit.kernels.triton import matmul as mm
 from swizzlekit.kernels.triton.plans import PlanCache
 
 big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
@@ -32,6 +34,16 @@ def host_us(fn, rounds=5, calls=200):
     return best * 1e6
 
 
+def by_tensors(fn):
+    def run():
+        saved, mm._express = mm._express, lambda route, print_: None
+        try:
+            fn()
+        finally:
+            mm._express = saved
+    return run
+
+
 def without_copier(fn):
     def run():
         saved, copies._COPIERS = copies._COPIERS, PlanCache(0)     # keeps nothing
@@ -48,7 +60,8 @@ for n in (1001, 700):
     c = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
     ref = a.double() @ b.double()
     runs = {"cublas": lambda: torch.matmul(a, b, out=c),
-            "copies, copier": lambda: matmul(a, b, out=c),
+            "copies, by address": lambda: matmul(a, b, out=c),
+            "copies, by tensors": by_tensors(lambda: matmul(a, b, out=c)),
             "copies, no copier": without_copier(lambda: matmul(a, b, out=c)),
             "as given": lambda: matmul(a, b, out=c, tma=False)}
     for name, fn in runs.items():

@@ -55,6 +55,9 @@ COPY_MIN_MNK = 2**28
 #: and 48.5 us on the H100, 69.2 and 38.9 on the H200). A's copy has no such floor: 8191 x 16
 #: x 4095 ran 112 us as given and 70.7 on the copy (H200).
 COPY_B_MIN_M = 48
+#: Where B's copy starts in a repeat call's one buffer (:class:`_Copier`): TMA needs 16-byte
+#: aligned bases, and torch's allocator hands out 512-byte aligned ones.
+COPY_ALIGN = 512
 
 
 #: A TMA call whose row-major B has rows that do not all start on a :data:`PITCH_ALIGN`-byte
@@ -280,9 +283,9 @@ def _tma_copies(a, b, print_: tuple | None = None):
     if print_ is not None and (copy_a or copy_b):       # what a repeat call launches
         first, first_to = (a, a_to) if copy_a else (b_rows, b_to)
         second, second_to = (b_rows, b_to) if copy_a and copy_b else (None, (0, 0))
-        repeat = planned_copy(first, first_to, second, second_to)
-        if repeat is not None:
-            copiers().put(print_, _Copier(repeat, a_to, b_to, b_kmajor))
+        plan = planned_copy(first, first_to, second, second_to)
+        if plan is not None:
+            copiers().put(print_, _Copier(plan, a_to, b_to, b_kmajor, a.element_size()))
     return a2, (b2.T if b_kmajor else b2)
 
 
@@ -301,32 +304,65 @@ def copiers():
 
 
 class _Copier:
-    """:func:`_tma_copies` for a fingerprint seen before: the copy's plan (``repeat``, from
+    """:func:`_tma_copies` for a fingerprint seen before: the copy's plan (``plan``, from
     :func:`.pad.planned_copy`), the buffers' shapes (``a_to``, ``b_to``; None: that operand
-    is read as given) and whether B is K-major, as its first call found them. A repeat call
-    allocates the buffers and launches the plan, without the checks: the fingerprint fixes
-    the shapes, strides, dtype, device and base alignment they read."""
+    is read as given), whether B is K-major, and the operands' element size, as its first
+    call found them. A repeat call makes both copies in one fresh buffer (A's, then B's from
+    the next :data:`COPY_ALIGN` bytes) and launches the plan on raw addresses, without the
+    checks: the fingerprint fixes the shapes, strides, dtype, device and base alignment they
+    read::
 
-    __slots__ = ("repeat", "a_to", "b_to", "b_kmajor")
+        buffer:  [ A's copy: a_to, row-major | pad to COPY_ALIGN | B's rows' copy: b_to ]
+    """
 
-    def __init__(self, repeat, a_to: tuple | None, b_to: tuple | None, b_kmajor: bool):
-        self.repeat, self.a_to, self.b_to, self.b_kmajor = repeat, a_to, b_to, b_kmajor
+    __slots__ = ("plan", "a_to", "b_to", "b_kmajor", "elem", "b_at", "nbytes")
 
-    def __call__(self, a, b):
+    def __init__(self, plan, a_to: tuple | None, b_to: tuple | None, b_kmajor: bool,
+                 elem_bytes: int):
+        self.plan, self.a_to, self.b_to, self.b_kmajor = plan, a_to, b_to, b_kmajor
+        self.elem = elem_bytes
+        a_bytes = a_to[0] * a_to[1] * elem_bytes if a_to is not None else 0
+        self.b_at = -(-a_bytes // COPY_ALIGN) * COPY_ALIGN
+        self.nbytes = self.b_at + (b_to[0] * b_to[1] * elem_bytes if b_to is not None else 0)
+
+    def launch(self, a, b) -> tuple:
+        """``(buffer, address of A as read, address of B's rows as read)``: the copies
+        launched into one fresh buffer (the copied operands' addresses lie in it; the others
+        are the operands' own). The buffer must outlive the launches that read it, as any
+        tensor freed while its kernels are queued does under torch's caching allocator."""
         import torch
 
         from swizzlekit.kernels.triton.pad import launch_copy
 
-        b_rows = b.T if self.b_kmajor else b
-        a2 = b2 = None
-        if self.a_to is not None:
-            a2 = torch.empty(self.a_to, device=a.device, dtype=a.dtype)
-        if self.b_to is not None:
-            b2 = torch.empty(self.b_to, device=a.device, dtype=b.dtype)
-        if a2 is None:
-            launch_copy(self.repeat, b_rows, b2, None, None)
+        buf = torch.empty(self.nbytes, device=a.device, dtype=torch.uint8)
+        base = buf.data_ptr()
+        pa = base if self.a_to is not None else a.data_ptr()
+        pb = base + self.b_at if self.b_to is not None else b.data_ptr()
+        if self.a_to is None:
+            launch_copy(self.plan, b.data_ptr(), pb)
+        elif self.b_to is None:
+            launch_copy(self.plan, a.data_ptr(), pa)
         else:
-            launch_copy(self.repeat, a, a2, b_rows if b2 is not None else None, b2)
-        a_out = a if a2 is None else a2[:, :a.shape[1]]
-        b_out = b_rows if b2 is None else b2[:, :b_rows.shape[1]]
-        return a_out, (b_out.T if self.b_kmajor else b_out)
+            launch_copy(self.plan, a.data_ptr(), pa, b.data_ptr(), pb)
+        return buf, pa, pb
+
+    def views(self, buf, a, b) -> tuple:
+        """A, and B's rows (Bᵀ's where B is K-major), as the kernel reads them: the copies
+        in ``buf`` (from :meth:`launch`) at the operands' own sizes, or the operands."""
+        b_rows = b.T if self.b_kmajor else b
+        a2 = a if self.a_to is None else _view(buf, 0, self.a_to, a)
+        b2 = b_rows if self.b_to is None else _view(buf, self.b_at, self.b_to, b_rows)
+        return a2, b2
+
+    def __call__(self, a, b) -> tuple:
+        """A and B as :func:`_tma_copies` returns them, made by :meth:`launch`."""
+        a2, b2 = self.views(self.launch(a, b)[0], a, b)
+        return a2, (b2.T if self.b_kmajor else b2)
+
+
+def _view(buf, at: int, shape: tuple, like):
+    """The ``shape`` row-major buffer at byte ``at`` of ``buf``, in ``like``'s dtype, viewed
+    at ``like``'s size (its first columns)."""
+    rows, cols = shape
+    size = rows * cols * like.element_size()
+    return buf[at:at + size].view(like.dtype).view(rows, cols)[:, :like.shape[1]]

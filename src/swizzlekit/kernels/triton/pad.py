@@ -44,9 +44,9 @@ BLOCK_R, BLOCK_C = 8, 2048
 
 #: Compiled copies by shape, strides and base alignment (:func:`pad_k`).
 PAD_PLANS = PlanCache(256)
-#: Repeat calls by the tensors' print (:func:`_print`): the plan and the integer dtype the
-#: copy moves, so that a call seen before skips the door and the key (host time: the ragged
-#: GEMM's repeat calls are bound by it, docs/data/bench/host_ragged/).
+#: Repeat calls by the tensors' print (:func:`_print`): the plan, so that a call seen before
+#: skips the door and the key (host time: the ragged GEMM's repeat calls are bound by it,
+#: docs/data/bench/host_ragged/).
 _REPEATS = PlanCache(256)
 
 
@@ -123,18 +123,21 @@ def pad_to(t, rows: int, cols: int):
 
 
 def planned_copy(a, a_to: tuple, b, b_to: tuple):
-    """What a repeat :func:`pad_pair` of these arguments launches: ``(plan, integer dtype)``,
-    or None where none was planned (no call yet, or Triton's interpreter)."""
+    """The plan a repeat :func:`pad_pair` of these arguments launches, or None where none was
+    planned (no call yet, or Triton's interpreter)."""
     print_ = _print(a, a_to, b, b_to)
     return _REPEATS.get(print_) if print_ is not None else None
 
 
-def launch_copy(repeat, a, a2, b, b2) -> None:
-    """Launch a :func:`planned_copy` answer on ``a`` into ``a2`` and ``b`` into ``b2`` (``b``
-    None: ``a`` alone), each viewed as the plan's integers."""
-    plan, as_int = repeat
-    src, dst = (b, b2) if b is not None else (a, a2)       # no B: A's views, never read
-    plan(a.view(as_int), a2.view(as_int), src.view(as_int), dst.view(as_int))
+def launch_copy(plan, a: int, a2: int, b: int | None = None, b2: int | None = None) -> None:
+    """Launch a :func:`planned_copy` answer on the device addresses of ``a`` and its buffer
+    ``a2``, and of ``b`` and ``b2`` (None: ``a`` alone). Integers, not tensors: Triton's
+    launcher takes an integer as the address itself, where a tensor costs it a call for
+    ``data_ptr`` and a driver query of the pointer, and the caller a view of each as the
+    plan's integers."""
+    if b is None:
+        b, b2 = a, a2                                   # no B: A's, never read
+    plan(a, a2, b, b2)
 
 
 def pad_pair(a, a_to: tuple, b, b_to: tuple):
@@ -149,7 +152,10 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
     if repeat is not None:          # the same tensors' layout as a call that passed the door
         a2 = torch.empty(a_to, device=a.device, dtype=a.dtype)
         b2 = torch.empty(b_to, device=a.device, dtype=b.dtype) if b is not None else None
-        launch_copy(repeat, a, a2, b, b2)
+        if b is None:
+            launch_copy(repeat, a.data_ptr(), a2.data_ptr())
+        else:
+            launch_copy(repeat, a.data_ptr(), a2.data_ptr(), b.data_ptr(), b2.data_ptr())
         return a2, b2
     for t in (a, b) if b is not None else (a,):
         if not isinstance(t, torch.Tensor):
@@ -188,6 +194,6 @@ def pad_pair(a, a_to: tuple, b, b_to: tuple):
             triton.cdiv(widest, BLOCK_C // size), 1)
     plan = launch_planned(PAD_PLANS, key, _pad_pair_kernel, grid, tensors, args, constexprs)
     if plan is not None and print_ is not None:
-        _REPEATS.put(print_, (plan, as_int))
+        _REPEATS.put(print_, plan)
     return a2, (b2 if b2 is not a2 else None)
 

@@ -44,7 +44,8 @@ from triton import knobs
 from triton.runtime.driver import driver
 from triton.runtime.jit import JITFunction
 
-__all__ = ["ENCODED_PER_PLAN", "Plan", "PlanCache", "capture", "plannable", "launch_planned"]
+__all__ = ["ENCODED_PER_PLAN", "Plan", "PlanCache", "capture", "hooked", "plannable",
+           "launch_planned"]
 
 #: Address sets whose encoded TMA descriptors a plan keeps (least recently used dropped).
 ENCODED_PER_PLAN = 16
@@ -65,18 +66,23 @@ class Plan:
         after them. ``descriptors()`` builds their ``TensorDescriptor``s; it runs only for
         addresses this plan has not encoded yet, or where the direct launch is not
         available (module docstring)."""
+        self.tma_at(tuple(t.data_ptr() for t in tensors), descriptors, *others)
+
+    def tma_at(self, addresses: tuple, descriptors: Callable[[], list], *others) -> None:
+        """:meth:`tma` for tensors at the device ``addresses`` (their ``data_ptr()``s), which
+        a caller holding raw addresses passes without making tensors; ``descriptors()`` makes
+        them where these addresses were not encoded yet."""
         direct = self._direct
         if direct is None or _hooks() != (None, None):
             return self(*descriptors(), *others)
-        key = tuple(t.data_ptr() for t in tensors)
-        encoded = self._encoded.get(key)
+        encoded = self._encoded.get(addresses)
         if encoded is None:
             encoded = _encode(descriptors(), direct[1])
-            self._encoded[key] = encoded
+            self._encoded[addresses] = encoded
             if len(self._encoded) > ENCODED_PER_PLAN:
                 self._encoded.popitem(last=False)
         else:
-            self._encoded.move_to_end(key)
+            self._encoded.move_to_end(addresses)
         launch, _, cooperative, pdl = direct
         k = self.kernel
         device = driver.active.get_current_device()
@@ -95,6 +101,12 @@ class Plan:
 
     def __repr__(self) -> str:
         return f"Plan({self.kernel.name}, grid={self.grid}, config={self.config})"
+
+
+def hooked() -> bool:
+    """Whether a launch hook (a profiler's, such as proton's) is set: the hooks see each
+    launch's arguments, so callers that launch on raw addresses pass tensors instead."""
+    return _hooks() != (None, None)
 
 
 def _hooks() -> tuple:
