@@ -74,7 +74,7 @@ def kmajor_copy(b, tile: tuple[int, int, int] = TILE):
     args = (rows, cols, *b.stride())
     key = ((b.device.index, *args, *tile, b.data_ptr() % 16)
            if b.device.type == "cuda" and not _INTERPRET else None)
-    grid = (triton.cdiv(rows, block_r), triton.cdiv(cols, block_c), 1)
+    grid = (-(-rows // block_r), -(-cols // block_c), 1)    # not triton.cdiv: a JIT call
     launch_planned(KMAJOR_PLANS, key, _transpose_kernel, grid, tensors, args,
                    dict(BLOCK_R=block_r, BLOCK_C=block_c), num_warps=warps)
     return out

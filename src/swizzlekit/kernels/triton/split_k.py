@@ -170,7 +170,7 @@ def buffers(split: int, M: int, N: int, device, unused):
     if split == 1:
         return unused, unused
     return (torch.empty((split, M, N), device=device, dtype=torch.float32),
-            counters(device, triton.cdiv(M, 16) * triton.cdiv(N, 16)))
+            counters(device, -(-M // 16) * -(-N // 16)))      # not triton.cdiv: a JIT call
 
 
 def counters(device, tiles: int):
@@ -179,7 +179,9 @@ def counters(device, tiles: int):
     stream, grown (a fresh zeroed tensor) when a launch needs more."""
     import torch
 
-    stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
+    from triton.runtime.driver import driver
+
+    stream = driver.active.get_current_stream(device.index) if device.type == "cuda" else 0
     key = (device.type, device.index, stream)
     have = _COUNTERS.get(key)
     if have is None or have.numel() < tiles:

@@ -1,0 +1,71 @@
+"""Host time of repeat calls at small M (64 x 1001 x 1001 and its aligned neighbour 64 x 1024
+x 1024, bf16): the default split (``split_k=None``: S = 1 or 2, timed on the first call)
+against ``split_k=1``, as given (``tma=False``) and on copies for TMA (``COPY_MIN_MNK`` set to
+1 here), beside cuBLAS; each a best of 5 rounds of 300 calls issued behind queued GPU work,
+and the split each signature kept; then cProfile of one (the slowest, or the one named).
+
+    python3 docs/data/bench/host_copies/host_small.py ["copies, split 1"]       (on a GPU)
+"""
+import cProfile
+import pstats
+import sys
+import time
+
+import torch
+
+import swizzlekit.kernels.triton.copies as copies
+from swizzlekit.kernels import matmul
+from swizzlekit.kernels.triton import matmul as mm
+
+copies.COPY_MIN_MNK = 1
+big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+
+
+def host_us(fn, calls=300, rounds=5):
+    best = float("inf")
+    for _ in range(rounds):
+        for _ in range(40):
+            big @ big
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - t) / calls)
+        torch.cuda.synchronize()
+    return best * 1e6
+
+
+def operands(m, n, k):
+    return (torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+            torch.randn(k, n, device="cuda", dtype=torch.bfloat16),
+            torch.empty(m, n, device="cuda", dtype=torch.bfloat16))
+
+
+a, b, c = operands(64, 1001, 1001)
+a2, b2, c2 = operands(64, 1024, 1024)
+calls = {"cublas 1001": lambda: torch.matmul(a, b, out=c),
+         "as given, split None": lambda: matmul(a, b, out=c, tma=False),
+         "as given, split 1": lambda: matmul(a, b, out=c, tma=False, split_k=1),
+         "copies, split None": lambda: matmul(a, b, out=c),
+         "copies, split 1": lambda: matmul(a, b, out=c, split_k=1),
+         "aligned 1024, split None": lambda: matmul(a2, b2, out=c2),
+         "aligned 1024, split 1": lambda: matmul(a2, b2, out=c2, split_k=1)}
+for fn in calls.values():
+    for _ in range(3):
+        fn()
+torch.cuda.synchronize()
+print(torch.cuda.get_device_name(), flush=True)
+times = {name: host_us(fn) for name, fn in calls.items()}
+for name, us in times.items():
+    print(f"{name}: {us:.1f} us host a call", flush=True)
+print("splits kept:", sorted({r.split for r in mm.ROUTES._plans.values()}),
+      [(r.copies, r.tma, r.split) for r in mm.ROUTES._plans.values()])
+slowest = (sys.argv[1] if len(sys.argv) > 1
+           else max((n for n in times if not n.startswith("cublas")), key=times.get))
+prof = cProfile.Profile()
+prof.enable()
+for _ in range(1000):
+    calls[slowest]()
+prof.disable()
+torch.cuda.synchronize()
+print(f"--- {slowest}: cProfile, 1000 calls, by own time")
+pstats.Stats(prof).sort_stats("tottime").print_stats(18)
