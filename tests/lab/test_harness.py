@@ -37,3 +37,58 @@ def test_turns_rotate_and_every_run_is_timed_each_turn(monkeypatch, count, repli
 def test_bad_arguments_are_refused(runs, replicates, message):
     with pytest.raises(SwizzleKitError, match=message):
         harness.interleaved_ms(runs, replicates)
+
+
+@pytest.mark.parametrize("calls,rounds", [(1, 1), (3, 4), (50, 2)])
+def test_host_us_is_the_best_round_per_call(monkeypatch, calls, rounds):
+    """host_us: each round queues ``behind`` after a synchronize, then issues ``calls`` calls
+    between two clock readings; the answer is the least round's time per call, in µs
+    (a stand-in clock whose rounds take 7, 3, 5, 3, ... seconds, and a stand-in CUDA)."""
+    torch = pytest.importorskip("torch")
+    import time
+
+    events, spans = [], iter([7, 3, 5, 3, 9, 4] * 200)
+    now = [0.0]
+
+    def clock():
+        if events and events[-1] == "call":        # the end of a round: advance by its span
+            now[0] += next(spans)
+        events.append("clock")
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", clock)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: events.append("sync"))
+    got = harness.host_us(lambda: events.append("call"), calls=calls, rounds=rounds,
+                          behind=lambda: events.append("behind"))
+    one = ["sync", "behind", "clock"] + ["call"] * calls + ["clock", "sync"]
+    assert events == one * rounds
+    assert got == pytest.approx(min([7, 3, 5, 3, 9, 4][:rounds]) / calls * 1e6)
+
+
+@pytest.mark.parametrize("kw,message", [
+    (dict(calls=0), "calls must be at least 1"), (dict(calls=2.0), "calls must be an integer"),
+    (dict(rounds=0), "rounds must be at least 1"), (dict(rounds=10**4), "rounds must be at most"),
+    (dict(behind=3), "behind must be a callable or None"),
+])
+def test_host_us_refuses_bad_arguments(kw, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        harness.host_us(lambda: None, **kw)
+
+
+def test_host_profile_names_the_functions_called(monkeypatch):
+    """host_profile: cProfile's table of the calls, queued work first and never profiled,
+    the function called among those it names, with its call count."""
+    torch = pytest.importorskip("torch")
+    events = []
+
+    def work():
+        events.append("call")
+
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: events.append("sync"))
+    text = harness.host_profile(work, calls=7, behind=lambda: events.append("behind"), top=5)
+    assert events == ["sync", "behind"] + ["call"] * 7 + ["sync"]
+    assert "(work)" in text
+    line, = [ln for ln in text.splitlines() if "(work)" in ln]
+    assert line.split()[0] == "7"
+    with pytest.raises(SwizzleKitError, match="top must be at least 1"):
+        harness.host_profile(work, top=0)

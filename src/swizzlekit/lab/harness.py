@@ -7,7 +7,7 @@
   turn order rotated by one each time, so that none always runs first or after the same one.
 * :func:`host_us`: the host time of one call, issued back to back without waiting for the
   GPU. Where it nears :func:`median_ms`, the GPU waits for the host: the time is the
-  launch path's, not the kernel's.
+  launch path's, not the kernel's. :func:`host_profile`: where that time goes (cProfile).
 * :func:`environment`: GPU, driver, CUDA, torch and triton versions and the date, which tag
   every table the lab writes (the standard: no number without its provenance).
 
@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["median_ms", "interleaved_ms", "rotated", "host_us", "environment", "has_cuda_gpu",
-           "this_gpu"]
+__all__ = ["median_ms", "interleaved_ms", "rotated", "host_us", "host_profile", "environment",
+           "has_cuda_gpu", "this_gpu"]
 
 
 def has_cuda_gpu() -> bool:
@@ -107,22 +107,62 @@ def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
     return times
 
 
-def host_us(fn: Callable[[], object], *, calls: int = 50) -> float:
+def host_us(fn: Callable[[], object], *, calls: int = 50, rounds: int = 1,
+            behind: Callable[[], object] | None = None) -> float:
     """Microseconds of host time per call of ``fn()``: ``calls`` calls issued back to back
-    (the GPU is not waited for between them; it is before and after)."""
+    (the GPU is not waited for between them; it is before and after), the least of
+    ``rounds`` such rounds. ``behind``: work queued on the GPU before each round (a few
+    large products), so that no call of the round finds the GPU idle and waits on it."""
     import time
 
+    from swizzlekit.errors import check_int
+
+    calls, rounds = check_int("calls", calls, 1), check_int("rounds", rounds, 1, 1000)
+    if behind is not None and not callable(behind):
+        raise SwizzleKitError(f"behind must be a callable or None, got {behind!r}")
     import torch
 
-    if not isinstance(calls, int) or calls < 1:
-        raise SwizzleKitError(f"calls must be a positive integer, got {calls!r}")
+    best = float("inf")
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        if behind is not None:
+            behind()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, time.perf_counter() - start)
+        torch.cuda.synchronize()
+    return best / calls * 1e6
+
+
+def host_profile(fn: Callable[[], object], *, calls: int = 1000,
+                 behind: Callable[[], object] | None = None, top: int = 20) -> str:
+    """Where :func:`host_us`'s time goes: cProfile's table of ``calls`` back-to-back calls of
+    ``fn()`` (queued ``behind`` work first, as there), its ``top`` functions by their own
+    time, as text."""
+    import cProfile
+    import io
+    import pstats
+
+    from swizzlekit.errors import check_int
+
+    calls, top = check_int("calls", calls, 1), check_int("top", top, 1)
+    if behind is not None and not callable(behind):
+        raise SwizzleKitError(f"behind must be a callable or None, got {behind!r}")
+    import torch
+
     torch.cuda.synchronize()
-    start = time.perf_counter()
+    if behind is not None:
+        behind()
+    profile = cProfile.Profile()
+    profile.enable()
     for _ in range(calls):
         fn()
-    elapsed = time.perf_counter() - start
+    profile.disable()
     torch.cuda.synchronize()
-    return elapsed / calls * 1e6
+    text = io.StringIO()
+    pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
+    return text.getvalue()
 
 
 def environment() -> dict[str, str]:

@@ -4,15 +4,12 @@ time), then the copier and the GEMM launch timed apart with the GPU kept busy.
 
     python3 docs/data/bench/host_copies/host_profile.py        (on a GPU)
 """
-import cProfile
-import pstats
-import time
-
 import torch
 
 from swizzlekit.kernels import matmul
 from swizzlekit.kernels.triton import copies
 from swizzlekit.kernels.triton.routes import fingerprint
+from swizzlekit.lab import harness
 
 big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
 
@@ -22,16 +19,8 @@ def busy():
         big @ big
 
 
-def host_us(fn, calls=300, rounds=5):
-    best = float("inf")
-    for _ in range(rounds):
-        busy()
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - t) / calls)
-        torch.cuda.synchronize()
-    return best * 1e6
+def host_us(fn):
+    return harness.host_us(fn, calls=300, rounds=5, behind=busy)
 
 
 def tensors(n):
@@ -62,12 +51,5 @@ assert copies.copiers().get(print_) is not None
 print(f"copier alone: {host_us(lambda: copies._tma_copies(a, b, print_)):.1f} us host a call")
 print(f"fingerprint alone: {host_us(lambda: fingerprint((a, b, c), ('auto', 'tf32', False, None, None))):.1f} us")
 for name in ("copies 1001", "as given 1001"):
-    busy()
-    prof = cProfile.Profile()
-    prof.enable()
-    for _ in range(2000):
-        calls[name]()
-    prof.disable()
-    torch.cuda.synchronize()
     print(f"--- {name}: cProfile, 2000 calls, by own time")
-    pstats.Stats(prof).sort_stats("tottime").print_stats(22)
+    print(harness.host_profile(calls[name], calls=2000, behind=busy, top=22))

@@ -6,32 +6,26 @@ and the split each signature kept; then cProfile of one (the slowest, or the one
 
     python3 docs/data/bench/host_copies/host_small.py ["copies, split 1"]       (on a GPU)
 """
-import cProfile
-import pstats
 import sys
-import time
 
 import torch
 
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 from swizzlekit.kernels.triton import matmul as mm
+from swizzlekit.lab import harness
 
 copies.COPY_MIN_MNK = 1
 big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
 
 
-def host_us(fn, calls=300, rounds=5):
-    best = float("inf")
-    for _ in range(rounds):
-        for _ in range(40):
-            big @ big
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - t) / calls)
-        torch.cuda.synchronize()
-    return best * 1e6
+def busy():
+    for _ in range(40):
+        big @ big
+
+
+def host_us(fn):
+    return harness.host_us(fn, calls=300, rounds=5, behind=busy)
 
 
 def operands(m, n, k):
@@ -61,11 +55,5 @@ print("splits kept:", sorted({r.split for r in mm.ROUTES._plans.values()}),
       [(r.copies, r.tma, r.split) for r in mm.ROUTES._plans.values()])
 slowest = (sys.argv[1] if len(sys.argv) > 1
            else max((n for n in times if not n.startswith("cublas")), key=times.get))
-prof = cProfile.Profile()
-prof.enable()
-for _ in range(1000):
-    calls[slowest]()
-prof.disable()
-torch.cuda.synchronize()
 print(f"--- {slowest}: cProfile, 1000 calls, by own time")
-pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+print(harness.host_profile(calls[slowest], calls=1000, behind=busy, top=18))

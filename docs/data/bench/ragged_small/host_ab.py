@@ -6,32 +6,26 @@ work (so no call waits on the GPU), beside cuBLAS and the rows read as given (``
 
     python3 docs/data/bench/ragged_small/host_ab.py        (on a GPU)
 """
-import time
-
 import torch
 
 from swizzlekit.kernels import matmul
 from swizzlekit.kernels.triton import copies
 from swizzlekit.kernels.triton import matmul as mm
 from swizzlekit.kernels.triton.plans import PlanCache
+from swizzlekit.lab import harness
 
 big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
 
 
-def host_us(fn, rounds=5, calls=200):
+def busy():
+    for _ in range(30):
+        big @ big
+
+
+def host_us(fn):
     for _ in range(20):
         fn()
-    torch.cuda.synchronize()
-    best = float("inf")
-    for _ in range(rounds):
-        for _ in range(30):
-            big @ big
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - t) / calls)
-        torch.cuda.synchronize()
-    return best * 1e6
+    return harness.host_us(fn, calls=200, rounds=5, behind=busy)
 
 
 def by_tensors(fn):
