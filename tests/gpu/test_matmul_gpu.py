@@ -340,21 +340,23 @@ def test_large_unaligned_rows_run_on_aligned_copies(dtype, precision, bound, tb)
         assert err == err and err < TOLERANCE[bound]
 
 
-@pytest.mark.parametrize("case", ["A", "B", "AB, B K-major", "A offset, pointer kernel"])
+@pytest.mark.parametrize("case", ["A", "B", "AB, B K-major", "AB, split 2",
+                                  "A offset, pointer kernel", "A offset, pointer kernel, split 2"])
 def test_repeat_calls_on_copies_launch_by_address(monkeypatch, case):
     """A 16-bit call on copies for TMA, once its route is kept (from its third call; the
     first plans the copies' call, the second keeps its route), makes its copies in one
     buffer and launches copy and GEMM on raw addresses (matmul._follow_copies): A alone
     copied (K = 1001; C rows TMA writes), B alone (N = 1001; C by masked stores), both with B
-    K-major, and A an offset view of aligned width at 64 rows (the pointer kernel on the
-    copy). Fresh operands every call, into a poisoned C, against float64."""
+    K-major, both with K split in two, and A an offset view of aligned width at 64 rows (the
+    pointer kernel on the copy), whole and split. Fresh operands every call, into a poisoned
+    C, against float64."""
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     m, n, k, tb = {"A": (1024, 1024, 1001, False), "B": (1024, 1001, 1024, False),
                    "AB, B K-major": (1001, 1001, 1001, True),
-                   "A offset, pointer kernel": (64, 4096, 1024, False)}[case]
+                   "AB, split 2": (1001, 1001, 1001, False)}.get(case, (64, 4096, 1024, False))
     express = []
     follow = mm._follow_copies
     monkeypatch.setattr(mm, "_follow_copies", lambda route, *args: (
@@ -364,13 +366,14 @@ def test_repeat_calls_on_copies_launch_by_address(monkeypatch, case):
         if case.startswith("A offset"):
             wide = torch.randn(m, k + 1, device="cuda", dtype=torch.bfloat16)
             a = wide[:, 1:]
-        split = 1 if m <= 512 else None             # no first-call pick of a split
+        split = 2 if "split 2" in case else 1 if m <= 512 else None   # no first-call pick
         c = matmul(a, b, out=poisoned(m, n, torch.bfloat16, "cuda"), split_k=split)
         err = relative_error(c, a, b)
         assert err == err and err < mm.TOLERANCE["bfloat16"], (case, err)
     assert len(express) == 2, case          # the first plans, the second keeps the route
     route = express[0]
     assert route.copies and route.tma is (m >= 128) and route.c_ptr is (n % 8 != 0)
+    assert route.split == (2 if "split 2" in case else 1)
 
 
 @pytest.mark.parametrize("dtype,bound,split_k", [(torch.bfloat16, "bfloat16", 1),

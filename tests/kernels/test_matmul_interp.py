@@ -670,7 +670,7 @@ def test_the_plan_rules_refuse_bad_sizes_by_name(rule, args, message):
 
 def test_only_plain_copies_routes_launch_by_address(monkeypatch):
     """matmul._express: a repeat call goes the raw-address way (_follow_copies) only on a
-    route of copies for TMA with one K split, no pitched or K-major copy of B, a copier kept
+    route of copies for TMA (any K split) with no pitched or K-major copy of B, a copier kept
     for its fingerprint, and no launch hook (hooks see the tensors)."""
     from swizzlekit.kernels.triton import copies as rules, matmul as mm
     from swizzlekit.kernels.triton.routes import Route
@@ -681,8 +681,9 @@ def test_only_plain_copies_routes_launch_by_address(monkeypatch):
     plain = Route(("key",), 1, True, False, copies=True)
     assert mm._express(plain, "seen") is copier
     assert mm._express(plain._replace(tma=False), "seen") is copier   # the pointer kernel
+    assert mm._express(plain._replace(split=2), "seen") is copier     # a split K
     assert mm._express(plain, "unseen") is None
-    for change in (dict(split=2), dict(pitch=True), dict(kcopy=True), dict(copies=False),
+    for change in (dict(pitch=True), dict(kcopy=True), dict(copies=False),
                    dict(copies=False, pad=True)):
         assert mm._express(plain._replace(**change), "seen") is None, change
     monkeypatch.setattr(mm, "hooked", lambda: True)

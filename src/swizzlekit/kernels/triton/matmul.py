@@ -331,9 +331,9 @@ def _follow(route: Route, plan, a, b_arg, c, ws, counts):
 
 def _express(route: Route, print_):
     """The copier of a repeat call on copies for TMA that :func:`_follow_copies` can take
-    (one launch of the GEMM on the copies' addresses: no split, no pitched or K-major copy
-    of B, no launch hooks, which see tensors), or None."""
-    if not route.copies or route.split != 1 or route.pitch or route.kcopy or hooked():
+    (the GEMM launched on the copies' addresses: no pitched or K-major copy of B, no launch
+    hooks, which see tensors), or None."""
+    if not route.copies or route.pitch or route.kcopy or hooked():
         return None
     return copiers().get(print_)
 
@@ -341,14 +341,18 @@ def _express(route: Route, print_):
 def _follow_copies(route: Route, plan, copier, a, b, c):
     """A repeat call on copies for TMA by device addresses: the copies launched into one
     buffer (:meth:`.copies._Copier.launch`), then the GEMM's plan on their addresses and
-    C's. The encoded TMA descriptors of an address set seen before are reused, so tensors
-    over the buffer are made only for new addresses. On the H100 the views, the second
-    allocation and the launcher's pointer queries took 20-30 us of the call's 54-70 us of host
-    time (docs/data/bench/host_copies/)."""
+    C's (and a split K's workspace and counters, :func:`.split_k.buffers`). The encoded TMA
+    descriptors of an address set seen before are reused, so tensors over the buffer are
+    made only for new addresses. On the H100 the views, the second allocation and the
+    launcher's pointer queries took 20-30 us of the call's 54-70 us of host time
+    (docs/data/bench/host_copies/)."""
     buf, pa, pb = copier.launch(a, b)
     pc = c.data_ptr()
+    ws = counts = pc                            # unused without a split
+    if route.split != 1:
+        ws, counts = buffers(route.split, a.shape[0], b.shape[1], a.device, c)
     if not route.tma:                           # the pointer kernel on the copies
-        plan(pa, pb, pc, pc, pc)                # C, then the unused workspace and counters
+        plan(pa, pb, pc, ws, counts)
         return c
 
     def descriptors():
@@ -356,9 +360,9 @@ def _follow_copies(route: Route, plan, copier, a, b, c):
                             route.b_kmajor, plan.config)
 
     if route.c_ptr:                             # C by masked stores
-        plan.tma_at((pa, pb), descriptors, pc, pc, pc)
+        plan.tma_at((pa, pb), descriptors, pc, ws, counts)
     else:
-        plan.tma_at((pa, pb, pc), descriptors, pc, pc)
+        plan.tma_at((pa, pb, pc), descriptors, ws, counts)
     return c
 
 
