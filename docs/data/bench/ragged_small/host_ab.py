@@ -3,9 +3,12 @@
 skips the copies' checks (``copies.copiers``), and without the copier; 1001³ and 700³ bf16,
 each route's best of 5 rounds of 200 calls issued back to back behind ~60 ms of queued GPU
 work (so no call waits on the GPU), beside cuBLAS and the rows read as given (``tma=False``).
+``SPLIT``: the calls' ``split_k`` (default None).
 
-    python3 docs/data/bench/ragged_small/host_ab.py        (on a GPU)
+    python3 docs/data/bench/ragged_small/host_ab.py [SPLIT]       (on a GPU)
 """
+import sys
+
 import torch
 
 from swizzlekit.kernels import matmul
@@ -15,6 +18,7 @@ from swizzlekit.kernels.triton.plans import PlanCache
 from swizzlekit.lab import harness
 
 big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+split = int(sys.argv[1]) if len(sys.argv) > 1 else None
 
 
 def busy():
@@ -54,10 +58,10 @@ for n in (1001, 700):
     c = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
     ref = a.double() @ b.double()
     runs = {"cublas": lambda: torch.matmul(a, b, out=c),
-            "copies, by address": lambda: matmul(a, b, out=c),
-            "copies, by tensors": by_tensors(lambda: matmul(a, b, out=c)),
-            "copies, no copier": without_copier(lambda: matmul(a, b, out=c)),
-            "as given": lambda: matmul(a, b, out=c, tma=False)}
+            "copies, by address": lambda: matmul(a, b, out=c, split_k=split),
+            "copies, by tensors": by_tensors(lambda: matmul(a, b, out=c, split_k=split)),
+            "copies, no copier": without_copier(lambda: matmul(a, b, out=c, split_k=split)),
+            "as given": lambda: matmul(a, b, out=c, tma=False, split_k=split)}
     for name, fn in runs.items():
         c.fill_(float("nan"))
         fn()
@@ -68,5 +72,5 @@ for n in (1001, 700):
         names = list(runs)[turn:] + list(runs)[:turn]
         for k in names:
             times[k].append(host_us(runs[k]))
-    print(f"{n}^3 bf16, {torch.cuda.get_device_name()}: " + "  ".join(
+    print(f"{n}^3 bf16, split_k={split}, {torch.cuda.get_device_name()}: " + "  ".join(
         f"{k} {min(v):.1f}" for k, v in times.items()) + " us host a call", flush=True)
