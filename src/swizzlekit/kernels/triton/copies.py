@@ -315,12 +315,11 @@ class _Copier:
         buffer:  [ A's copy: a_to, row-major | pad to COPY_ALIGN | B's rows' copy: b_to ]
     """
 
-    __slots__ = ("plan", "a_to", "b_to", "b_kmajor", "elem", "b_at", "nbytes")
+    __slots__ = ("plan", "a_to", "b_to", "b_kmajor", "b_at", "nbytes")
 
     def __init__(self, plan, a_to: tuple | None, b_to: tuple | None, b_kmajor: bool,
                  elem_bytes: int):
         self.plan, self.a_to, self.b_to, self.b_kmajor = plan, a_to, b_to, b_kmajor
-        self.elem = elem_bytes
         a_bytes = a_to[0] * a_to[1] * elem_bytes if a_to is not None else 0
         self.b_at = -(-a_bytes // COPY_ALIGN) * COPY_ALIGN
         self.nbytes = self.b_at + (b_to[0] * b_to[1] * elem_bytes if b_to is not None else 0)
