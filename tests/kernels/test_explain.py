@@ -249,6 +249,28 @@ def test_invariants_on_random_ragged_pointer_calls(M, N, K, precision):
     _check_invariants(plan)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 1024), st.integers(1, 8192), st.integers(1, 8192),
+       st.sampled_from(["bf16", "tf32", "fp8"]), st.booleans(),
+       st.sampled_from(["model", "0"]))
+@example(512, 4096, 512, "bf16", False, "model")           # the edges: M <= 512, 8 steps of 64
+@example(513, 4096, 512, "bf16", False, "model")
+@example(512, 4096, 511, "bf16", False, "model")
+def test_splits_are_those_the_first_call_times(M, N, K, precision, persistent, mode):
+    """``splits``: S = 1 and 2, timed on the first call, exactly where split_k=None times
+    them (not persistent, M <= 512, K of at least 8 steps of 64, an autotuning mode); else
+    one pass over K. Checked against the rule restated here, not against auto_split."""
+    from unittest import mock
+
+    from swizzlekit.kernels.triton import configs
+
+    persistent = persistent and precision != "fp8"          # fp8's pointer loads: none
+    with mock.patch.object(configs, "_MODE", mode):
+        plan = _plan(M, N, K, precision, "auto", persistent)
+    times = not persistent and M <= 512 and -(-K // 64) >= 8 and mode != "0"
+    assert plan.splits == ((1, 2) if times else (1,))
+
+
 def test_both_narrow_calls_time_one_config_per_group_of_stage_twins():
     """Where both operands load narrow, configs that differ only in stages ran alike (the
     narrow set, docs/data/bench/JOURNAL.md): the default mode times the best of each group."""
@@ -299,6 +321,7 @@ def test_cli_text_and_json(capsys):
     text = capsys.readouterr().out
     assert "bf16 on h100-sxm" in text and "configs fit" in text
     assert "order: grouped" in text and " yes" in text
+    assert "split of K: S = 1 or 2, timed on the first call" in text
     assert main(["kernels", "configs", "--mnk", "64x4096x4096", "--precision", "fp8",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

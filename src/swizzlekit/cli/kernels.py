@@ -126,5 +126,8 @@ def _configs(args: argparse.Namespace) -> int:
     lines += [f"{i:>4}  {r.config:26s} {r.seconds * 1e6:>9.1f} us  {'yes' if r.timed else ''}"
               for i, r in enumerate(plan.configs, 1)]
     lines.append(f"order: {order} ({plan.order_reason})")
+    lines.append("split of K: " + (
+        "S = {}, timed on the first call, the fastest kept (split_k=None)".format(
+            " or ".join(map(str, plan.splits))) if len(plan.splits) > 1 else "none"))
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

@@ -11,8 +11,9 @@ restated here, each marked with where it lives: when a call runs on copies
 ``copies._tma_copies``, and writes a C it cannot store by masked stores; others copy every
 operand with K and N rounded up to 16) and TF32's K-major B (``matmul``). Which
 configs the autotune mode times is the autotuner's own early prune (``configs.Prune``), called
-here as the autotuner calls it. It assumes one split of K, where
-``split_k=None`` also times two at M <= 512.
+here as the autotuner calls it. The configs are ranked for one split of K; ``splits`` names
+the splits ``split_k=None`` times on the first call (``splits.auto_split``: S = 1 and 2 at
+M <= 512), the first call keeping the fastest.
 
 >>> plan = autotune_plan(4096, 4096, 4096, "bf16")
 >>> plan.kernel, plan.order
@@ -65,7 +66,9 @@ class AutotunePlan(NamedTuple):
     row-major B copied K-major first (:func:`~.matmul_configs.tf32_copy_min_m`); ``copied``:
     the operands (``"A"``, ``"B"``, ``"AB"``) a 16-bit call copies into 128-byte rows for TMA
     first, at their own sizes (:func:`~.copies._tma_copies`); ``c_masked``: the TMA kernel
-    writes C by masked stores, its rows being no 16-byte multiples (:mod:`~.tma_kernel`)."""
+    writes C by masked stores, its rows being no 16-byte multiples (:mod:`~.tma_kernel`);
+    ``splits``: the splits of K ``split_k=None`` times on the first call, keeping the
+    fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one."""
     M: int
     N: int
     K: int
@@ -88,6 +91,7 @@ class AutotunePlan(NamedTuple):
     b_kmajor_copy: bool = False
     copied: str = ""
     c_masked: bool = False
+    splits: tuple[int, ...] = (1,)
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -237,6 +241,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
 
     from swizzlekit.gpus import gpu as preset
     from swizzlekit.kernels.triton.device import PLANNED, current_gpu
+    from swizzlekit.kernels.triton.splits import AUTO_SPLITS, auto_split
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
     gpu = current_gpu() if gpu is None else gpu
@@ -263,4 +268,5 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         choose.both_narrow(named), rows, timed, chosen.order,
                         dict(chosen.params), chosen.reason, route.pitch, gpu,
                         b_kmajor_copy=route.b_kmajor and not route.copies,
-                        copied=route.copied, c_masked=route.c_masked)
+                        copied=route.copied, c_masked=route.c_masked,
+                        splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,))

@@ -30,8 +30,8 @@ from swizzlekit.kernels.triton.plans import PlanCache, capture, hooked
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _launch_slots, _multiple, \
     _pointer_acc, _sms, _tile
-from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
-                                               resolve, split_k_for)
+from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, buffers, resolve
+from swizzlekit.kernels.triton.splits import check_split, split_k_for
 from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _auto_order,
                                                       _configs, _prune, tf32_copy_min_m,
                                                       tma_by_size)

@@ -35,8 +35,8 @@ from swizzlekit.kernels.triton.tiles import (_by_tma, _descriptors, _launch_slot
 from swizzlekit.kernels.triton.pad import pad_k
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, buffers, check_split,
-                                               resolve)
+from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, buffers, resolve
+from swizzlekit.kernels.triton.splits import check_split
 from swizzlekit.kernels.triton.scaled_configs import (FP8_TMA_MIN_M, FP8_TMA_MIN_MNK,
                                                       FP8_TMA_MIN_MNK_WIDE, POINTER_K,
                                                       _auto_order, _configs, _prune,

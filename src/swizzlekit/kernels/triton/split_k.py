@@ -16,7 +16,9 @@ is fixed, so the result is the same bits whichever split comes last. The counter
 (:func:`counters`) are zero before and after every launch, kept one set per device and
 stream, so that launches on two streams never share one.
 
-:func:`split_k_for` suggests S by shape. ``split_k=None`` (the default) lets the first call
+:mod:`.splits` holds the rules (which S a call may take, with no Triton import, so that
+``kernels configs`` states them): :func:`split_k_for` suggests S by shape. ``split_k=None``
+(the default) lets the first call
 of a signature time S = 1 and 2 where M <= :data:`AUTO_SPLIT_MAX_M` and keep the faster
 (:func:`auto_split`, :func:`pick_split`): on the H200 a split of 2 ran 3-11% faster on 4 of
 13 decode-like shapes and slower on the rest (docs/data/bench/JOURNAL.md), which no shape rule told
@@ -28,61 +30,13 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
-from swizzlekit.errors import SwizzleKitError, check_int
-from swizzlekit.kernels.triton.configs import current_mode
+from swizzlekit.kernels.triton.splits import (AUTO_SPLIT_MAX_M, AUTO_SPLITS, MAX_SPLIT_K,
+                                              MAX_WORKSPACE, MIN_STEPS_PER_SPLIT, auto_split,
+                                              check_split, split_k_for)
 
 __all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
            "buffers", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS",
            "AUTO_SPLIT_MAX_M"]
-
-
-#: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
-MAX_SPLIT_K, MIN_STEPS_PER_SPLIT = 8, 4
-
-
-def split_k_for(M: int, N: int, K: int, sms: int) -> int:
-    """How many ways to split K when the output is too small to fill the GPU: for M up to
-    512 (decode-like calls), doubling while the 128x128 tiles times the splits still fit in
-    one wave of ``sms`` and each split keeps at least 4 steps of 64. A suggestion by shape
-    only: the H200 ran most such splits slower than none, since the library's narrow tiles
-    already fill the SMs (docs/data/bench/JOURNAL.md); ``split_k=None`` times instead.
-
-    >>> split_k_for(64, 4096, 4096, 132), split_k_for(16, 14336, 4096, 132)
-    (4, 1)
-    >>> split_k_for(4096, 4096, 4096, 132)
-    1
-    """
-    M, N, K, sms = (check_int(name, v) for name, v in (("M", M), ("N", N), ("K", K),
-                                                        ("sms", sms)))
-    tiles = triton.cdiv(M, 128) * triton.cdiv(N, 128)
-    steps = triton.cdiv(K, 64)
-    s = 1
-    while (M <= 512 and 2 * s <= MAX_SPLIT_K and 2 * s * tiles <= sms
-           and steps // (2 * s) >= MIN_STEPS_PER_SPLIT):
-        s *= 2
-    return s
-
-
-#: ``split_k=None``: up to this M, on a GPU, the first call of a signature times these splits
-#: and keeps the faster (:func:`pick_split`); K must give each split 4 steps of 64.
-AUTO_SPLITS, AUTO_SPLIT_MAX_M = (1, 2), 512
-
-
-def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
-    """Whether ``split_k=None`` times :data:`AUTO_SPLITS` for a GPU call (else it means 1):
-    not persistent, M <= :data:`AUTO_SPLIT_MAX_M`, K of at least 2 x 4 steps of 64, a
-    workspace within :data:`MAX_WORKSPACE`, and not under ``SWIZZLEKIT_AUTOTUNE=0`` (no
-    timing at all).
-
-    >>> auto_split(64, 4096, 4096, False), auto_split(4096, 4096, 4096, False)
-    (True, False)
-    >>> auto_split(64, 4096, 256, False), auto_split(64, 4096, 4096, True)
-    (False, False)
-    """
-    top = max(AUTO_SPLITS)
-    return (not persistent and M <= AUTO_SPLIT_MAX_M and current_mode() != "0"
-            and triton.cdiv(K, 64) >= top * MIN_STEPS_PER_SPLIT
-            and top * M * N <= MAX_WORKSPACE)
 
 
 def pick_split(run, splits=AUTO_SPLITS) -> int:
@@ -95,26 +49,6 @@ def pick_split(run, splits=AUTO_SPLITS) -> int:
         run(s)
     times = [do_bench(lambda: run(s), warmup=5, rep=25, return_mode="median") for s in splits]
     return splits[times.index(min(times))]
-
-
-#: The workspace's planes are offset in 32-bit arithmetic by :func:`_split_sum`: S x M x N elements.
-MAX_WORKSPACE = 2**31 - 1
-
-
-def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
-    """The door for ``matmul``'s ``split_k``: None or 1 to 16, not with a persistent grid,
-    and a workspace of S x M x N fp32 elements within :data:`MAX_WORKSPACE`."""
-    if split_k is None:
-        return
-    if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= 16:
-        raise SwizzleKitError(f"split_k must be an integer from 1 to 16 (None means 1); got "
-                              f"{split_k!r}")
-    if persistent and split_k > 1:
-        raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
-    if split_k > 1 and split_k * M * N > MAX_WORKSPACE:
-        raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs {split_k * M * N} "
-                              f"workspace elements; at most {MAX_WORKSPACE} (2**31 - 1) are "
-                              f"addressed: use a smaller split_k")
 
 
 @triton.jit
