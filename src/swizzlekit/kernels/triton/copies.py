@@ -44,7 +44,10 @@ PAD_MIN_MNK = 2**31
 #: the call is a few microseconds of GPU time, and the copies' launch and host time decide:
 #: 128 x 1001 x 1001 ran 17.3 and 12.6 us on the H100, but 17.7 and 20.2 on the H200. The
 #: threshold leaves some gain: held out, 400 x 999 x 601 and 300 x 700 x 900 (2^27.8, 2^27.5)
-#: ran 2-3x faster on the copies on the H100 (400 x 999 x 601: 2x on the H200 too).
+#: ran 2-3x faster on the copies on the H100 (400 x 999 x 601: 2x on the H200 too). But a
+#: stream of such calls is bound by the host: held out below 2^28 (ragged_small/below.py,
+#: H100, repeat calls by address), 8 of 9 ran faster on the copies by do_bench, and 7 of 9
+#: slower in a loop of back-to-back calls (0.64x geomean).
 COPY_MIN_MNK = 2**28
 #: Below this many rows a copy of B adds B's bytes twice to a call that reads B about once
 #: and moves little else, and it did not pay: bf16, medians of 5 interleaved replicates
