@@ -1,0 +1,70 @@
+"""Ragged M at long K against its tile-aligned neighbour: which split of K and which tile
+config the default call keeps, and what other splits would do. Per shape: cuBLAS, the
+default call (``split_k=None``: S = 1 or 2 timed on its first call), and ``split_k`` = 1, 2,
+3, 4, 6 and 8 (where each split keeps 4 steps of 64), each checked once against float64 into
+a NaN-poisoned C, then timed in 5 interleaved, rotated replicates (do_bench medians, L2
+flushed); the default's kept split and config (its route and plan) beside them. One JSON
+line a shape.
+
+    python3 docs/data/bench/ragged_m/probe.py OUT.jsonl        (on a GPU)
+"""
+import json
+import statistics
+import sys
+
+import torch
+import triton
+
+from swizzlekit.kernels import matmul
+from swizzlekit.kernels.triton import matmul as mm
+from swizzlekit.kernels.triton.routes import fingerprint
+from swizzlekit.kernels.triton.splits import MIN_STEPS_PER_SPLIT, check_split
+from swizzlekit.lab.harness import interleaved_ms
+
+SHAPES = [(317, 4096, 14336), (384, 4096, 14336), (100, 4096, 4096), (128, 4096, 4096),
+          (1201, 14336, 4096), (1280, 14336, 4096)]
+SPLITS = (1, 2, 3, 4, 6, 8)
+
+
+def err(fn, a, b):
+    """fn's relative error against float64, its output poisoned with NaN first."""
+    ref = a.double() @ b.double()
+    out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
+    fn(out)
+    return ((out.double() - ref).norm() / ref.norm()).item()
+
+
+def kept(a, b, c):
+    """The default call's route and plan: its split and tile config."""
+    route = mm.ROUTES.get(fingerprint((a, b, c), ("auto", "tf32", False, None, None)))
+    plan = mm.PLANS.get(route.key) if route is not None else None
+    return {"split": route.split if route else None, "tma": route.tma if route else None,
+            "config": plan.config if plan is not None else None}
+
+
+with open(sys.argv[1], "a") as f:
+    for M, N, K in SHAPES:
+        torch.manual_seed(0)
+        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+        c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+        runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
+                "default": lambda out=c: matmul(a, b, out=out)}
+        for s in SPLITS:
+            if -(-K // 64) >= s * MIN_STEPS_PER_SPLIT:
+                check_split(s, False, M, N)
+                runs[f"split {s}"] = lambda out=c, s=s: matmul(a, b, out=out, split_k=s)
+        errs = {k: err(fn, a, b) for k, fn in runs.items()}
+        for _ in range(2):                              # the route is kept from the 2nd call
+            runs["default"]()
+        bad = {k: e for k, e in errs.items() if not e < 1e-2}
+        times = {} if bad else interleaved_ms(runs, 5, warmup_ms=10, rep_ms=40)
+        ms = {k: statistics.median(t) for k, t in times.items() if t}
+        row = {"shape": [M, N, K], "default_kept": kept(a, b, c), "errors": errs, "bad": bad,
+               "ms": ms, "replicates": times, "gpu": torch.cuda.get_device_name(),
+               "torch": torch.__version__, "triton": triton.__version__}
+        f.write(json.dumps(row) + "\n")
+        f.flush()
+        print(f"{M}x{N}x{K} kept {row['default_kept']}: "
+              + "  ".join(f"{k} {v * 1e3:.1f}" for k, v in ms.items())
+              + (f"  BAD {bad}" if bad else ""), flush=True)
