@@ -11,6 +11,8 @@ pytest.importorskip("triton")
 pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
                                 reason="interpreter tier: runs where there is no GPU")
 
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
 from swizzlekit.cta import ORDERS  # noqa: E402
 from swizzlekit.errors import SwizzleKitError  # noqa: E402
 
@@ -688,3 +690,36 @@ def test_only_plain_copies_routes_launch_by_address(monkeypatch):
         assert mm._express(plain._replace(**change), "seen") is None, change
     monkeypatch.setattr(mm, "hooked", lambda: True)
     assert mm._express(plain, "seen") is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 300), st.integers(1, 300), st.booleans(),
+       st.sampled_from(["A", "B", "AB"]), st.booleans())
+def test_a_copiers_buffer_holds_both_copies_apart_and_aligned(rows_a, k, cols_b, fp32, copied,
+                                                             b_kmajor):
+    """copies._Copier's one buffer: A's copy at its start, B's rows' copy from the next
+    COPY_ALIGN bytes past A's last, the buffer exactly as long as that; the views made over
+    it have the operands' shapes and the copies' row pitch, and lie inside it."""
+    from swizzlekit.kernels.triton import copies as rules
+
+    dtype = torch.float32 if fp32 else torch.float16
+    a = torch.randn(rows_a, k, dtype=dtype)
+    b = torch.randn(cols_b, k, dtype=dtype).T if b_kmajor else torch.randn(k, cols_b, dtype=dtype)
+    b_rows = b.T if b_kmajor else b
+    a_to = rules._pitch_shape(a) if "A" in copied else None
+    b_to = rules._pitch_shape(b_rows) if "B" in copied else None
+    copier = rules._Copier(None, a_to, b_to, b_kmajor, a.element_size())
+    e = a.element_size()
+    a_bytes = a_to[0] * a_to[1] * e if a_to else 0
+    assert copier.b_at % rules.COPY_ALIGN == 0 and 0 <= copier.b_at - a_bytes < rules.COPY_ALIGN
+    assert copier.nbytes == copier.b_at + (b_to[0] * b_to[1] * e if b_to else 0)
+    buf = torch.empty(copier.nbytes, dtype=torch.uint8)
+    a2, b2 = copier.views(buf, a, b)
+    assert a2.shape == a.shape and b2.shape == b_rows.shape
+    for view, to, given in ((a2, a_to, a), (b2, b_to, b_rows)):
+        if to is None:                                  # read as given
+            assert view.data_ptr() == given.data_ptr() and view.stride() == given.stride()
+            continue
+        assert view.stride() == (to[1], 1) and to[1] * e % rules.PITCH_BYTES == 0
+        start = view.data_ptr() - buf.data_ptr()
+        assert 0 <= start and start + to[0] * to[1] * e <= copier.nbytes
