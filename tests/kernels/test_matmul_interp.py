@@ -723,3 +723,35 @@ def test_a_copiers_buffer_holds_both_copies_apart_and_aligned(rows_a, k, cols_b,
         assert view.stride() == (to[1], 1) and to[1] * e % rules.PITCH_BYTES == 0
         start = view.data_ptr() - buf.data_ptr()
         assert 0 <= start and start + to[0] * to[1] * e <= copier.nbytes
+
+
+def test_describe_reads_the_route_and_plan_a_call_kept(monkeypatch):
+    """matmul.describe: for arguments whose fingerprint has a kept route (a stand-in here, as
+    a GPU call's second call keeps one), the load path, config label, order, split and copies
+    of its route and plan; None for arguments never planned (or planned under other
+    options); the door's errors for arguments matmul would refuse."""
+    from types import SimpleNamespace
+
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
+
+    monkeypatch.setattr(mm, "ROUTES", RouteCache(8))
+    monkeypatch.setattr(mm, "PLANS", mm.PlanCache(8))
+    a, b = torch.randn(300, 1001, dtype=torch.float16), torch.randn(1001, 64, dtype=torch.float16)
+    options = ("auto", "tf32", False, None, 2)
+    mm.ROUTES.put(fingerprint((a, b, None), options),
+                  Route(("sig",), 2, True, False, copies=True, c_ptr=False))
+    mm.PLANS.put(("sig",), SimpleNamespace(
+        config={"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 64, "SWAP_AB": False},
+        info={"num_stages": 4, "num_warps": 4, "ORDER": "grouped", "P": 8, "SPLIT_K": 2}))
+    got = mm.describe(torch.randn(300, 1001, dtype=torch.float16),
+                      torch.randn(1001, 64, dtype=torch.float16), split_k=2)
+    assert got == {"kernel": "tma", "config": "128x64x64/s4/w4", "order": "grouped", "p": 8,
+                   "split_k": 2, "copies": "copies", "b_pitch_copy": False,
+                   "b_kmajor_copy": False, "c_masked": False}
+    assert mm.describe(a, b) is None                            # split_k=None: not planned
+    assert mm.describe(a, b.T.contiguous().T, split_k=2) is None  # another layout
+    with pytest.raises(SwizzleKitError, match="b must be a torch tensor"):
+        mm.describe(a, "b")
+    with pytest.raises(SwizzleKitError, match="tma"):
+        mm.describe(a, b, tma="yes")

@@ -36,6 +36,9 @@ class KernelSpec:
     takes_order: bool
     demonstrates: str
     run: Callable
+    #: ``describe(a, b, out=..., **kw)`` with ``run``'s arguments: how the call runs now (the
+    #: route and plan its earlier calls kept, :func:`.triton.matmul.describe`), or None.
+    describe: Callable | None = None
 
 
 def _cublas(a, b, out=None, precision="tf32", scale_a=None, scale_b=None, **_):
@@ -66,6 +69,20 @@ def _triton_persistent(a, b, out=None, precision="tf32", order="auto", **params)
 
 def _triton_pointer(a, b, out=None, precision="tf32", order="auto", **params):
     return _triton(a, b, out=out, precision=precision, order=order, tma=False, **params)
+
+
+def _describe(persistent: bool = False, tma: bool | None = None) -> Callable:
+    """The ``describe`` of a ``matmul`` spec (fp8 calls: None, scaled_matmul's plans are not
+    described)."""
+    def describe(a, b, out=None, precision="tf32", order="auto", scale_a=None, scale_b=None,
+                 **params):
+        if scale_a is not None:
+            return None
+        from swizzlekit.kernels.triton.matmul import describe as _describe_call
+
+        flags = dict(persistent=True) if persistent else dict(tma=tma) if tma is not None else {}
+        return _describe_call(a, b, order, out=out, precision=precision, **flags, **params)
+    return describe
 
 
 def _baseline(a, b, out=None, scale_a=None, scale_b=None, **_):
@@ -99,12 +116,13 @@ KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
                "tensor-core GEMM, autotuned, any CTA order through @triton.jit order functions; "
                "tiles moved by TMA when the tensors allow, except small 16-bit calls (pointer "
                "loads, less host time); large calls copy the operands whose rows TMA cannot read; "
-               "fp8 with scales through kernels/triton/scaled.py", _triton),
+               "fp8 with scales through kernels/triton/scaled.py", _triton, _describe()),
     KernelSpec("triton_pointer", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
-               "the same GEMM with pointer loads (cp.async) instead of TMA", _triton_pointer),
+               "the same GEMM with pointer loads (cp.async) instead of TMA", _triton_pointer,
+               _describe(tma=False)),
     KernelSpec("triton_persistent", "triton", ("fp16", "bf16", "tf32", "fp32", "fp8"), True,
                "the same kernel as a persistent grid (two programs per SM walking the order)",
-               _triton_persistent),
+               _triton_persistent, _describe(persistent=True)),
     KernelSpec("triton_baseline", "triton", ("fp16", "bf16", "fp8"), False,
                "the bar a Triton user starts from: tutorial-03's shape (grouped order, pointer "
                "loads, 8 autotuned configs; fp8: its fp8 configs, scales in the epilogue)",

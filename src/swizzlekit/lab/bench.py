@@ -23,8 +23,8 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.lab.records import BenchRow, NcuRow, Table, write_json
 
-__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "operands", "time_group", "chart",
-           "ragged_pair_ratios", "profile_runs", "profile_one", "NCU_METRICS"]
+__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "operands", "time_group", "plan_label",
+           "chart", "ragged_pair_ratios", "profile_runs", "profile_one", "NCU_METRICS"]
 
 SUITES: dict[str, list[tuple[int, int, int]]] = {
     "square": [(n, n, n) for n in (256, 512, 1024, 2048, 4096, 8192, 16384)],
@@ -212,6 +212,30 @@ def _padded16(a, b):
     return a16, bt16.T
 
 
+def plan_label(described: dict | None) -> str:
+    """A :func:`~swizzlekit.kernels.triton.matmul.describe` answer in one line: load path,
+    config, order, split, then the copies ("" for None).
+
+    >>> plan_label({"kernel": "tma", "config": "128x128x64/s4/w4", "order": "grouped", "p": 8,
+    ...             "split_k": 2, "copies": "copies", "b_pitch_copy": False,
+    ...             "b_kmajor_copy": False, "c_masked": True})
+    'tma 128x128x64/s4/w4 grouped(8) S=2 copies C-masked'
+    >>> plan_label(None)
+    ''
+    """
+    if not described:
+        return ""
+    d = described
+    parts = [d["kernel"], d["config"] or "?",
+             f"{d['order']}({d['p']})" if d.get("p") else d["order"] or "?",
+             f"S={d['split_k']}"]
+    parts += [name for name, on in ((d["copies"], bool(d["copies"])),
+                                    ("B-pitched", d["b_pitch_copy"]),
+                                    ("B-kmajor", d["b_kmajor_copy"]), ("C-masked", d["c_masked"]))
+              if on]
+    return " ".join(parts)
+
+
 def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[dict]:
     """Check and time the runs of one shape and precision on this GPU (a sweep's job): fresh
     operands, outputs poisoned before each check, the float64 product as reference."""
@@ -242,6 +266,7 @@ def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[d
         err = relative_error(c[:m, :n], ref=ref)
         ms = median_ms(lambda: spec.run(x, y, out=c, **kw), flush=not warm)
         host = host_us(lambda: spec.run(x, y, out=c, **kw))  # near ms*1e3: launch-bound
+        plan = plan_label(spec.describe(x, y, out=c, **kw)) if spec.describe else ""
         tflops = 2 * m * n * k / (ms * 1e-3) / 1e12
         if run.kernel == "cublas":
             base_tflops = tflops
@@ -249,7 +274,7 @@ def time_group(runs: list[Run], warm: bool, base_tflops: float | None) -> list[d
                        run.key()[-1], round(ms, 5), round(tflops, 2),
                        round(tflops / base_tflops, 4) if base_tflops else 1.0,
                        float(f"{err:.3e}"), bool(err == err and err < bound), not warm,
-                       host_us=round(host, 1))
+                       host_us=round(host, 1), plan=plan)
         rows.append({f.name: getattr(row, f.name) for f in dataclasses.fields(BenchRow)
                      if f.name not in ("gpu", "gpu_uuid")})
     del ref

@@ -93,6 +93,7 @@ class BenchRow(_BenchRun):
     gpu: str = ""                # where it ran (name, UUID): empty in tables older than that
     gpu_uuid: str = ""
     host_us: float = 0.0         # host time per call, us (harness.host_us); 0: not measured
+    plan: str = ""               # how the call ran (bench.plan_label); "": not described
 
 
 @dataclass(frozen=True)

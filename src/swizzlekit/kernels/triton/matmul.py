@@ -40,8 +40,8 @@ from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
 from swizzlekit.kernels.triton.tuning import _autotune
 
-__all__ = ["matmul", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE", "PLANS",
-           "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK",
+__all__ = ["matmul", "describe", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE",
+           "PLANS", "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK",
            "tf32_copy_min_m", "tma_by_size"]
 
 #: The order names the kernel dispatches on (a constexpr string): the orders of
@@ -163,7 +163,8 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     With ``tma=True`` neither: it refuses an A or B it cannot read. A repeat call goes
     straight from the copies to their plan.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
-    kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`).
+    kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
+    says which.
     """
     import torch
 
@@ -213,6 +214,33 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         ROUTES.adopt(print_, copies, mark)              # repeat calls: copies, plan
         return c if c2 is c else c.copy_(c2[:, :N])
     return _plan(a, b, c, kernel_order, p, precision, persistent, tma, split_k, print_)
+
+
+def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
+             persistent: bool = False, tma: bool | None = None, split_k: int | None = None,
+             **order_params) -> dict | None:
+    """How :func:`matmul` with these arguments runs now (the route and plan its earlier calls
+    kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``), ``order`` and its
+    parameter ``p`` (the group or width the kernel takes), ``split_k``, ``copies`` ("copies",
+    "pad" or ""), and whether B is read from a pitched or K-major copy and C written by
+    masked stores. None before a route is kept (from a fingerprint's second call, on a GPU),
+    or where the caches dropped it."""
+    from swizzlekit.kernels.triton.choose import config_label
+
+    _check(a, b, out, precision)                # the door's own checks, then the flags'
+    _check_flags(persistent, tma)
+    options = (order, precision, persistent, tma, split_k, *sorted(order_params.items()))
+    found = ROUTES.follow(fingerprint((a, b, out), options), PLANS)
+    if found is None:
+        return None
+    route, plan = found
+    info = plan.info
+    config = (config_label(plan.config, info["num_stages"], info["num_warps"])
+              if "num_stages" in info and "BLOCK_M" in plan.config else "")
+    return {"kernel": "tma" if route.tma else "pointer", "config": config,
+            "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
+            "copies": "pad" if route.pad else "copies" if route.copies else "",
+            "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy, "c_masked": route.c_ptr}
 
 
 # ------------------------------------------------------------------------------------ plan

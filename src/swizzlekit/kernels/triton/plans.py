@@ -55,10 +55,12 @@ class Plan:
     """One compiled kernel with its grid and every argument after the ``n_tensors`` first
     ones. ``plan(*tensors)`` launches it on the current stream of the current device."""
 
-    __slots__ = ("kernel", "grid", "rest", "config", "_direct", "_encoded")
+    __slots__ = ("kernel", "grid", "rest", "config", "info", "_direct", "_encoded")
 
-    def __init__(self, kernel, grid: tuple[int, int, int], rest: tuple, config: dict):
+    def __init__(self, kernel, grid: tuple[int, int, int], rest: tuple, config: dict,
+                 info: dict | None = None):
         self.kernel, self.grid, self.rest, self.config = kernel, grid, rest, config
+        self.info = info or {}          # what :func:`capture` read of the call: stages, warps
         self._direct, self._encoded = _direct_launcher(kernel), OrderedDict()
 
     def tma(self, tensors: tuple, descriptors: Callable[[], list], *others) -> None:
@@ -180,8 +182,10 @@ def capture(autotuned, kernel, named: dict[str, Any], grid: Callable[[dict], tup
     if signature is None or list(signature) != names or any(n not in values for n in names):
         return None
     g = tuple(grid(values)) + (1, 1)
+    info = {"num_stages": config.num_stages, "num_warps": config.num_warps,
+            **{k: values[k] for k in ("ORDER", "P", "SPLIT_K") if k in values}}
     return Plan(kernel, (int(g[0]), int(g[1]), int(g[2])),
-                tuple(values[n] for n in names[n_tensors:]), dict(config.kwargs))
+                tuple(values[n] for n in names[n_tensors:]), dict(config.kwargs), info)
 
 
 def plannable(compiled, jit) -> bool:
