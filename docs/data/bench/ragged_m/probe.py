@@ -3,7 +3,7 @@ config the default call keeps, and what other splits would do. Per shape: cuBLAS
 default call (``split_k=None``: S = 1 or 2 timed on its first call), and ``split_k`` = 1, 2,
 3, 4, 6 and 8 (where each split keeps 4 steps of 64), each checked once against float64 into
 a NaN-poisoned C, then timed in 5 interleaved, rotated replicates (do_bench medians, L2
-flushed); the default's kept split and config (its route and plan) beside them. One JSON
+flushed); the default's kept split and config (``matmul.describe``) beside them. One JSON
 line a shape.
 
     python3 docs/data/bench/ragged_m/probe.py OUT.jsonl        (on a GPU)
@@ -16,8 +16,7 @@ import torch
 import triton
 
 from swizzlekit.kernels import matmul
-from swizzlekit.kernels.triton import matmul as mm
-from swizzlekit.kernels.triton.routes import fingerprint
+from swizzlekit.kernels.triton.matmul import describe
 from swizzlekit.kernels.triton.splits import MIN_STEPS_PER_SPLIT, check_split
 from swizzlekit.lab.harness import interleaved_ms
 
@@ -32,14 +31,6 @@ def err(fn, a, b):
     out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
     fn(out)
     return ((out.double() - ref).norm() / ref.norm()).item()
-
-
-def kept(a, b, c):
-    """The default call's route and plan: its split and tile config."""
-    route = mm.ROUTES.get(fingerprint((a, b, c), ("auto", "tf32", False, None, None)))
-    plan = mm.PLANS.get(route.key) if route is not None else None
-    return {"split": route.split if route else None, "tma": route.tma if route else None,
-            "config": plan.config if plan is not None else None}
 
 
 with open(sys.argv[1], "a") as f:
@@ -60,7 +51,7 @@ with open(sys.argv[1], "a") as f:
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
         times = {} if bad else interleaved_ms(runs, 5, warmup_ms=10, rep_ms=40)
         ms = {k: statistics.median(t) for k, t in times.items() if t}
-        row = {"shape": [M, N, K], "default_kept": kept(a, b, c), "errors": errs, "bad": bad,
+        row = {"shape": [M, N, K], "default_kept": describe(a, b, out=c), "errors": errs, "bad": bad,
                "ms": ms, "replicates": times, "gpu": torch.cuda.get_device_name(),
                "torch": torch.__version__, "triton": triton.__version__}
         f.write(json.dumps(row) + "\n")
