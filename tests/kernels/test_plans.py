@@ -50,6 +50,17 @@ def _grid(meta):
     return (triton.cdiv(meta["M"], meta["BLOCK_M"]) * triton.cdiv(meta["N"], meta["BLOCK_N"]),)
 
 
+def test_a_plan_keeps_its_configs_stages_warps_and_order():
+    """Plan.info: the autotuner's stages and warps (a triton.Config's), and the order, P and
+    split of the call where its kernel takes them (what matmul.describe reports)."""
+    tuned, jit = _stack(triton.Config({"BLOCK_M": 128, "BLOCK_N": 64}, num_warps=4,
+                                      num_stages=3))
+    named = dict(a_ptr="A0", b_ptr="B0", c_ptr="C0", M=1000, N=300, K=640, ORDER="hilbert")
+    plan = capture(tuned, _Kernel(jit.arg_names), named, _grid, n_tensors=3)
+    assert plan.info == {"num_stages": 3, "num_warps": 4, "ORDER": "hilbert"}
+    assert plan.config == {"BLOCK_M": 128, "BLOCK_N": 64}
+
+
 def test_a_plan_passes_every_argument_in_signature_order(monkeypatch):
     from triton import knobs
     from triton.runtime.driver import driver

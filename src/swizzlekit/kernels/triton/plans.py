@@ -182,8 +182,8 @@ def capture(autotuned, kernel, named: dict[str, Any], grid: Callable[[dict], tup
     if signature is None or list(signature) != names or any(n not in values for n in names):
         return None
     g = tuple(grid(values)) + (1, 1)
-    info = {"num_stages": config.num_stages, "num_warps": config.num_warps,
-            **{k: values[k] for k in ("ORDER", "P", "SPLIT_K") if k in values}}
+    info = {k: getattr(config, k) for k in ("num_stages", "num_warps") if hasattr(config, k)}
+    info.update({k: values[k] for k in ("ORDER", "P", "SPLIT_K") if k in values})
     return Plan(kernel, (int(g[0]), int(g[1]), int(g[2])),
                 tuple(values[n] for n in names[n_tensors:]), dict(config.kwargs), info)
 
