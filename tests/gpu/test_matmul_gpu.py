@@ -374,6 +374,9 @@ def test_repeat_calls_on_copies_launch_by_address(monkeypatch, case):
     route = express[0]
     assert route.copies and route.tma is (m >= 128) and route.c_ptr is (n % 8 != 0)
     assert route.split == (2 if "split 2" in case else 1)
+    told = mm.describe(a, b, out=poisoned(m, n, torch.bfloat16, "cuda"), split_k=split)
+    assert told is not None and told["copies"] == "copies" and told["split_k"] == route.split
+    assert told["kernel"] == ("tma" if route.tma else "pointer") and "/w" in told["config"]
 
 
 @pytest.mark.parametrize("dtype,bound,split_k", [(torch.bfloat16, "bfloat16", 1),
