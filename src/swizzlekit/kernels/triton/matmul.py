@@ -371,9 +371,9 @@ def _follow_copies(route: Route, plan, copier, a, b, c):
     buffer (:meth:`.copies._Copier.launch`), then the GEMM's plan on their addresses and
     C's (and a split K's workspace and counters, :func:`.split_k.buffers`). The encoded TMA
     descriptors of an address set seen before are reused, so tensors over the buffer are
-    made only for new addresses. On the H100 the views, the second allocation and the
-    launcher's pointer queries took 20-30 us of the call's 54-70 us of host time
-    (docs/data/bench/host_copies/)."""
+    made only for new addresses. On the H100 a repeat call at 1001^3 took 25.8-29.0 us of
+    host time so, against 46.6-54.9 us through views of two buffers (ragged_small/host_ab.py;
+    where the time went: docs/data/bench/host_copies/)."""
     buf, pa, pb = copier.launch(a, b)
     pc = c.data_ptr()
     ws = counts = pc                            # unused without a split
