@@ -21,6 +21,7 @@ import triton
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 from swizzlekit.lab.harness import median_ms, rotated
+from swizzlekit.lab.verify import poisoned, relative_error
 
 NK = [(1001, 1001), (1029, 513), (4097, 255), (513, 2049), (700, 900)]
 SETS = {"probe": [(M, N, K) for N, K in NK for M in (64, 128, 256, 512)
@@ -33,10 +34,9 @@ copies.COPY_MIN_MNK = 1
 
 def err(fn, a, b):
     """fn's relative error against float64, its output poisoned with NaN first."""
-    ref = a.double() @ b.double()
-    out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
+    out = poisoned(a.shape[0], b.shape[1], a.dtype, "cuda")
     fn(out)
-    return ((out.double() - ref).norm() / ref.norm()).item()
+    return relative_error(out, a, b)
 
 
 def loop_ms(fn, calls=200):
