@@ -755,3 +755,7 @@ def test_describe_reads_the_route_and_plan_a_call_kept(monkeypatch):
         mm.describe(a, "b")
     with pytest.raises(SwizzleKitError, match="tma"):
         mm.describe(a, b, tma="yes")
+    with pytest.raises(SwizzleKitError, match="hilbert"):          # the valid orders listed
+        mm.describe(a, b, "zigzag")
+    with pytest.raises(SwizzleKitError, match="split_k"):
+        mm.describe(a, b, split_k=0)

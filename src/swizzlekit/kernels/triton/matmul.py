@@ -227,8 +227,10 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     or where the caches dropped it."""
     from swizzlekit.kernels.triton.choose import config_label
 
-    _check(a, b, out, precision)                # the door's own checks, then the flags'
-    _check_flags(persistent, tma)
+    _check(a, b, out, precision)                # the door's own checks: operands, flags,
+    _check_flags(persistent, tma)               # split and order
+    check_split(split_k, persistent, a.shape[0], b.shape[1])
+    _requested_order(order, order_params)
     options = (order, precision, persistent, tma, split_k, *sorted(order_params.items()))
     found = ROUTES.follow(fingerprint((a, b, out), options), PLANS)
     if found is None:
