@@ -743,7 +743,7 @@ def test_describe_reads_the_route_and_plan_a_call_kept(monkeypatch):
                   Route(("sig",), 2, True, False, copies=True, c_ptr=False))
     mm.PLANS.put(("sig",), SimpleNamespace(
         config={"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 64, "SWAP_AB": False},
-        info={"num_stages": 4, "num_warps": 4, "ORDER": "grouped", "P": 8, "SPLIT_K": 2}))
+        info={"num_stages": 4, "num_warps": 4, "ORDER": "grouped", "P": 8}))
     got = mm.describe(torch.randn(300, 1001, dtype=torch.float16),
                       torch.randn(1001, 64, dtype=torch.float16), split_k=2)
     assert got == {"kernel": "tma", "config": "128x64x64/s4/w4", "order": "grouped", "p": 8,

@@ -51,8 +51,8 @@ def _grid(meta):
 
 
 def test_a_plan_keeps_its_configs_stages_warps_and_order():
-    """Plan.info: the autotuner's stages and warps (a triton.Config's), and the order, P and
-    split of the call where its kernel takes them (what matmul.describe reports)."""
+    """Plan.info: the autotuner's stages and warps (a triton.Config's), and the order and P
+    of the call where its kernel takes them (what matmul.describe reports)."""
     tuned, jit = _stack(triton.Config({"BLOCK_M": 128, "BLOCK_N": 64}, num_warps=4,
                                       num_stages=3))
     named = dict(a_ptr="A0", b_ptr="B0", c_ptr="C0", M=1000, N=300, K=640, ORDER="hilbert")

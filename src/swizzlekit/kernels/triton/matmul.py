@@ -150,7 +150,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     ``split_k``: split K S ways in one launch, the last split of each tile adding the fp32
     partials (:mod:`~swizzlekit.kernels.triton.split_k`; not with persistent grids). The
     default (None) times S = 1 and 2 on the first call of a signature where M <= 512 on a
-    GPU, and keeps the faster (``split_k.auto_split``); elsewhere it means 1.
+    GPU, and keeps the faster (``splits.auto_split``); elsewhere it means 1.
     TF32 with a row-major B runs the TMA kernel on Cᵀ = Bᵀ Aᵀ (wgmma takes TF32 from shared
     memory only K-major), or from :func:`tf32_copy_min_m` rows on a K-major copy of B. 16-bit
     calls with a row-major B and at most ``SWAP_16BIT_MAX_M`` rows compute Cᵀ = Bᵀ Aᵀ too.
@@ -168,7 +168,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     """
     import torch
 
-    options = (order, precision, persistent, tma, split_k, *sorted(order_params.items()))
+    options = _options(order, precision, persistent, tma, split_k, order_params)
     print_ = fingerprint((a, b, out), options)
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
@@ -216,6 +216,11 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     return _plan(a, b, c, kernel_order, p, precision, persistent, tma, split_k, print_)
 
 
+def _options(order, precision, persistent, tma, split_k, order_params: dict) -> tuple:
+    """A call's options as its fingerprint takes them (:func:`.routes.fingerprint`)."""
+    return (order, precision, persistent, tma, split_k, *sorted(order_params.items()))
+
+
 def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
              persistent: bool = False, tma: bool | None = None, split_k: int | None = None,
              **order_params) -> dict | None:
@@ -231,7 +236,7 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     _check_flags(persistent, tma)               # split and order
     check_split(split_k, persistent, a.shape[0], b.shape[1])
     _requested_order(order, order_params)
-    options = (order, precision, persistent, tma, split_k, *sorted(order_params.items()))
+    options = _options(order, precision, persistent, tma, split_k, order_params)
     found = ROUTES.follow(fingerprint((a, b, out), options), PLANS)
     if found is None:
         return None

@@ -60,7 +60,7 @@ class Plan:
     def __init__(self, kernel, grid: tuple[int, int, int], rest: tuple, config: dict,
                  info: dict | None = None):
         self.kernel, self.grid, self.rest, self.config = kernel, grid, rest, config
-        self.info = info or {}          # what :func:`capture` read of the call: stages, warps
+        self.info = info or {}          # what :func:`capture` read: stages, warps, order
         self._direct, self._encoded = _direct_launcher(kernel), OrderedDict()
 
     def tma(self, tensors: tuple, descriptors: Callable[[], list], *others) -> None:
@@ -183,7 +183,7 @@ def capture(autotuned, kernel, named: dict[str, Any], grid: Callable[[dict], tup
         return None
     g = tuple(grid(values)) + (1, 1)
     info = {k: getattr(config, k) for k in ("num_stages", "num_warps") if hasattr(config, k)}
-    info.update({k: values[k] for k in ("ORDER", "P", "SPLIT_K") if k in values})
+    info.update({k: values[k] for k in ("ORDER", "P") if k in values})
     return Plan(kernel, (int(g[0]), int(g[1]), int(g[2])),
                 tuple(values[n] for n in names[n_tensors:]), dict(config.kwargs), info)
 

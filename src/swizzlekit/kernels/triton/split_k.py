@@ -17,12 +17,11 @@ is fixed, so the result is the same bits whichever split comes last. The counter
 stream, so that launches on two streams never share one.
 
 :mod:`.splits` holds the rules (which S a call may take, with no Triton import, so that
-``kernels configs`` states them): :func:`split_k_for` suggests S by shape. ``split_k=None``
-(the default) lets the first call
-of a signature time S = 1 and 2 where M <= :data:`AUTO_SPLIT_MAX_M` and keep the faster
-(:func:`auto_split`, :func:`pick_split`): on the H200 a split of 2 ran 3-11% faster on 4 of
-13 decode-like shapes and slower on the rest (docs/data/bench/JOURNAL.md), which no shape rule told
-apart.
+``kernels configs`` states them): :func:`.splits.split_k_for` suggests S by shape.
+``split_k=None`` (the default) lets the first call of a signature time S = 1 and 2 where
+M <= :data:`.splits.AUTO_SPLIT_MAX_M` and keep the faster (:func:`.splits.auto_split`,
+:func:`pick_split`): on the H200 a split of 2 ran 3-11% faster on 4 of 13 decode-like shapes
+and slower on the rest (docs/data/bench/JOURNAL.md), which no shape rule told apart.
 """
 
 from __future__ import annotations
@@ -30,13 +29,9 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
-from swizzlekit.kernels.triton.splits import (AUTO_SPLIT_MAX_M, AUTO_SPLITS, MAX_SPLIT_K,
-                                              MAX_WORKSPACE, MIN_STEPS_PER_SPLIT, auto_split,
-                                              check_split, split_k_for)
+from swizzlekit.kernels.triton.splits import AUTO_SPLITS, auto_split
 
-__all__ = ["split_k_for", "check_split", "counters", "auto_split", "pick_split", "resolve",
-           "buffers", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "AUTO_SPLITS",
-           "AUTO_SPLIT_MAX_M"]
+__all__ = ["counters", "pick_split", "resolve", "buffers"]
 
 
 def pick_split(run, splits=AUTO_SPLITS) -> int:
@@ -71,7 +66,7 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     inside = (offs_m[:, None] < M) & (offs_n[None, :] < N)
     at = offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
-    # S x M x N < 2**31 (check_split), so plane offsets fit 32 bits
+    # S x M x N < 2**31 (splits.check_split), so plane offsets fit 32 bits
     tl.store(ws_ptr + tl.program_id(1) * M * N + at, acc, mask=inside)
     tl.debug_barrier()          # every thread's part of the partial is written before the count
     count = counts_ptr + pid_m * tiles_n + pid_n
