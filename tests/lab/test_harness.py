@@ -92,3 +92,27 @@ def test_host_profile_names_the_functions_called(monkeypatch):
     assert line.split()[0] == "7"
     with pytest.raises(SwizzleKitError, match="top must be at least 1"):
         harness.host_profile(work, top=0)
+
+
+def test_queued_work_draws_once_and_queues_its_products(monkeypatch):
+    """queued_work: each call queues ``products`` products of one matrix, drawn on the first
+    call only (a stand-in for torch.randn counts the draws and the products)."""
+    torch = pytest.importorskip("torch")
+    draws, products = [], []
+
+    class Matrix:
+        def __matmul__(self, other):
+            products.append(other is self)
+
+    monkeypatch.setattr(torch, "randn", lambda *a, **kw: draws.append((a, kw)) or Matrix())
+    queue = harness.queued_work(3, n=64)
+    assert draws == []                                  # nothing drawn before the first call
+    queue()
+    queue()
+    assert len(draws) == 1 and draws[0][0] == (64, 64) and draws[0][1]["device"] == "cuda"
+    assert products == [True] * 6
+    for kw, message in ((dict(products=0), "products must be at least 1"),
+                        (dict(n=2.5), "n must be an integer"),
+                        (dict(n=10**5), "n must be at most 16384")):
+        with pytest.raises(SwizzleKitError, match=message):
+            harness.queued_work(**kw)

@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["median_ms", "interleaved_ms", "rotated", "host_us", "host_profile", "environment",
-           "has_cuda_gpu", "this_gpu"]
+__all__ = ["median_ms", "interleaved_ms", "rotated", "host_us", "host_profile", "queued_work",
+           "environment", "has_cuda_gpu", "this_gpu"]
 
 
 def has_cuda_gpu() -> bool:
@@ -133,6 +133,26 @@ def host_us(fn: Callable[[], object], *, calls: int = 50, rounds: int = 1,
         best = min(best, time.perf_counter() - start)
         torch.cuda.synchronize()
     return best / calls * 1e6
+
+
+def queued_work(products: int = 40, n: int = 8192) -> Callable[[], None]:
+    """A ``behind`` for :func:`host_us` and :func:`host_profile`: a callable that queues
+    ``products`` products of an ``n`` x ``n`` bf16 matrix with itself on the current GPU (the
+    matrix drawn once, on the first call)."""
+    from swizzlekit.errors import check_int
+
+    products, n = check_int("products", products, 1, 10_000), check_int("n", n, 1, 16384)
+    held = []
+
+    def queue() -> None:
+        import torch
+
+        if not held:
+            held.append(torch.randn(n, n, device="cuda", dtype=torch.bfloat16))
+        big = held[0]
+        for _ in range(products):
+            big @ big
+    return queue
 
 
 def host_profile(fn: Callable[[], object], *, calls: int = 1000,

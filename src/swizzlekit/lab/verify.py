@@ -8,7 +8,7 @@ and ``||out - ref|| / ||ref||`` against the product in float64.
 from __future__ import annotations
 
 __all__ = ["random_operands", "scaled_operands", "poisoned", "poisoned_view", "relative_error",
-           "check_matmul", "check_scaled_matmul", "check_table_gemm"]
+           "error_of", "check_matmul", "check_scaled_matmul", "check_table_gemm"]
 
 
 def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
@@ -68,6 +68,22 @@ def relative_error(out, a=None, b=None, ref=None) -> float:
     return float(torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref))
 
 
+def error_of(fn, a, b) -> float:
+    """The relative error of ``fn(out)`` against ``a @ b`` in float64, ``out`` (M x N, of
+    ``a``'s dtype and device) poisoned with NaN before ``fn`` writes it.
+
+    >>> import torch
+    >>> a, b = torch.randn(3, 4), torch.randn(4, 5)
+    >>> error_of(lambda out: torch.matmul(a, b, out=out), a, b) < 1e-6
+    True
+    >>> error_of(lambda out: None, a, b)                 # nothing written: NaN fails any bound
+    nan
+    """
+    out = poisoned(a.shape[0], b.shape[1], a.dtype, a.device)
+    fn(out)
+    return relative_error(out, a, b)
+
+
 def check_matmul(M: int, N: int, K: int, dtype, order: str = "grouped", *, device="cuda",
                  precision: str = "tf32", transpose_a: bool = False, transpose_b: bool = False,
                  persistent: bool = False, tma: bool | None = None, **order_params) -> float:
@@ -75,10 +91,8 @@ def check_matmul(M: int, N: int, K: int, dtype, order: str = "grouped", *, devic
     from swizzlekit.kernels import matmul
 
     a, b = random_operands(M, N, K, dtype, device, transpose_a, transpose_b)
-    c = poisoned(M, N, dtype, device)
-    matmul(a, b, order, out=c, precision=precision, persistent=persistent, tma=tma,
-           **order_params)
-    return relative_error(c, a, b)
+    return error_of(lambda c: matmul(a, b, order, out=c, precision=precision,
+                                     persistent=persistent, tma=tma, **order_params), a, b)
 
 
 def check_table_gemm(M: int, N: int, K: int, order, device: str = "cuda", dtype=None, *,

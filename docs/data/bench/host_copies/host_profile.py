@@ -11,12 +11,7 @@ from swizzlekit.kernels.triton import copies
 from swizzlekit.kernels.triton.routes import fingerprint
 from swizzlekit.lab import harness
 
-big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
-
-
-def busy():
-    for _ in range(40):
-        big @ big
+busy = harness.queued_work(40)
 
 
 def host_us(fn):

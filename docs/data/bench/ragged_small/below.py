@@ -21,7 +21,7 @@ import triton
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 from swizzlekit.lab.harness import median_ms, rotated
-from swizzlekit.lab.verify import poisoned, relative_error
+from swizzlekit.lab.verify import error_of
 
 NK = [(1001, 1001), (1029, 513), (4097, 255), (513, 2049), (700, 900)]
 SETS = {"probe": [(M, N, K) for N, K in NK for M in (64, 128, 256, 512)
@@ -30,13 +30,6 @@ SETS = {"probe": [(M, N, K) for N, K in NK for M in (64, 128, 256, 512)
                     (600, 600, 600), (80, 5000, 601), (1000, 300, 500), (256, 513, 1999),
                     (96, 1500, 999), (64, 900, 1100)]}
 copies.COPY_MIN_MNK = 1
-
-
-def err(fn, a, b):
-    """fn's relative error against float64, its output poisoned with NaN first."""
-    out = poisoned(a.shape[0], b.shape[1], a.dtype, "cuda")
-    fn(out)
-    return relative_error(out, a, b)
 
 
 def loop_ms(fn, calls=200):
@@ -62,7 +55,7 @@ with open(sys.argv[1], "a") as f:
         runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
                 "as given": lambda out=c: matmul(a, b, out=out, tma=False),
                 "copies": lambda out=c: matmul(a, b, out=out)}
-        errs = {k: err(fn, a, b) for k, fn in runs.items()}
+        errs = {k: error_of(fn, a, b) for k, fn in runs.items()}
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
         times = {f"{k} {clock}": [] for k in runs for clock in ("do_bench", "loop")}
         for turn in range(0 if bad else 5):

@@ -17,13 +17,8 @@ from swizzlekit.kernels.triton import matmul as mm
 from swizzlekit.kernels.triton.plans import PlanCache
 from swizzlekit.lab import harness
 
-big = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
 split = int(sys.argv[1]) if len(sys.argv) > 1 else None
-
-
-def busy():
-    for _ in range(30):
-        big @ big
+busy = harness.queued_work(30)
 
 
 def host_us(fn):

@@ -19,6 +19,7 @@ import triton
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 from swizzlekit.lab.harness import interleaved_ms
+from swizzlekit.lab.verify import error_of
 
 NK = [(1001, 1001), (1025, 1029), (4097, 1234), (8191, 8191)]
 MS = [16, 128, 512, 1001, 1537]
@@ -26,14 +27,6 @@ SETS = {"grid": [(M, N, K) for N, K in NK for M in MS],
         "edge": [(M, 8191, 4096) for M in (16, 32, 48, 64)]
         + [(M, 6143, 3071) for M in (16, 32, 64, 96)]
         + [(8191, N, 4095) for N in (16, 32, 64)]}
-
-
-def err(fn, a, b):
-    """fn's relative error against float64, its output poisoned with NaN first."""
-    ref = a.double() @ b.double()
-    out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
-    fn(out)
-    return ((out.double() - ref).norm() / ref.norm()).item()
 
 
 def on_copies(a, b, out):
@@ -53,7 +46,7 @@ with open(sys.argv[1], "a") as f:
         runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
                 "default": lambda out=c: matmul(a, b, out=out),
                 "copies for TMA": lambda out=c: on_copies(a, b, out)}
-        errs = {k: err(fn, a, b) for k, fn in runs.items()}
+        errs = {k: error_of(fn, a, b) for k, fn in runs.items()}
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
         times = {} if bad else interleaved_ms(runs, 5, warmup_ms=10, rep_ms=40)
         row = {"shape": [M, N, K], "errors": errs, "bad": bad,

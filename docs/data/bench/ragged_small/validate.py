@@ -18,6 +18,7 @@ import triton
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
 from swizzlekit.lab.harness import interleaved_ms
+from swizzlekit.lab.verify import error_of
 
 SETS = {
     # drawn before the first run, for COPY_MIN_MNK = 2^28 and COPY_B_MIN_M = 64
@@ -41,14 +42,6 @@ def on_copies(a, b, out):
     return matmul(a2, b2, out=out)
 
 
-def err(fn, a, b):
-    """fn's relative error against float64, its output poisoned with NaN first."""
-    ref = a.double() @ b.double()
-    out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
-    fn(out)
-    return ((out.double() - ref).norm() / ref.norm()).item()
-
-
 with open(sys.argv[1], "a") as f:
     for M, N, K in SETS[sys.argv[2] if len(sys.argv) > 2 else "heldout"]:
         torch.manual_seed(0)
@@ -65,7 +58,7 @@ with open(sys.argv[1], "a") as f:
                 "as given": (lambda out=c: matmul(a, b, out=out, tma=False), a, b),
                 "copies for TMA": (lambda out=c: on_copies(a, b, out), a, b),
                 "aligned neighbour": (lambda out=c2: matmul(a2, b2, out=out), a2, b2)}
-        errs = {k: err(fn, x, y) for k, (fn, x, y) in runs.items()}
+        errs = {k: error_of(fn, x, y) for k, (fn, x, y) in runs.items()}
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
         fns = {k: fn for k, (fn, _, _) in runs.items()}
         times = {} if bad else interleaved_ms(fns, 5, warmup_ms=10, rep_ms=40)
