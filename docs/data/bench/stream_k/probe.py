@@ -13,7 +13,7 @@ Each variant is checked once against float64 (rows sampled) into a NaN-poisoned 
 are timed in 5 interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a
 shape.
 
-    python3 docs/data/bench/stream_k/probe.py OUT.jsonl        (on a GPU)
+    python3 docs/data/bench/stream_k/probe.py OUT.jsonl [N]     (on a GPU; N: the first N shapes)
 """
 import json
 import statistics
@@ -66,11 +66,11 @@ def _stream_k(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, SK, PER,
     start = pid * PER
     end = tl.minimum(start + PER, SK * steps)
     offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
-    it = start
-    while it < end:
-        tile = it // steps
-        k0 = it - tile * steps
-        k1 = tl.minimum(steps, k0 + end - it)
+    # a for loop over this program's tiles, not a while loop over its steps: under a while
+    # loop Triton 3.6 ran the K loop at about half speed (h100_d83b38e.jsonl, "all")
+    for tile in range(start // steps, tl.cdiv(end, steps)):
+        k0 = tl.maximum(start, tile * steps) - tile * steps
+        k1 = tl.minimum(end, tile * steps + steps) - tile * steps
         pid_m, pid_n = _grouped(tile, tiles_m, tiles_n, GROUP)
         acc = _acc(a_desc, b_desc, pid_m, pid_n, k0, k1, BLOCK_M, BLOCK_N, BLOCK_K)
         if (k0 == 0) & (k1 == steps):
@@ -90,7 +90,6 @@ def _stream_k(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, SK, PER,
                                    cache_modifier=".cg")
                 c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
                 tl.atomic_xchg(count, 0)
-        it += k1 - k0
     for tile in range(SK + pid, tiles_m * tiles_n, G):
         pid_m, pid_n = _grouped(tile, tiles_m, tiles_n, GROUP)
         acc = _acc(a_desc, b_desc, pid_m, pid_n, 0, steps, BLOCK_M, BLOCK_N, BLOCK_K)
@@ -118,8 +117,9 @@ def stream_k(a, b, c, cfg, mode):
     M, K = a.shape
     N = b.shape[1]
     G, sk, per = plan(M, N, K, cfg, mode)
-    ws = WS.setdefault((G, bm, bn), torch.empty(2 * G * bm * bn, device="cuda",
-                                                 dtype=torch.float32))
+    ws = WS.get((G, bm, bn))
+    if ws is None:
+        ws = WS[G, bm, bn] = torch.empty(2 * G * bm * bn, device="cuda", dtype=torch.float32)
     ad = TensorDescriptor(a, list(a.shape), list(a.stride()), [bm, bk])
     bd = TensorDescriptor(b, list(b.shape), list(b.stride()), [bk, bn])
     cd = TensorDescriptor(c, list(c.shape), list(c.stride()), [bm, bn])
@@ -140,42 +140,43 @@ def error(fn, a, b, M, N):
     return float((got - ref).norm() / ref.norm()) if torch.isfinite(c).all() else float("nan")
 
 
-with open(sys.argv[1], "a") as f:
-    for M, N, K in SHAPES:
-        torch.manual_seed(0)
-        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-        c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
-        runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
-                "default": lambda out=c: matmul(a, b, out=out)}
-        plans = {}
-        for cfg in CONFIGS:
-            seen = set()
-            for mode in MODES:
-                p = plan(M, N, K, cfg, mode)
-                if p in seen:
-                    continue
-                seen.add(p)
-                name = f"{cfg[0]}x{cfg[1]}x{cfg[2]}/s{cfg[3]}/w{cfg[4]} {mode}"
-                plans[name] = {"G": p[0], "sk_tiles": p[1], "per": p[2]}
-                runs[name] = lambda out=c, cfg=cfg, mode=mode: stream_k(a, b, out, cfg, mode)
-        errs = {}
-        for k, fn in list(runs.items()):
-            try:
-                errs[k] = error(fn, a, b, M, N)
-            except Exception as e:          # out of resources: drop the variant
-                errs[k] = repr(e)[:200]
-                runs.pop(k)
-        bad = {k: e for k, e in errs.items() if not (isinstance(e, float) and e < 1e-2)}
-        times = interleaved_ms({k: v for k, v in runs.items() if k not in bad}, 5,
-                               warmup_ms=10, rep_ms=40)
-        ms = {k: statistics.median(t) for k, t in times.items() if t}
-        row = {"shape": [M, N, K], "plans": plans, "errors": errs, "bad": bad, "ms": ms,
-               "replicates": times, "gpu": torch.cuda.get_device_name(),
-               "torch": torch.__version__, "triton": triton.__version__}
-        f.write(json.dumps(row) + "\n")
-        f.flush()
-        best = sorted(ms.items(), key=lambda kv: kv[1])
-        print(f"{M}x{N}x{K}: " + "  ".join(f"{k} {v * 1e3:.1f}" for k, v in best[:6])
-              + f"  | cublas {ms.get('cublas', 0) * 1e3:.1f} default {ms.get('default', 0) * 1e3:.1f}"
-              + (f"  BAD {list(bad)}" if bad else ""), flush=True)
+if __name__ == "__main__":
+    with open(sys.argv[1], "a") as f:
+        for M, N, K in SHAPES[:int(sys.argv[2]) if len(sys.argv) > 2 else None]:
+            torch.manual_seed(0)
+            a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+            b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+            c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+            runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
+                    "default": lambda out=c: matmul(a, b, out=out)}
+            plans = {}
+            for cfg in CONFIGS:
+                seen = set()
+                for mode in MODES:
+                    p = plan(M, N, K, cfg, mode)
+                    if p in seen:
+                        continue
+                    seen.add(p)
+                    name = f"{cfg[0]}x{cfg[1]}x{cfg[2]}/s{cfg[3]}/w{cfg[4]} {mode}"
+                    plans[name] = {"G": p[0], "sk_tiles": p[1], "per": p[2]}
+                    runs[name] = lambda out=c, cfg=cfg, mode=mode: stream_k(a, b, out, cfg, mode)
+            errs = {}
+            for k, fn in list(runs.items()):
+                try:
+                    errs[k] = error(fn, a, b, M, N)
+                except Exception as e:          # out of resources: drop the variant
+                    errs[k] = repr(e)[:200]
+                    runs.pop(k)
+            bad = {k: e for k, e in errs.items() if not (isinstance(e, float) and e < 1e-2)}
+            times = interleaved_ms({k: v for k, v in runs.items() if k not in bad}, 5,
+                                   warmup_ms=10, rep_ms=40)
+            ms = {k: statistics.median(t) for k, t in times.items() if t}
+            row = {"shape": [M, N, K], "plans": plans, "errors": errs, "bad": bad, "ms": ms,
+                   "replicates": times, "gpu": torch.cuda.get_device_name(),
+                   "torch": torch.__version__, "triton": triton.__version__}
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            best = sorted(ms.items(), key=lambda kv: kv[1])
+            print(f"{M}x{N}x{K}: " + "  ".join(f"{k} {v * 1e3:.1f}" for k, v in best[:6])
+                  + f"  | cublas {ms.get('cublas', 0) * 1e3:.1f} default {ms.get('default', 0) * 1e3:.1f}"
+                  + (f"  BAD {list(bad)}" if bad else ""), flush=True)
