@@ -7,7 +7,8 @@ shared out evenly, ``PER = ceil(SK * steps / G)`` a program; each partial tile g
 program's slot of an fp32 workspace, the tile's counter counts it, and the program that
 counts last sums the slots in program order and stores C. The other tiles run whole, one per
 program in turn (data-parallel). ``SK``: ``dp`` none (persistent only), ``sk1`` the tiles
-past the last full wave, ``sk2`` those and one wave more, ``all`` every tile.
+past the last full wave, ``sk2`` those and one wave more, ``all`` every tile; ``grid`` (for
+other scripts) launches one program a tile.
 
 Each variant is checked once against float64 (rows sampled) into a NaN-poisoned C, then all
 are timed in 5 interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a
@@ -102,8 +103,10 @@ COUNTS = torch.zeros(1 << 16, device="cuda", dtype=torch.int32)
 
 def plan(M, N, K, cfg, mode):
     bm, bn, bk, _, _, per_sm = cfg
-    G = SMS * per_sm
     tiles = -(-M // bm) * -(-N // bn)
+    if mode == "grid":                  # one program a tile, none persistent
+        return tiles, 0, 1
+    G = SMS * per_sm
     rem = tiles % G
     sk = {"dp": 0, "sk1": rem, "sk2": rem + G if tiles >= 2 * G and rem else rem,
           "all": tiles}[mode]
