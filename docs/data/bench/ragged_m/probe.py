@@ -6,7 +6,7 @@ a NaN-poisoned C, then timed in 5 interleaved, rotated replicates (do_bench medi
 flushed); the default's kept split and config (``matmul.describe``) beside them. One JSON
 line a shape.
 
-    python3 docs/data/bench/ragged_m/probe.py OUT.jsonl        (on a GPU)
+    python3 docs/data/bench/ragged_m/probe.py OUT.jsonl [MxNxK ...]   (on a GPU; default SHAPES)
 """
 import json
 import statistics
@@ -24,6 +24,8 @@ from swizzlekit.lab.verify import error_of
 SHAPES = [(317, 4096, 14336), (384, 4096, 14336), (100, 4096, 4096), (128, 4096, 4096),
           (1201, 14336, 4096), (1280, 14336, 4096)]
 SPLITS = (1, 2, 3, 4, 6, 8)
+if len(sys.argv) > 2:
+    SHAPES = [tuple(int(v) for v in s.split("x")) for s in sys.argv[2:]]
 
 
 with open(sys.argv[1], "a") as f:
