@@ -14,7 +14,8 @@ Each variant is checked once against float64 (rows sampled) into a NaN-poisoned 
 are timed in 5 interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a
 shape.
 
-    python3 docs/data/bench/stream_k/probe.py OUT.jsonl [N]     (on a GPU; N: the first N shapes)
+    python3 docs/data/bench/stream_k/probe.py OUT.jsonl [N | MxNxK ...]
+    (on a GPU; N: the first N shapes of SHAPES; or the shapes named)
 """
 import json
 import statistics
@@ -145,7 +146,9 @@ def error(fn, a, b, M, N):
 
 if __name__ == "__main__":
     with open(sys.argv[1], "a") as f:
-        for M, N, K in SHAPES[:int(sys.argv[2]) if len(sys.argv) > 2 else None]:
+        named = [tuple(int(v) for v in s.split("x")) for s in sys.argv[2:] if "x" in s]
+        first = int(sys.argv[2]) if len(sys.argv) == 3 and "x" not in sys.argv[2] else None
+        for M, N, K in named or SHAPES[:first]:
             torch.manual_seed(0)
             a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
