@@ -59,6 +59,11 @@ SUITES: dict[str, list[tuple[int, int, int]]] = {
     "ragged": [(3000, 5000, 4000), (1999, 4097, 3001), (777, 4095, 1234), (5003, 2999, 1000),
                (2047, 2047, 2047), (4095, 4095, 4095), (129, 4097, 4099), (8191, 8191, 1025),
                (1537, 1025, 1029), (16, 8191, 8191), (1001, 1001, 1001)],
+    # M = 512-1280 at long K, where the output's tiles pass from one wave on 132 SMs to the
+    # next (docs/data/bench/ragged_m/: 600x4096x14336 ran 0.68x cuBLAS on the H100, 512 rows
+    # 0.98x); none is in "full"
+    "wave-edge": [(m, 4096, 14336) for m in (512, 600, 640, 768, 1024)]
+                 + [(m, 14336, 4096) for m in (600, 768, 1201)],
     # each ragged shape, then its tile-aligned neighbour (M and N rounded up to 128, K to 64):
     # the price of raggedness is the ratio of their TFLOP/s (ragged_pair_ratios)
     "ragged-pairs": [shape for pair in (
