@@ -6,7 +6,7 @@ of two. bf16, TMA loads, one program a tile in grouped(8) order; beside it ``mat
 cuBLAS. Each checked against float64 (rows sampled) into a NaN-poisoned C, then timed in 5
 interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a shape.
 
-    python3 docs/data/bench/composite/probe.py OUT.jsonl        (on a GPU)
+    python3 docs/data/bench/composite/probe.py OUT.jsonl [tune]     (on a GPU)
 """
 import json
 import pathlib
@@ -37,9 +37,9 @@ SHAPES = {
 
 
 @triton.jit
-def _composite(a_desc, b1_desc, b2_desc, c1_desc, c2_desc, M, N, K, GROUP: tl.constexpr,
-               BLOCK_M: tl.constexpr, BN1: tl.constexpr, BN2: tl.constexpr,
-               BLOCK_K: tl.constexpr):
+def _composite_body(a_desc, b1_desc, b2_desc, c1_desc, c2_desc, M, N, K, GROUP: tl.constexpr,
+                    BLOCK_M: tl.constexpr, BN1: tl.constexpr, BN2: tl.constexpr,
+                    BLOCK_K: tl.constexpr):
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BN1 + BN2)
     pid_m, pid_n = _grouped(tl.program_id(0), tiles_m, tiles_n, GROUP)
@@ -55,6 +55,45 @@ def _composite(a_desc, b1_desc, b2_desc, c1_desc, c2_desc, M, N, K, GROUP: tl.co
     c1_desc.store([m0, n0], acc1.to(c1_desc.dtype))
     if BN2 > 0:
         c2_desc.store([m0, n0 + BN1], acc2.to(c2_desc.dtype))
+
+
+@triton.jit
+def _composite(a_desc, b1_desc, b2_desc, c1_desc, c2_desc, M, N, K, GROUP: tl.constexpr,
+               BLOCK_M: tl.constexpr, BN1: tl.constexpr, BN2: tl.constexpr,
+               BLOCK_K: tl.constexpr):
+    _composite_body(a_desc, b1_desc, b2_desc, c1_desc, c2_desc, M, N, K, GROUP, BLOCK_M, BN1,
+                    BN2, BLOCK_K)
+
+
+@triton.jit
+def _composite_ptr(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                   GROUP: tl.constexpr, BLOCK_M: tl.constexpr, BN1: tl.constexpr,
+                   BN2: tl.constexpr, BLOCK_K: tl.constexpr):
+    """``_composite`` on plain pointers: the TMA descriptors made in the kernel (a launch
+    that takes tensors, as the library's pointer kernel does)."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [stride_am, 1], [BLOCK_M, BLOCK_K])
+    b1_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [stride_bk, 1], [BLOCK_K, BN1])
+    c1_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [stride_cm, 1], [BLOCK_M, BN1])
+    b2_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [stride_bk, 1], [BLOCK_K, BN2])
+    c2_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [stride_cm, 1], [BLOCK_M, BN2])
+    _composite_body(a_desc, b1_desc, b2_desc, c1_desc, c2_desc, M, N, K, GROUP, BLOCK_M, BN1,
+                    BN2, BLOCK_K)
+
+
+def _scratch(size, alignment, stream):
+    return torch.empty(size, device="cuda", dtype=torch.int8)
+
+
+def composite_ptr(a, b, c, cfg):
+    bm, bn1, bn2, bk, stages, warps = cfg
+    M, K = a.shape
+    N = b.shape[1]
+    triton.set_allocator(_scratch)
+    grid = (-(-M // bm) * -(-N // (bn1 + bn2)),)
+    _composite_ptr[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0), GROUP=8,
+                         BLOCK_M=bm, BN1=bn1, BN2=bn2, BLOCK_K=bk, num_stages=stages,
+                         num_warps=warps)
+    return c
 
 
 def composite(a, b, c, cfg):
@@ -73,7 +112,20 @@ def composite(a, b, c, cfg):
     return c
 
 
+#: ``tune``: stages, warps and K steps of the composite tile at two wave-edge shapes, with
+#: host descriptors and with the kernel's own (``ptr``)
+TUNE = {
+    (640, 4096, 14336): [(128, 128, 32, 64, 3, 8), (128, 128, 32, 64, 4, 8),
+                         (128, 128, 32, 64, 5, 8), (128, 128, 32, 32, 8, 8),
+                         (128, 128, 32, 128, 2, 8)],
+    (768, 4096, 14336): [(128, 128, 64, 64, 3, 8), (128, 128, 64, 64, 4, 8),
+                         (128, 128, 64, 32, 6, 8)],
+}
+
 if __name__ == "__main__":
+    tune = len(sys.argv) > 2 and sys.argv[2] == "tune"
+    if tune:
+        SHAPES = TUNE
     with open(sys.argv[1], "a") as f:
         for (M, N, K), cfgs in SHAPES.items():
             torch.manual_seed(0)
@@ -87,6 +139,8 @@ if __name__ == "__main__":
                 name = "{}x{}+{}x{}/s{}/w{}".format(*cfg)
                 tiles[name] = -(-M // cfg[0]) * -(-N // (cfg[1] + cfg[2]))
                 runs[name] = lambda out=c, cfg=cfg: composite(a, b, out, cfg)
+                if tune:
+                    runs[name + " ptr"] = lambda out=c, cfg=cfg: composite_ptr(a, b, out, cfg)
             errs = {}
             for k, fn in list(runs.items()):
                 try:
