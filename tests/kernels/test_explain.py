@@ -271,6 +271,29 @@ def test_splits_are_those_the_first_call_times(M, N, K, precision, persistent, m
     assert plan.splits == ((1, 2) if times else (1,))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4096).map(lambda m: m * 2), st.integers(1, 2048).map(lambda n: n * 8),
+       st.integers(1, 2048).map(lambda k: k * 8), st.sampled_from(["bf16", "fp16", "tf32"]),
+       st.booleans())
+@example(640, 4096, 14336, "bf16", False)                  # wave edges the probe measured
+@example(768, 4096, 14336, "fp16", False)
+@example(640, 4096, 14336, "bf16", True)
+@example(4096, 4096, 4096, "bf16", False)
+def test_wide_is_the_composite_tile_the_first_call_times(M, N, K, precision, persistent):
+    """``wide``: a composite tile exactly where a 16-bit, not persistent call runs the TMA
+    kernel on A and B as given (no copies: 16-byte rows here), C by TMA, and the wave rule
+    names one, on the card's SMs (132 on the H100); restated here, not read from the code."""
+    from swizzlekit.kernels.triton.waves import wide_for
+
+    plan = _plan(M, N, K, precision, "auto", persistent, gpu="h100-sxm")
+    tile = wide_for(M, N, K, 132)
+    expect = (tile.label if tile and precision != "tf32" and not persistent
+              and plan.kernel == "tma" and not plan.b_pitch_copy and not plan.copies else "")
+    assert plan.wide == expect
+    if (M, N, K, precision, persistent) == (640, 4096, 14336, "bf16", False):
+        assert plan.wide == "128x(128+32)x64/s4/w8"
+
+
 def test_both_narrow_calls_time_one_config_per_group_of_stage_twins():
     """Where both operands load narrow, configs that differ only in stages ran alike (the
     narrow set, docs/data/bench/JOURNAL.md): the default mode times the best of each group."""

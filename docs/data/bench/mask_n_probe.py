@@ -2,7 +2,7 @@
 import json, os, sys, torch, triton
 from triton.testing import do_bench
 from swizzlekit.kernels import matmul
-from swizzlekit.kernels.triton import matmul as mm
+from swizzlekit.kernels.triton import matmul as mm, pointer_kernel
 from swizzlekit.lab.verify import random_operands, poisoned, relative_error
 shapes = [(17, 20217, 4261), (275, 2325, 1789), (22, 2143, 1229), (50, 3559, 1456),
           (24, 2067, 11259), (1000, 3001, 2048), (512, 4095, 1024), (128, 14337, 4096)]
@@ -14,7 +14,7 @@ for dt, prec, bound in ((torch.bfloat16, "tf32", 1e-2), (torch.float32, "tf32", 
         cub = do_bench(lambda: torch.matmul(a, b), warmup=10, rep=60)
         res = {"shape": [m, n, k], "dtype": str(dt), "cublas_us": round(cub * 1e3, 1)}
         for flag in (False, True):
-            mm.MASK_UNALIGNED_N = flag
+            pointer_kernel.MASK_UNALIGNED_N = flag
             for t in (mm._matmul_kernel, mm._matmul_tma_kernel):
                 t.cache.clear(); t.cache_results = False
             mm.PLANS.clear()

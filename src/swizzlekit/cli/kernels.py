@@ -129,5 +129,9 @@ def _configs(args: argparse.Namespace) -> int:
     lines.append("split of K: " + (
         "S = {}, timed on the first call, the fastest kept (split_k=None)".format(
             " or ".join(map(str, plan.splits))) if len(plan.splits) > 1 else "none"))
+    if plan.wide:
+        lines.append(f"composite tile: {plan.wide}, timed against the autotuned config on the "
+                     f"first call where the split kept is 1, the faster kept (kernels/triton/"
+                     f"waves.py)")
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

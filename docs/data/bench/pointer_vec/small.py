@@ -14,7 +14,7 @@ import sys
 import torch
 import triton
 
-import swizzlekit.kernels.triton.matmul as mm
+import swizzlekit.kernels.triton.pointer_kernel as mm     # the pointer kernel's heuristics
 from swizzlekit.kernels import matmul
 
 SHAPES = [(16, 5000, 4000), (64, 5000, 4000), (100, 7000, 3000), (64, 4096, 3000),

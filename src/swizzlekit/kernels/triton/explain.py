@@ -68,7 +68,9 @@ class AutotunePlan(NamedTuple):
     first, at their own sizes (:func:`~.copies._tma_copies`); ``c_masked``: the TMA kernel
     writes C by masked stores, its rows being no 16-byte multiples (:mod:`~.tma_kernel`);
     ``splits``: the splits of K ``split_k=None`` times on the first call, keeping the
-    fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one."""
+    fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one; ``wide``: the
+    composite tile the first call times against the autotuned config, where the split kept
+    is 1 (:func:`~.waves.wide_for`; "" where none)."""
     M: int
     N: int
     K: int
@@ -92,6 +94,7 @@ class AutotunePlan(NamedTuple):
     copied: str = ""
     c_masked: bool = False
     splits: tuple[int, ...] = (1,)
+    wide: str = ""
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -269,4 +272,19 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         dict(chosen.params), chosen.reason, route.pitch, gpu,
                         b_kmajor_copy=route.b_kmajor and not route.copies,
                         copied=route.copied, c_masked=route.c_masked,
-                        splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,))
+                        splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,),
+                        wide=_wide(M, N, K, precision, persistent, route, gpu))
+
+
+def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,
+          gpu: str) -> str:
+    """The label of the composite tile ``matmul._plan`` times on the first call, or "":
+    16-bit, by TMA on B row-major as given (no pitched copy), C by TMA, not persistent."""
+    from swizzlekit.gpus import gpu as preset
+    from swizzlekit.kernels.triton.waves import wide_for
+
+    if (PRECISIONS[precision][0] != 2 or precision == "fp8" or persistent or not route.tma
+            or route.b_kmajor or route.pitch or route.c_masked):
+        return ""
+    tile = wide_for(M, route.N, route.K, preset(gpu).sms)
+    return tile.label if tile else ""

@@ -1,8 +1,10 @@
-"""Door, plan and launch stages, and the pointer-load kernel: tensor-core GEMM in Triton under
-any CTA order: ``swizzlekit.kernels.matmul(a, b, order=...)``.
+"""Door, plan and launch stages: tensor-core GEMM in Triton under any CTA order:
+``swizzlekit.kernels.matmul(a, b, order=...)``.
 
-Reads top to bottom: configs, kernels, launcher, validation. The TMA kernel is in
-:mod:`swizzlekit.kernels.triton.tma_kernel`; the tile order and the pointer-load K loop the
+Reads top to bottom: launcher (the door), plan, launch, validation. The kernels are in
+:mod:`swizzlekit.kernels.triton.pointer_kernel` (pointer loads),
+:mod:`swizzlekit.kernels.triton.tma_kernel` (TMA) and
+:mod:`swizzlekit.kernels.triton.wide_kernel` (TMA in composite tiles); the tile order and the pointer-load K loop the
 kernels call are in :mod:`swizzlekit.kernels.triton.tiles`, shared with the fp8 kernel; the
 call's checks and plan key are in :mod:`swizzlekit.kernels.triton.call`, and which operands it
 copies first, and how, in :mod:`swizzlekit.kernels.triton.copies`.
@@ -16,7 +18,6 @@ each walking those launch slots with a stride.
 from __future__ import annotations
 
 import triton
-import triton.language as tl
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
@@ -28,17 +29,16 @@ from swizzlekit.kernels.triton.copies import (COPY_B_MIN_M, COPY_MIN_MNK, PAD_MI
                                               _pitched, _tma_copies, copiers)
 from swizzlekit.kernels.triton.plans import PlanCache, capture, hooked
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _launch_slots, _multiple, \
-    _pointer_acc, _sms, _tile
-from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, buffers, resolve
+from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
+from swizzlekit.kernels.triton.split_k import buffers, pick_split, resolve
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
 from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _auto_order,
-                                                      _configs, _prune, tf32_copy_min_m,
-                                                      tma_by_size)
-from swizzlekit.kernels.triton.footprint import vec_hint
+                                                      tf32_copy_min_m, tma_by_size)
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
+from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
-from swizzlekit.kernels.triton.tuning import _autotune
+from swizzlekit.kernels.triton.waves import wide_for
+from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label, wide_plan
 
 __all__ = ["matmul", "describe", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE",
            "PLANS", "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK",
@@ -50,79 +50,6 @@ KERNEL_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "st
                  "strip_snake", "snake", "cutlass", "zlayer", "morton", "hilbert")
 
 
-# ------------------------------------------------------------------------------------ kernel
-
-#: Whether the pointer kernel masks B's columns instead of wrapping them (:func:`_mask_n`);
-#: a switch for measuring the two against each other (docs/data/bench/JOURNAL.md), on by default.
-MASK_UNALIGNED_N = True
-
-
-def _mask_n(N: int, stride_bn: int) -> bool:
-    """Mask B's columns past N where B's rows run along N and N is no multiple of 16 (Triton
-    specializes integers on divisibility by 16, so it then cannot see past ``% N``)."""
-    return MASK_UNALIGNED_N and stride_bn == 1 and N % 16 != 0
-
-
-@triton.jit
-def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, K,
-                  stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                  PRECISION: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr, SWAP_AB: tl.constexpr,
-                  MASK_N: tl.constexpr, VEC: tl.constexpr):
-    first, last = _k_range(K, BLOCK_K, SPLIT_K)
-    acc = _pointer_acc(a_ptr, b_ptr, pid_m, pid_n, M, N, K, first, last, stride_am, stride_ak,
-                       stride_bk, stride_bn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K,
-                       SWAP_AB, MASK_N, VEC)
-    stride_cm, N = _multiple(stride_cm, VEC), _multiple(N, VEC)
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
-    inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-    if SPLIT_K > 1:         # the last split of the tile writes the sum of all S
-        acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M,
-                               BLOCK_N, SPLIT_K)
-        if last:
-            tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
-    else:
-        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
-
-
-@_autotune("pointer", configs=_configs(swap=True), key=["M", "N", "K", "ORDER", "P", "PERSISTENT",
-                                            "PRECISION", "SPLIT_K"],
-           prune_configs_by={"early_config_prune": _prune})
-@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0,
-                    "MASK_N": lambda args: _mask_n(args["N"], args["stride_bn"]),
-                    "VEC": lambda args: vec_hint(args, args["a_ptr"].element_size())})
-@triton.jit
-def _matmul_kernel(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, M, N, K, stride_am, stride_ak,
-                   stride_bk, stride_bn, stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
-                   PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
-                   SPLIT_K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SWAP_AB: tl.constexpr,
-                   MASK_N: tl.constexpr, VEC: tl.constexpr):
-    tiles_m = tl.cdiv(M, BLOCK_M)
-    tiles_n = tl.cdiv(N, BLOCK_N)
-    slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
-    # Two branches on purpose: folding the one-tile case into the persistent loop (a loop of
-    # one iteration) measured 4% slower on the H200 for this pointer-load kernel.
-    if PERSISTENT:
-        for slot in range(tl.program_id(0), slots, NUM_PROGRAMS):
-            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-            if (pid_m < tiles_m) & (pid_n < tiles_n):
-                _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
-                              N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn, PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K,
-                              SWAP_AB, MASK_N, VEC)
-    else:
-        pid_m, pid_n = _tile(tl.program_id(0), tiles_m, tiles_n, ORDER, P)
-        if (pid_m < tiles_m) & (pid_n < tiles_n):
-            _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
-                          K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                          PRECISION, BLOCK_M, BLOCK_N, BLOCK_K, EVEN_K, SPLIT_K, SWAP_AB, MASK_N,
-                          VEC)
-
-
 # ---------------------------------------------------------------------------------- launcher
 
 #: Launch plans by call signature (:mod:`.plans`): a repeat call skips Triton's per-call work.
@@ -131,6 +58,12 @@ PLANS = PlanCache()
 SPLITS = PlanCache()
 #: Repeat calls by fingerprint: the door's verdict and the plan's key (:mod:`.routes`).
 ROUTES = RouteCache(4096)
+#: Where :func:`.waves.wide_for` names a composite tile: the wide plan each signature's first
+#: call timed faster than its autotuned config, or False where that config won.
+WIDE = PlanCache()
+#: Whether calls may time composite tiles (:mod:`.wide_kernel`); off, every call runs the
+#: autotuned configs (a switch for measuring the two against each other).
+WIDE_TILES_ON = True
 
 
 def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
@@ -162,6 +95,10 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     zero-padded buffers 16 elements wide, C written through one (:func:`~.copies._padded_call`).
     With ``tma=True`` neither: it refuses an A or B it cannot read. A repeat call goes
     straight from the copies to their plan.
+    Where the plain tiles leave the last wave mostly empty (a 16-bit call by TMA on A, B and
+    C as given or copied, one split of K, not persistent; :func:`.waves.wide_for`), the first
+    call also times a composite tile, ``128 x (128 + 32)`` or ``128 x (128 + 64)``
+    (:mod:`.wide_kernel`), against the autotuned config and keeps the faster.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.
@@ -225,7 +162,8 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
              persistent: bool = False, tma: bool | None = None, split_k: int | None = None,
              **order_params) -> dict | None:
     """How :func:`matmul` with these arguments runs now (the route and plan its earlier calls
-    kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``), ``order`` and its
+    kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``, or
+    ``BMx(BN1+BN2)xBK/sS/wW`` for a composite tile), ``order`` and its
     parameter ``p`` (the group or width the kernel takes), ``split_k``, ``copies`` ("copies",
     "pad" or ""), and whether B is read from a pitched or K-major copy and C written by
     masked stores. None before a route is kept (from a fingerprint's second call, on a GPU),
@@ -242,8 +180,11 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
         return None
     route, plan = found
     info = plan.info
-    config = (config_label(plan.config, info["num_stages"], info["num_warps"])
-              if "num_stages" in info and "BLOCK_M" in plan.config else "")
+    if route.wide:
+        config = wide_label(plan.config, info)
+    else:
+        config = (config_label(plan.config, info["num_stages"], info["num_warps"])
+                  if "num_stages" in info and "BLOCK_M" in plan.config else "")
     return {"kernel": "tma" if route.tma else "pointer", "config": config,
             "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
             "copies": "pad" if route.pad else "copies" if route.copies else "",
@@ -293,7 +234,45 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
           pitch, copied)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
+    tile = (split_k == 1 and sig is not None and WIDE_TILES_ON and use_tma and not b_kmajor
+            and not pitch and not persistent and a.element_size() == 2 and _tma_ok(c)
+            and wide_for(M, N, K, _sms(a.device)))
+    if tile:                # a composite tile may fill the last wave better (.waves)
+        wide = WIDE.get(sig)
+        if wide is None:    # the signature's first call: time it against the plain plan
+            wide = _pick_wide(go, tile, print_)
+            WIDE.put(sig, wide)
+        if wide:
+            return _launch_wide(wide, a, b_arg, c, sig, print_)
     return _launch(*go, split_k, print_)
+
+
+def _pick_wide(go: tuple, tile, print_):
+    """The wide plan of ``tile`` where it runs faster than the plain plan of the call ``go``
+    describes (each launched once first: compiled, autotuned, planned; then timed by
+    :func:`.split_k.pick_split`, medians of ``do_bench``), else False."""
+    a, _, _, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor = go[:12]
+    M, K = a.shape
+    N = b_arg.shape[1]
+    if kernel_order == AUTO:
+        kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
+                                                   persistent))
+    plan = wide_plan(a, b_arg, c, tile, kernel_order, p,
+                     lambda tm, tn: _slots(kernel_order, p, tm, tn))
+    if plan is None:        # this Triton's kernels cannot be planned: keep the plain path
+        return False
+    runs = {0: lambda: _launch(*go, 1, None), 1: lambda: launch_wide(plan, a, b_arg, c)}
+    return plan if pick_split(lambda s: runs[s](), (0, 1)) == 1 else False
+
+
+def _launch_wide(plan, a, b_arg, c, sig, print_):
+    """Launch a wide plan and keep its route for repeat calls (key: the signature's)."""
+    key = (*sig, "wide")
+    PLANS.put(key, plan)
+    if print_ is not None:
+        ROUTES.put(print_, Route(key, 1, True, False, wide=True))
+    launch_wide(plan, a, b_arg, c)
+    return c
 
 
 # ---------------------------------------------------------------------------------- launch
@@ -355,7 +334,9 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
 
 def _follow(route: Route, plan, a, b_arg, c, ws, counts):
     """Launch ``plan`` on A, B as the kernel reads it, and C, the way ``route`` says."""
-    if route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
+    if route.wide:                  # the composite-tile kernel (.wide_kernel)
+        launch_wide(plan, a, b_arg, c)
+    elif route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
         by_tma, by_pointer = _by_tma(a, b_arg, c, route.c_ptr)
         plan.tma(by_tma, lambda: _descriptors(by_tma, route.b_kmajor, plan.config),
                  *by_pointer, ws, counts)
@@ -368,7 +349,7 @@ def _express(route: Route, print_):
     """The copier of a repeat call on copies for TMA that :func:`_follow_copies` can take
     (the GEMM launched on the copies' addresses: no pitched or K-major copy of B, no launch
     hooks, which see tensors), or None."""
-    if not route.copies or route.pitch or route.kcopy or hooked():
+    if not route.copies or route.pitch or route.kcopy or route.wide or hooked():
         return None
     return copiers().get(print_)
 

@@ -52,7 +52,8 @@ class Route(NamedTuple):
     (``copies``) on copies in 128-byte rows of the operands TMA cannot read
     (:func:`.copies._tma_copies`), (``pitch``) on a copy of B in rows of a 128-byte pitch, and
     (``kcopy``) on a K-major copy of B (:func:`.kmajor.kmajor_copy`); ``c_ptr``: the TMA
-    kernel writes C by masked stores (:mod:`.tma_kernel`)."""
+    kernel writes C by masked stores (:mod:`.tma_kernel`); ``wide``: the plan is the
+    composite-tile kernel's (:mod:`.wide_kernel`)."""
     key: tuple
     split: int
     tma: bool
@@ -62,6 +63,7 @@ class Route(NamedTuple):
     kcopy: bool = False
     copies: bool = False
     c_ptr: bool = False
+    wide: bool = False
 
 
 def _print(t) -> tuple | None:

@@ -1,0 +1,105 @@
+"""Plan stage, with no Triton import: how full the last wave of a GEMM's tiles runs, and where
+a 16-bit call times a composite tile (:mod:`.wide_kernel`) against its autotuned config.
+
+With one CTA per SM, T tiles on S SMs run in ``ceil(T / S)`` waves, the last ``T mod S`` of
+``S`` full: the wave fill ``T / (S ceil(T / S))``. At M = 600-768 by N = 4096 and K = 14336
+the 128x256 tiles fill 61-73% of one wave (80 or 96 tiles on 132 SMs), the 128x128 ones 61-73%
+of two, and ``matmul`` ran 0.70-0.86x cuBLAS on the H100, which picks tile widths that are no
+powers of two so that the count lands near a whole wave: 128x160 at 640 rows, 130 tiles
+(``nvjet`` kernels under ncu; docs/data/bench/ragged_m/). Triton's blocks are powers of two,
+so the composite tile puts two products side by side, ``128 x (128 + 32)`` or
+``128 x (128 + 64)``; it ran those shapes 11-15% faster than ``matmul`` and lost where the
+plain tiles fill their waves (docs/data/bench/composite/). So a call times it, on its first
+call, only where :func:`wide_for` names one: the plain 128x256 tiles fill at most
+:data:`PLAIN_MAX_FILL` of their last wave and a composite tile at least :data:`WIDE_MIN_FILL`.
+
+>>> round(wave_fill(130, 132), 3), round(wave_fill(160, 132), 3)
+(0.985, 0.606)
+>>> wide_for(640, 4096, 14336, 132).label
+'128x(128+32)x64/s4/w8'
+>>> wide_for(768, 4096, 14336, 132).label
+'128x(128+64)x64/s4/w8'
+>>> wide_for(4096, 4096, 4096, 132) is None        # 512 tiles of 128x256: 97% of 4 waves
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from swizzlekit.errors import check_int
+
+__all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_FILL",
+           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for"]
+
+
+class WideTile(NamedTuple):
+    """A composite tile: ``block_m`` rows by ``bn1 + bn2`` columns, two products side by side
+    (``bn1`` and ``bn2`` powers of two), K in steps of ``block_k``, ``stages`` deep, ``warps``
+    warps."""
+    block_m: int
+    bn1: int
+    bn2: int
+    block_k: int
+    stages: int
+    warps: int
+
+    @property
+    def width(self) -> int:
+        return self.bn1 + self.bn2
+
+    @property
+    def label(self) -> str:
+        return (f"{self.block_m}x({self.bn1}+{self.bn2})x{self.block_k}"
+                f"/s{self.stages}/w{self.warps}")
+
+
+#: The composite tiles a call may time, each the fastest of its width in the probe
+#: (docs/data/bench/composite/, H100: 4 stages ran 125.3 us at 640x4096x14336 against 142.9
+#: for 3, 125.3 for 5 and 177.2 for 32-element K steps 8 deep).
+WIDE_TILES = (WideTile(128, 128, 32, 64, 4, 8), WideTile(128, 128, 64, 64, 4, 8))
+#: The plain tile whose wave fill decides: the large tile the config model picks at these
+#: sizes (``kernels configs``; the bench's ``plan`` column in docs/data/bench/wave_edge_*).
+PLAIN_TILE = (128, 256)
+#: A composite tile is timed where the plain tiles fill at most this much of their last wave
+#: and a composite tile at least :data:`WIDE_MIN_FILL`: round bounds that say when there is a
+#: wave to win back; the first call's timing decides.
+PLAIN_MAX_FILL, WIDE_MIN_FILL = 0.8, 0.9
+#: ... and from this many multiply-adds: below, a call is too short for a wave to matter
+#: against its launch, and the probe measured none.
+WIDE_MIN_MNK = 2**33
+
+
+def wave_fill(tiles: int, sms: int) -> float:
+    """The share of its waves that ``tiles`` tiles fill on ``sms`` SMs, one tile an SM at a
+    time: ``tiles / (sms * ceil(tiles / sms))``.
+
+    >>> wave_fill(132, 132), wave_fill(133, 132) < 0.51
+    (1.0, True)
+    """
+    tiles, sms = check_int("tiles", tiles, 1), check_int("sms", sms, 1)
+    return tiles / (sms * -(-tiles // sms))
+
+
+def tiles_of(M: int, N: int, block_m: int, block_n: int) -> int:
+    """The tiles of ``block_m x block_n`` that cover an M x N output.
+
+    >>> tiles_of(640, 4096, 128, 160)
+    130
+    """
+    return -(-M // block_m) * -(-N // block_n)
+
+
+def wide_for(M: int, N: int, K: int, sms: int) -> WideTile | None:
+    """The composite tile a 16-bit call of M x N x K on ``sms`` SMs times against its
+    autotuned config on its first call, or None (module docstring): the one of
+    :data:`WIDE_TILES` that fills the most of its last wave (the first on ties), where that
+    is at least :data:`WIDE_MIN_FILL`, the :data:`PLAIN_TILE` tiles fill at most
+    :data:`PLAIN_MAX_FILL`, and M N K >= :data:`WIDE_MIN_MNK`."""
+    M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
+                                                           ("sms", sms)))
+    if M * N * K < WIDE_MIN_MNK or wave_fill(tiles_of(M, N, *PLAIN_TILE), sms) > PLAIN_MAX_FILL:
+        return None
+    best = max(WIDE_TILES, key=lambda t: wave_fill(tiles_of(M, N, t.block_m, t.width), sms))
+    return best if wave_fill(tiles_of(M, N, best.block_m, best.width), sms) >= WIDE_MIN_FILL \
+        else None

@@ -1,0 +1,66 @@
+"""The wave rules (:mod:`swizzlekit.kernels.triton.waves`): wave fill by its definition on a
+small domain exhaustively, and ``wide_for``'s promise on random shapes (hypothesis), checked
+against a brute-force count of tiles and waves."""
+
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from swizzlekit.errors import SwizzleKitError
+from swizzlekit.kernels.triton.waves import (PLAIN_MAX_FILL, PLAIN_TILE, WIDE_MIN_FILL,
+                                             WIDE_MIN_MNK, WIDE_TILES, tiles_of, wave_fill,
+                                             wide_for)
+
+
+def _fill_by_count(tiles: int, sms: int) -> float:
+    """Tiles over the SM slots of the waves they need, counted wave by wave."""
+    waves, left = 0, tiles
+    while left > 0:
+        waves, left = waves + 1, left - sms
+    return tiles / (waves * sms)
+
+
+def test_wave_fill_exhaustively():
+    for sms in range(1, 40):
+        for tiles in range(1, 200):
+            f = wave_fill(tiles, sms)
+            assert f == pytest.approx(_fill_by_count(tiles, sms))
+            assert 0 < f <= 1
+            assert (f == 1) == (tiles % sms == 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(M=st.integers(1, 20000), N=st.integers(1, 40000), K=st.integers(1, 40000),
+       sms=st.sampled_from([78, 108, 114, 132, 144]))
+def test_wide_for_keeps_its_promise(M, N, K, sms):
+    tile = wide_for(M, N, K, sms)
+    plain = wave_fill(math.ceil(M / PLAIN_TILE[0]) * math.ceil(N / PLAIN_TILE[1]), sms)
+    fills = {t: wave_fill(math.ceil(M / t.block_m) * math.ceil(N / t.width), sms)
+             for t in WIDE_TILES}
+    if tile is None:        # nothing to win back, too small, or no composite tile fills better
+        assert (M * N * K < WIDE_MIN_MNK or plain > PLAIN_MAX_FILL
+                or max(fills.values()) < WIDE_MIN_FILL)
+    else:
+        assert M * N * K >= WIDE_MIN_MNK and plain <= PLAIN_MAX_FILL
+        assert fills[tile] == max(fills.values()) >= WIDE_MIN_FILL
+
+
+def test_wide_tiles_are_power_of_two_parts():
+    for t in WIDE_TILES:
+        for part in (t.block_m, t.bn1, t.bn2, t.block_k):
+            assert part & (part - 1) == 0
+        assert t.width == t.bn1 + t.bn2 and t.label.startswith(f"{t.block_m}x(")
+
+
+def test_tiles_of_covers_the_output():
+    for M, N, bm, bn in [(640, 4096, 128, 160), (1, 1, 128, 160), (129, 161, 128, 160)]:
+        t = tiles_of(M, N, bm, bn)
+        assert (t // math.ceil(N / bn)) * bm >= M and t * bm * bn >= M * N
+
+
+@pytest.mark.parametrize("args", [(0, 4096, 4096, 132), (640, 4096, 4096, 0),
+                                  (640.0, 4096, 4096, 132), (True, 4096, 4096, 132)], ids=str)
+def test_wide_for_refuses_bad_sizes(args):
+    with pytest.raises(SwizzleKitError, match="must be"):
+        wide_for(*args)
