@@ -42,6 +42,9 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, k):
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
+    from swizzlekit.kernels.triton import configs
+
+    monkeypatch.setattr(configs, "_MODE", "model")      # the tier runs SWIZZLEKIT_AUTOTUNE=0
     for cache in (mm.PLANS, mm.ROUTES, mm.WIDE, mm.SPLITS):
         monkeypatch.setattr(cache, "_plans", type(cache._plans)())
     monkeypatch.setattr(mm, "pick_split", lambda run, splits: (run(0), run(1), int(wins))[2])

@@ -282,16 +282,23 @@ def test_splits_are_those_the_first_call_times(M, N, K, precision, persistent, m
 def test_wide_is_the_composite_tile_the_first_call_times(M, N, K, precision, persistent):
     """``wide``: a composite tile exactly where a 16-bit, not persistent call runs the TMA
     kernel on A and B as given (no copies: 16-byte rows here), C by TMA, and the wave rule
-    names one, on the card's SMs (132 on the H100); restated here, not read from the code."""
+    names one, on the card's SMs (132 on the H100), in a mode that times first calls;
+    restated here, not read from the code."""
+    from unittest import mock
+
+    from swizzlekit.kernels.triton import configs
     from swizzlekit.kernels.triton.waves import wide_for
 
-    plan = _plan(M, N, K, precision, "auto", persistent, gpu="h100-sxm")
-    tile = wide_for(M, N, K, 132)
-    expect = (tile.label if tile and precision != "tf32" and not persistent
-              and plan.kernel == "tma" and not plan.b_pitch_copy and not plan.copies else "")
-    assert plan.wide == expect
+    for mode in ("model", "0"):
+        with mock.patch.object(configs, "_MODE", mode):
+            plan = _plan(M, N, K, precision, "auto", persistent, gpu="h100-sxm")
+        tile = wide_for(M, N, K, 132)
+        expect = (tile.label if tile and precision != "tf32" and not persistent and mode != "0"
+                  and plan.kernel == "tma" and not plan.b_pitch_copy and not plan.copies
+                  else "")
+        assert plan.wide == expect, mode
     if (M, N, K, precision, persistent) == (640, 4096, 14336, "bf16", False):
-        assert plan.wide == "128x(128+32)x64/s4/w8"
+        assert expect == "" and tile.label == "128x(128+32)x64/s4/w8"      # mode "0", last
 
 
 def test_both_narrow_calls_time_one_config_per_group_of_stage_twins():

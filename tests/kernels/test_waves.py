@@ -64,3 +64,13 @@ def test_tiles_of_covers_the_output():
 def test_wide_for_refuses_bad_sizes(args):
     with pytest.raises(SwizzleKitError, match="must be"):
         wide_for(*args)
+
+
+@pytest.mark.parametrize("mode", ["model", "full", "0"])
+def test_wide_timed_only_where_first_calls_time(mode, monkeypatch):
+    from swizzlekit.kernels.triton import configs
+    from swizzlekit.kernels.triton.waves import wide_timed
+
+    monkeypatch.setattr(configs, "_MODE", mode)
+    for shape in [(640, 4096, 14336), (768, 4096, 14336), (4096, 4096, 4096)]:
+        assert wide_timed(*shape, 132) == (wide_for(*shape, 132) if mode != "0" else None)

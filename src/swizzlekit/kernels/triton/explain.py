@@ -281,10 +281,10 @@ def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Rout
     """The label of the composite tile ``matmul._plan`` times on the first call, or "":
     16-bit, by TMA on B row-major as given (no pitched copy), C by TMA, not persistent."""
     from swizzlekit.gpus import gpu as preset
-    from swizzlekit.kernels.triton.waves import wide_for
+    from swizzlekit.kernels.triton.waves import wide_timed
 
     if (PRECISIONS[precision][0] != 2 or precision == "fp8" or persistent or not route.tma
             or route.b_kmajor or route.pitch or route.c_masked):
         return ""
-    tile = wide_for(M, route.N, route.K, preset(gpu).sms)
+    tile = wide_timed(M, route.N, route.K, preset(gpu).sms)
     return tile.label if tile else ""

@@ -37,7 +37,7 @@ from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _a
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
-from swizzlekit.kernels.triton.waves import wide_for
+from swizzlekit.kernels.triton.waves import wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label, wide_plan
 
 __all__ = ["matmul", "describe", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE",
@@ -236,7 +236,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
                       lambda s: _launch(*go, s, None))
     tile = (split_k == 1 and sig is not None and WIDE_TILES_ON and use_tma and not b_kmajor
             and not pitch and not persistent and a.element_size() == 2 and _tma_ok(c)
-            and wide_for(M, N, K, _sms(a.device)))
+            and wide_timed(M, N, K, _sms(a.device)))
     if tile:                # a composite tile may fill the last wave better (.waves)
         wide = WIDE.get(sig)
         if wide is None:    # the signature's first call: time it against the plain plan

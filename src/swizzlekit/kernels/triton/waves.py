@@ -28,9 +28,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from swizzlekit.errors import check_int
+from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_FILL",
-           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for"]
+           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed"]
 
 
 class WideTile(NamedTuple):
@@ -103,3 +104,11 @@ def wide_for(M: int, N: int, K: int, sms: int) -> WideTile | None:
     best = max(WIDE_TILES, key=lambda t: wave_fill(tiles_of(M, N, t.block_m, t.width), sms))
     return best if wave_fill(tiles_of(M, N, best.block_m, best.width), sms) >= WIDE_MIN_FILL \
         else None
+
+
+def wide_timed(M: int, N: int, K: int, sms: int) -> WideTile | None:
+    """:func:`wide_for`, where this process times anything on a first call: not under
+    ``SWIZZLEKIT_AUTOTUNE=0``, which takes the config model's first pick untimed (and so the
+    plain tiles), as ``split_k=None`` then runs one split (:func:`.splits.auto_split`)."""
+    tile = wide_for(M, N, K, sms)
+    return tile if current_mode() != "0" else None
