@@ -7,7 +7,8 @@ naming the tool), and each tool's log lands in ``DIR`` with ``summary.json`` (th
 exit code, the paths it ran and the errors it counted).
 
 The paths (:data:`TRITON_PATHS`): the 16-bit GEMM by pointer loads, swapped (few rows), by TMA,
-persistent, split over K, on copies of ragged operands for TMA with C by masked stores, TF32
+persistent, split over K, on copies of ragged operands for TMA with C by masked stores, in
+both composite tiles (launched directly: calls this small never time them), TF32
 (on aligned copies of ragged operands too) and fp32; fp8 with
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
@@ -47,6 +48,8 @@ TRITON_PATHS = (
     ("bf16 TMA persistent", 384, 384, 256, "bf16", {"tma": True, "persistent": True}),
     ("bf16 split-K", 64, 512, 1024, "bf16", {"split_k": 2}),
     ("bf16 copies for TMA, C by masked stores", 130, 250, 67, "bf16", {}),
+    ("bf16 composite tile 128x(128+32)", 300, 440, 200, "wide", {"tile": 0}),
+    ("bf16 composite tile 128x(128+64)", 300, 440, 200, "wide", {"tile": 1}),
     ("tf32 aligned copies", 130, 250, 67, "fp32", {"precision": "tf32"}),
     ("fp16 grouped order", 300, 260, 96, "fp16", {"order": "grouped"}),
     ("tf32", 200, 264, 120, "fp32", {"precision": "tf32"}),
@@ -91,13 +94,21 @@ def _triton_path(name: str, m: int, n: int, k: int, kind: str, kwargs: dict) -> 
         _check(out, ref, name)
         return
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32,
-             "baseline": torch.bfloat16, "table": torch.float16}[kind]
+             "baseline": torch.bfloat16, "table": torch.float16, "wide": torch.bfloat16}[kind]
     a = torch.randn(m, k, device="cuda", generator=gen).to(dtype)
     b = torch.randn(k, n, device="cuda", generator=gen).to(dtype)
     if kind == "baseline":
         out = matmul_baseline(a, b)
     elif kind == "table":
         out = table_gemm(a, b, order("hilbert", -(-m // 128), -(-n // 128)))
+    elif kind == "wide":
+        from swizzlekit.kernels.triton.call import _slots
+        from swizzlekit.kernels.triton.waves import WIDE_TILES
+        from swizzlekit.kernels.triton.wide_kernel import wide_plan
+
+        out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+        wide_plan(a, b, out, WIDE_TILES[kwargs["tile"]], "grouped", 8,
+                  lambda tm, tn: _slots("grouped", 8, tm, tn))
     else:
         out = kernels.matmul(a, b, **kwargs)
     _check(out, a.double() @ b.double(), name)
