@@ -34,23 +34,22 @@ def test_wave_fill_exhaustively():
 @given(M=st.integers(1, 20000), N=st.integers(1, 40000), K=st.integers(1, 40000),
        sms=st.sampled_from([78, 108, 114, 132, 144]))
 def test_wide_for_keeps_its_promise(M, N, K, sms):
-    tile = wide_for(M, N, K, sms)
+    tiles = wide_for(M, N, K, sms)
     plain = wave_fill(math.ceil(M / PLAIN_TILE[0]) * math.ceil(N / PLAIN_TILE[1]), sms)
-    fills = {t: wave_fill(math.ceil(M / t.block_m) * math.ceil(N / t.width), sms)
+    fills = {t: wave_fill(math.ceil(M / t.height) * math.ceil(N / t.width), sms)
              for t in WIDE_TILES}
-    if tile is None:        # nothing to win back, too small, or no composite tile fills better
-        assert (M * N * K < WIDE_MIN_MNK or plain > PLAIN_MAX_FILL
-                or max(fills.values()) < WIDE_MIN_FILL)
-    else:
-        assert M * N * K >= WIDE_MIN_MNK and plain <= PLAIN_MAX_FILL
-        assert fills[tile] == max(fills.values()) >= WIDE_MIN_FILL
+    if M * N * K < WIDE_MIN_MNK or plain > PLAIN_MAX_FILL:
+        assert tiles == ()
+    else:                   # exactly the tiles that fill their last wave well, in order
+        assert tiles == tuple(t for t in WIDE_TILES if fills[t] >= WIDE_MIN_FILL)
 
 
 def test_wide_tiles_are_power_of_two_parts():
     for t in WIDE_TILES:
-        for part in (t.block_m, t.bn1, t.bn2, t.block_k):
+        for part in (t.bm1, t.bn1, t.block_k) + tuple(p for p in (t.bm2, t.bn2) if p):
             assert part & (part - 1) == 0
-        assert t.width == t.bn1 + t.bn2 and t.label.startswith(f"{t.block_m}x(")
+        assert t.width == t.bn1 + t.bn2 and t.height == t.bm1 + t.bm2
+        assert t.label.count("+") == (t.bm2 > 0) + (t.bn2 > 0)
 
 
 def test_tiles_of_covers_the_output():
@@ -73,4 +72,4 @@ def test_wide_timed_only_where_first_calls_time(mode, monkeypatch):
 
     monkeypatch.setattr(configs, "_MODE", mode)
     for shape in [(640, 4096, 14336), (768, 4096, 14336), (4096, 4096, 4096)]:
-        assert wide_timed(*shape, 132) == (wide_for(*shape, 132) if mode != "0" else None)
+        assert wide_timed(*shape, 132) == (wide_for(*shape, 132) if mode != "0" else ())

@@ -18,8 +18,9 @@ from swizzlekit.kernels.triton.waves import WideTile  # noqa: E402
 from swizzlekit.kernels.triton.wide_kernel import wide_plan  # noqa: E402
 from swizzlekit.lab.verify import poisoned, random_operands, relative_error  # noqa: E402
 
-#: a small composite tile: 32 rows by 32 + 16 columns, K in steps of 32
-TILE = WideTile(32, 32, 16, 32, 1, 4)
+#: small composite tiles: 32 rows by 32 + 16 columns, and (32 + 16) rows by 32 + 16 columns,
+#: K in steps of 32
+TILES = (WideTile(32, 0, 32, 16, 32, 1, 4), WideTile(32, 16, 32, 16, 32, 1, 4))
 
 
 def _run(a, b, tile, order, p):
@@ -28,23 +29,25 @@ def _run(a, b, tile, order, p):
     return c
 
 
+@pytest.mark.parametrize("tile", TILES, ids=lambda t: t.label)
 @pytest.mark.parametrize("order,p", [("grouped", 2), ("row", 1), ("cutlass", 1),
                                      ("morton", 0), ("zlayer", 2)])
-def test_wide_kernel_matches_float64(order, p):
+def test_wide_kernel_matches_float64(tile, order, p):
     # (M, N, K): ragged M (70: 6 rows in the last tile), N (104: 8 columns in the last tile's
     # first box, none in its second), K (72: 8 in the last step); and one of whole tiles
     for m, n, k in [(70, 104, 72), (64, 96, 64), (33, 152, 40)]:
         a, b = random_operands(m, n, k, torch.float16, "cpu")
-        c = _run(a, b, TILE, order, p)
+        c = _run(a, b, tile, order, p)
         err = relative_error(c, a, b)
         assert err == err and err < 1e-2, (m, n, k, err)
 
 
-def test_wide_kernel_writes_only_the_output():
+@pytest.mark.parametrize("tile", TILES, ids=lambda t: t.label)
+def test_wide_kernel_writes_only_the_output(tile):
     """C a view inside a NaN buffer: the clipped stores leave every element outside it NaN."""
     a, b = random_operands(40, 56, 48, torch.float16, "cpu")
     buf = torch.full((48, 64), float("nan"), dtype=torch.float16)
     c = buf[:40, :56]
-    wide_plan(a, b, c, TILE, "grouped", 2, lambda tm, tn: _slots("grouped", 2, tm, tn))
+    wide_plan(a, b, c, tile, "grouped", 2, lambda tm, tn: _slots("grouped", 2, tm, tn))
     assert relative_error(c, a, b) < 1e-2
     assert torch.isnan(buf[40:]).all() and torch.isnan(buf[:, 56:]).all()

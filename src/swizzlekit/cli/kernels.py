@@ -130,8 +130,8 @@ def _configs(args: argparse.Namespace) -> int:
         "S = {}, timed on the first call, the fastest kept (split_k=None)".format(
             " or ".join(map(str, plan.splits))) if len(plan.splits) > 1 else "none"))
     if plan.wide:
-        lines.append(f"composite tile: {plan.wide}, timed against the autotuned config on the "
-                     f"first call where the split kept is 1, the faster kept (kernels/triton/"
-                     f"waves.py)")
+        lines.append(f"composite tiles: {', '.join(plan.wide)}, timed against the autotuned "
+                     f"config on the first call where the split kept is 1, the fastest kept "
+                     f"(kernels/triton/waves.py)")
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

@@ -12,7 +12,7 @@ bf16. Each call checked against float64 into a NaN-poisoned C; then 5 interleave
 replicates (do_bench medians, L2 flushed); what each ran (``matmul.describe``). One JSON line
 a shape.
 
-    python3 docs/data/bench/composite/heldout.py OUT.jsonl        (on a GPU)
+    python3 docs/data/bench/composite/heldout.py OUT.jsonl [second]     (on a GPU)
 """
 import json
 import statistics
@@ -28,6 +28,13 @@ from swizzlekit.lab.verify import error_of
 SHAPES = [(522, 4096, 8192), (755, 8192, 14336), (1015, 5120, 8192), (1016, 6144, 4096),
           (1120, 8192, 4096), (1194, 4096, 14336), (334, 8192, 4096), (529, 8192, 4096),
           (979, 6144, 4096), (947, 6144, 14336)]
+#: ``second``: drawn the same way with seed 20261127 (25 draws) after the (128+64)x(128+64)
+#: tile joined the rule, since 529x8192x4096 of the first set had shown it
+SECOND = [(1163, 4096, 4096), (1211, 4096, 11008), (395, 6144, 4096), (424, 6144, 4096),
+          (1096, 5120, 14336), (703, 8192, 11008), (1111, 4096, 11008), (1313, 2048, 14336),
+          (784, 11008, 4096), (1300, 4096, 11008)]
+if len(sys.argv) > 2 and sys.argv[2] == "second":
+    SHAPES = SECOND
 
 with open(sys.argv[1], "a") as f:
     for M, N, K in SHAPES:

@@ -70,7 +70,7 @@ class AutotunePlan(NamedTuple):
     ``splits``: the splits of K ``split_k=None`` times on the first call, keeping the
     fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one; ``wide``: the
     composite tile the first call times against the autotuned config, where the split kept
-    is 1 (:func:`~.waves.wide_for`; "" where none)."""
+    is 1 (:func:`~.waves.wide_for`; their labels, none where none)."""
     M: int
     N: int
     K: int
@@ -94,7 +94,7 @@ class AutotunePlan(NamedTuple):
     copied: str = ""
     c_masked: bool = False
     splits: tuple[int, ...] = (1,)
-    wide: str = ""
+    wide: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -277,14 +277,13 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
 
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,
-          gpu: str) -> str:
-    """The label of the composite tile ``matmul._plan`` times on the first call, or "":
-    16-bit, by TMA on B row-major as given (no pitched copy), C by TMA, not persistent."""
+          gpu: str) -> tuple[str, ...]:
+    """The labels of the composite tiles ``matmul._plan`` times on the first call: 16-bit, by
+    TMA on B row-major as given (no pitched copy), C by TMA, not persistent."""
     from swizzlekit.gpus import gpu as preset
     from swizzlekit.kernels.triton.waves import wide_timed
 
     if (PRECISIONS[precision][0] != 2 or precision == "fp8" or persistent or not route.tma
             or route.b_kmajor or route.pitch or route.c_masked):
-        return ""
-    tile = wide_timed(M, route.N, route.K, preset(gpu).sms)
-    return tile.label if tile else ""
+        return ()
+    return tuple(t.label for t in wide_timed(M, route.N, route.K, preset(gpu).sms))

@@ -58,8 +58,8 @@ PLANS = PlanCache()
 SPLITS = PlanCache()
 #: Repeat calls by fingerprint: the door's verdict and the plan's key (:mod:`.routes`).
 ROUTES = RouteCache(4096)
-#: Where :func:`.waves.wide_for` names a composite tile: the wide plan each signature's first
-#: call timed faster than its autotuned config, or False where that config won.
+#: Where :func:`.waves.wide_for` names composite tiles: the wide plan each signature's first
+#: call timed fastest, faster than its autotuned config, or False where that config won.
 WIDE = PlanCache()
 #: Whether calls may time composite tiles (:mod:`.wide_kernel`); off, every call runs the
 #: autotuned configs (a switch for measuring the two against each other).
@@ -97,8 +97,9 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     straight from the copies to their plan.
     Where the plain tiles leave the last wave mostly empty (a 16-bit call by TMA on A, B and
     C as given or copied, one split of K, not persistent; :func:`.waves.wide_for`), the first
-    call also times a composite tile, ``128 x (128 + 32)`` or ``128 x (128 + 64)``
-    (:mod:`.wide_kernel`), against the autotuned config and keeps the faster.
+    call also times composite tiles, ``128 x (128 + 32)``, ``128 x (128 + 64)`` or
+    ``(128 + 64) x (128 + 64)`` (:mod:`.wide_kernel`), against the autotuned config and keeps
+    the fastest.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.
@@ -163,7 +164,8 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
              **order_params) -> dict | None:
     """How :func:`matmul` with these arguments runs now (the route and plan its earlier calls
     kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``, or
-    ``BMx(BN1+BN2)xBK/sS/wW`` for a composite tile), ``order`` and its
+    ``BMx(BN1+BN2)xBK/sS/wW``, ``(BM1+BM2)x(BN1+BN2)xBK/sS/wW`` for a composite tile),
+    ``order`` and its
     parameter ``p`` (the group or width the kernel takes), ``split_k``, ``copies`` ("copies",
     "pad" or ""), and whether B is read from a pitched or K-major copy and C written by
     masked stores. None before a route is kept (from a fingerprint's second call, on a GPU),
@@ -234,35 +236,37 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
           pitch, copied)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
-    tile = (split_k == 1 and sig is not None and WIDE_TILES_ON and use_tma and not b_kmajor
-            and not pitch and not persistent and a.element_size() == 2 and _tma_ok(c)
-            and wide_timed(M, N, K, _sms(a.device)))
-    if tile:                # a composite tile may fill the last wave better (.waves)
+    tiles = (split_k == 1 and sig is not None and WIDE_TILES_ON and use_tma and not b_kmajor
+             and not pitch and not persistent and a.element_size() == 2 and _tma_ok(c)
+             and wide_timed(M, N, K, _sms(a.device)))
+    if tiles:               # composite tiles may fill the last wave better (.waves)
         wide = WIDE.get(sig)
-        if wide is None:    # the signature's first call: time it against the plain plan
-            wide = _pick_wide(go, tile, print_)
+        if wide is None:    # the signature's first call: time them against the plain plan
+            wide = _pick_wide(go, tiles)
             WIDE.put(sig, wide)
         if wide:
             return _launch_wide(wide, a, b_arg, c, sig, print_)
     return _launch(*go, split_k, print_)
 
 
-def _pick_wide(go: tuple, tile, print_):
-    """The wide plan of ``tile`` where it runs faster than the plain plan of the call ``go``
-    describes (each launched once first: compiled, autotuned, planned; then timed by
-    :func:`.split_k.pick_split`, medians of ``do_bench``), else False."""
+def _pick_wide(go: tuple, tiles: tuple):
+    """The wide plan of the one of ``tiles`` that runs fastest, where it runs faster than the
+    plain plan of the call ``go`` describes (each launched once first: compiled, autotuned,
+    planned; then timed by :func:`.split_k.pick_split`, medians of ``do_bench``), else
+    False."""
     a, _, _, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor = go[:12]
     M, K = a.shape
     N = b_arg.shape[1]
     if kernel_order == AUTO:
         kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
                                                    persistent))
-    plan = wide_plan(a, b_arg, c, tile, kernel_order, p,
-                     lambda tm, tn: _slots(kernel_order, p, tm, tn))
-    if plan is None:        # this Triton's kernels cannot be planned: keep the plain path
-        return False
-    runs = {0: lambda: _launch(*go, 1, None), 1: lambda: launch_wide(plan, a, b_arg, c)}
-    return plan if pick_split(lambda s: runs[s](), (0, 1)) == 1 else False
+    plans = [wide_plan(a, b_arg, c, tile, kernel_order, p,
+                       lambda tm, tn: _slots(kernel_order, p, tm, tn)) for tile in tiles]
+    plans = [plan for plan in plans if plan is not None]   # None: this Triton plans none
+    runs = [lambda: _launch(*go, 1, None)] + [
+        lambda plan=plan: launch_wide(plan, a, b_arg, c) for plan in plans]
+    best = pick_split(lambda i: runs[i](), tuple(range(len(runs)))) if plans else 0
+    return plans[best - 1] if best else False
 
 
 def _launch_wide(plan, a, b_arg, c, sig, print_):

@@ -7,20 +7,22 @@ the 128x256 tiles fill 61-73% of one wave (80 or 96 tiles on 132 SMs), the 128x1
 of two, and ``matmul`` ran 0.70-0.86x cuBLAS on the H100, which picks tile widths that are no
 powers of two so that the count lands near a whole wave: 128x160 at 640 rows, 130 tiles
 (``nvjet`` kernels under ncu; docs/data/bench/ragged_m/). Triton's blocks are powers of two,
-so the composite tile puts two products side by side, ``128 x (128 + 32)`` or
-``128 x (128 + 64)``; it ran those shapes 11-15% faster than ``matmul`` and lost where the
-plain tiles fill their waves (docs/data/bench/composite/). So a call times it, on its first
-call, only where :func:`wide_for` names one: the plain 128x256 tiles fill at most
-:data:`PLAIN_MAX_FILL` of their last wave and a composite tile at least :data:`WIDE_MIN_FILL`.
+so a composite tile puts two or four products side by side: ``128 x (128 + 32)``,
+``128 x (128 + 64)``, or ``(128 + 64) x (128 + 64)`` for M just past a multiple of 128 (529
+rows: three tiles of 192 rows, not five of 128). They ran those shapes 11-27% faster than
+``matmul`` and lost where the plain tiles fill their waves (docs/data/bench/composite/). So a
+call times them, on its first call, only where :func:`wide_for` names some: the plain 128x256
+tiles fill at most :data:`PLAIN_MAX_FILL` of their last wave and each named tile at least
+:data:`WIDE_MIN_FILL`.
 
 >>> round(wave_fill(130, 132), 3), round(wave_fill(160, 132), 3)
 (0.985, 0.606)
->>> wide_for(640, 4096, 14336, 132).label
-'128x(128+32)x64/s4/w8'
->>> wide_for(768, 4096, 14336, 132).label
-'128x(128+64)x64/s4/w8'
->>> wide_for(4096, 4096, 4096, 132) is None        # 512 tiles of 128x256: 97% of 4 waves
-True
+>>> [t.label for t in wide_for(640, 4096, 14336, 132)]
+['128x(128+32)x64/s4/w8']
+>>> [t.label for t in wide_for(529, 8192, 4096, 132)]
+['128x(128+32)x64/s4/w8', '(128+64)x(128+64)x64/s3/w8']
+>>> wide_for(4096, 4096, 4096, 132)                # 512 tiles of 128x256: 97% of 4 waves
+()
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_F
 
 
 class WideTile(NamedTuple):
-    """A composite tile: ``block_m`` rows by ``bn1 + bn2`` columns, two products side by side
-    (``bn1`` and ``bn2`` powers of two), K in steps of ``block_k``, ``stages`` deep, ``warps``
-    warps."""
-    block_m: int
+    """A composite tile: ``bm1 + bm2`` rows by ``bn1 + bn2`` columns, up to four products side
+    by side (each part a power of two; ``bm2`` or ``bn2`` 0 where that side is whole), K in
+    steps of ``block_k``, ``stages`` deep, ``warps`` warps."""
+    bm1: int
+    bm2: int
     bn1: int
     bn2: int
     block_k: int
@@ -46,19 +49,28 @@ class WideTile(NamedTuple):
     warps: int
 
     @property
+    def height(self) -> int:
+        return self.bm1 + self.bm2
+
+    @property
     def width(self) -> int:
         return self.bn1 + self.bn2
 
     @property
     def label(self) -> str:
-        return (f"{self.block_m}x({self.bn1}+{self.bn2})x{self.block_k}"
+        """``128x(128+32)x64/s4/w8``: each side as its parts where it has two."""
+        def side(a, b):
+            return f"({a}+{b})" if b else f"{a}"
+        return (f"{side(self.bm1, self.bm2)}x{side(self.bn1, self.bn2)}x{self.block_k}"
                 f"/s{self.stages}/w{self.warps}")
 
 
-#: The composite tiles a call may time, each the fastest of its width in the probe
-#: (docs/data/bench/composite/, H100: 4 stages ran 125.3 us at 640x4096x14336 against 142.9
-#: for 3, 125.3 for 5 and 177.2 for 32-element K steps 8 deep).
-WIDE_TILES = (WideTile(128, 128, 32, 64, 4, 8), WideTile(128, 128, 64, 64, 4, 8))
+#: The composite tiles a call may time, each the fastest of its shape in the probes
+#: (docs/data/bench/composite/, H100: 128x(128+32) in 4 stages ran 125.3 us at
+#: 640x4096x14336 against 142.9 for 3, 125.3 for 5 and 177.2 for 32-element K steps 8 deep;
+#: (128+64)x(128+64) in 3 stages 66.1 us at 529x8192x4096, where 128x256 ran 90.1).
+WIDE_TILES = (WideTile(128, 0, 128, 32, 64, 4, 8), WideTile(128, 0, 128, 64, 64, 4, 8),
+              WideTile(128, 64, 128, 64, 64, 3, 8))
 #: The plain tile whose wave fill decides: the large tile the config model picks at these
 #: sizes (``kernels configs``; the bench's ``plan`` column in docs/data/bench/wave_edge_*).
 PLAIN_TILE = (128, 256)
@@ -91,24 +103,23 @@ def tiles_of(M: int, N: int, block_m: int, block_n: int) -> int:
     return -(-M // block_m) * -(-N // block_n)
 
 
-def wide_for(M: int, N: int, K: int, sms: int) -> WideTile | None:
-    """The composite tile a 16-bit call of M x N x K on ``sms`` SMs times against its
-    autotuned config on its first call, or None (module docstring): the one of
-    :data:`WIDE_TILES` that fills the most of its last wave (the first on ties), where that
-    is at least :data:`WIDE_MIN_FILL`, the :data:`PLAIN_TILE` tiles fill at most
-    :data:`PLAIN_MAX_FILL`, and M N K >= :data:`WIDE_MIN_MNK`."""
+def wide_for(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
+    """The composite tiles a 16-bit call of M x N x K on ``sms`` SMs times against its
+    autotuned config on its first call, or none (module docstring): those of
+    :data:`WIDE_TILES` that fill at least :data:`WIDE_MIN_FILL` of their last wave, where the
+    :data:`PLAIN_TILE` tiles fill at most :data:`PLAIN_MAX_FILL` and M N K >=
+    :data:`WIDE_MIN_MNK`."""
     M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
                                                            ("sms", sms)))
     if M * N * K < WIDE_MIN_MNK or wave_fill(tiles_of(M, N, *PLAIN_TILE), sms) > PLAIN_MAX_FILL:
-        return None
-    best = max(WIDE_TILES, key=lambda t: wave_fill(tiles_of(M, N, t.block_m, t.width), sms))
-    return best if wave_fill(tiles_of(M, N, best.block_m, best.width), sms) >= WIDE_MIN_FILL \
-        else None
+        return ()
+    return tuple(t for t in WIDE_TILES
+                 if wave_fill(tiles_of(M, N, t.height, t.width), sms) >= WIDE_MIN_FILL)
 
 
-def wide_timed(M: int, N: int, K: int, sms: int) -> WideTile | None:
+def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
     """:func:`wide_for`, where this process times anything on a first call: not under
     ``SWIZZLEKIT_AUTOTUNE=0``, which takes the config model's first pick untimed (and so the
     plain tiles), as ``split_k=None`` then runs one split (:func:`.splits.auto_split`)."""
-    tile = wide_for(M, N, K, sms)
-    return tile if current_mode() != "0" else None
+    tiles = wide_for(M, N, K, sms)
+    return tiles if current_mode() != "0" else ()

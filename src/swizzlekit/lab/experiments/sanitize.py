@@ -8,7 +8,7 @@ exit code, the paths it ran and the errors it counted).
 
 The paths (:data:`TRITON_PATHS`): the 16-bit GEMM by pointer loads, swapped (few rows), by TMA,
 persistent, split over K, on copies of ragged operands for TMA with C by masked stores, in
-both composite tiles (launched directly: calls this small never time them), TF32
+the three composite tiles (launched directly: calls this small never time them), TF32
 (on aligned copies of ragged operands too) and fp32; fp8 with
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
@@ -50,6 +50,7 @@ TRITON_PATHS = (
     ("bf16 copies for TMA, C by masked stores", 130, 250, 67, "bf16", {}),
     ("bf16 composite tile 128x(128+32)", 300, 440, 200, "wide", {"tile": 0}),
     ("bf16 composite tile 128x(128+64)", 300, 440, 200, "wide", {"tile": 1}),
+    ("bf16 composite tile (128+64)x(128+64)", 300, 440, 200, "wide", {"tile": 2}),
     ("tf32 aligned copies", 130, 250, 67, "fp32", {"precision": "tf32"}),
     ("fp16 grouped order", 300, 260, 96, "fp16", {"order": "grouped"}),
     ("tf32", 200, 264, 120, "fp32", {"precision": "tf32"}),
