@@ -1,6 +1,7 @@
 """``lab.harness.interleaved_ms``: every callable timed in every turn, the turns' order
 rotated by one each time (so each name runs first once in every len(runs) turns), the
-replicates kept in turn order; bad arguments refused by name."""
+replicates kept in turn order; bad arguments refused by name. ``checked_medians``: only the
+runs that pass their check are timed; ``host_us``, ``host_profile``, ``queued_work``."""
 
 import pytest
 
@@ -116,3 +117,44 @@ def test_queued_work_draws_once_and_queues_its_products(monkeypatch):
                         (dict(n=10**5), "n must be at most 16384")):
         with pytest.raises(SwizzleKitError, match=message):
             harness.queued_work(**kw)
+
+
+def test_checked_medians_times_only_what_passes(monkeypatch):
+    """A run within the bound is timed; one at the bound, one NaN and one that raises are
+    kept as ``bad`` and never timed; the medians are the middle replicates (a stand-in
+    clock)."""
+    import math
+
+    timed, clock = [], iter([5.0, 1.0, 3.0, 9.0, 9.0, 9.0])
+
+    def fake_median(fn, **kw):
+        timed.append(fn())
+        return next(clock)
+
+    monkeypatch.setattr(harness, "median_ms", fake_median)
+    errors = {"good": 1e-3, "edge": 1e-2, "nan": math.nan}
+    runs = {name: (lambda name=name: name) for name in ("good", "edge", "nan", "raises")}
+
+    def error(fn):
+        name = fn()
+        if name == "raises":
+            raise RuntimeError("out of resources")
+        return errors[name]
+
+    row = harness.checked_medians(runs, error, replicates=3)
+    assert timed == ["good"] * 3
+    assert row["ms"] == {"good": 3.0} and row["replicates"] == {"good": [5.0, 1.0, 3.0]}
+    assert set(row["bad"]) == {"edge", "nan", "raises"}
+    assert "out of resources" in row["bad"]["raises"] and row["errors"]["good"] == 1e-3
+    nothing = harness.checked_medians({"nan": runs["nan"]}, error)
+    assert nothing["ms"] == {} and nothing["replicates"] == {}
+
+
+@pytest.mark.parametrize("runs,bound,message", [
+    ({}, 1e-2, "non-empty dict"), ({"a": 1}, 1e-2, "name -> callable"),
+    ({"a": lambda: 0}, 0, "bound must be a number above 0"),
+    ({"a": lambda: 0}, True, "bound must be a number above 0"),
+])
+def test_checked_medians_refuses_bad_arguments(runs, bound, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        harness.checked_medians(runs, lambda fn: 0.0, bound)

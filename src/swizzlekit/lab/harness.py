@@ -5,6 +5,8 @@
   is cold each time; ``flush=False`` times back-to-back launches with CUDA events.
 * :func:`interleaved_ms`: several callables timed by :func:`median_ms` in replicates, the
   turn order rotated by one each time, so that none always runs first or after the same one.
+  :func:`checked_medians`: the same for the callables that pass a correctness check first,
+  with their medians (the bench scripts' row).
 * :func:`host_us`: the host time of one call, issued back to back without waiting for the
   GPU. Where it nears :func:`median_ms`, the GPU waits for the host: the time is the
   launch path's, not the kernel's. :func:`host_profile`: where that time goes (cProfile).
@@ -24,8 +26,8 @@ from collections.abc import Callable
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["median_ms", "interleaved_ms", "rotated", "host_us", "host_profile", "queued_work",
-           "environment", "has_cuda_gpu", "this_gpu"]
+__all__ = ["median_ms", "interleaved_ms", "checked_medians", "rotated", "host_us",
+           "host_profile", "queued_work", "environment", "has_cuda_gpu", "this_gpu"]
 
 
 def has_cuda_gpu() -> bool:
@@ -105,6 +107,33 @@ def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
         for name in rotated(names, turn):
             times[name].append(median_ms(runs[name], **median_kw))
     return times
+
+
+def checked_medians(runs: dict, error: Callable[[Callable], float], bound: float = 1e-2,
+                    replicates: int = 5, **median_kw) -> dict:
+    """Each callable of ``runs`` (name -> callable) checked once, ``error(fn)`` its relative
+    error (a raise is kept as its text: out of resources, a config that does not compile),
+    then those within ``bound`` timed by :func:`interleaved_ms` (``median_kw``: its
+    options): ``{"errors", "bad", "ms", "replicates"}``, ``bad`` the errors not within
+    ``bound`` (NaN and raises among them), ``ms`` each timed run's median replicate."""
+    import statistics
+
+    if not isinstance(runs, dict) or not runs or not all(map(callable, runs.values())):
+        raise SwizzleKitError(f"runs must be a non-empty dict of name -> callable, got "
+                              f"{runs!r}")
+    if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not bound > 0:
+        raise SwizzleKitError(f"bound must be a number above 0, got {bound!r}")
+    errors: dict = {}
+    for name, fn in runs.items():
+        try:
+            errors[name] = float(error(fn))
+        except Exception as e:              # noqa: BLE001 (kept as the row's record)
+            errors[name] = repr(e)[:200]
+    bad = {k: e for k, e in errors.items() if not (isinstance(e, float) and e < bound)}
+    good = {k: fn for k, fn in runs.items() if k not in bad}
+    times = interleaved_ms(good, replicates, **median_kw) if good else {}
+    return {"errors": errors, "bad": bad,
+            "ms": {k: statistics.median(t) for k, t in times.items()}, "replicates": times}
 
 
 def host_us(fn: Callable[[], object], *, calls: int = 50, rounds: int = 1,

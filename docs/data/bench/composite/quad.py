@@ -9,7 +9,6 @@ interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a 
 """
 import json
 import pathlib
-import statistics
 import sys
 
 import torch
@@ -21,7 +20,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "stream_k")
 from probe import _grouped, error  # noqa: E402
 
 from swizzlekit.kernels import matmul  # noqa: E402
-from swizzlekit.lab.harness import interleaved_ms  # noqa: E402
+from swizzlekit.lab.harness import checked_medians  # noqa: E402
 
 #: shape -> (BM1, BM2, BN1, BN2, BLOCK_K, stages, warps) tried there
 SHAPES = {
@@ -101,16 +100,9 @@ if __name__ == "__main__":
                 name = "({}+{})x({}+{})x{}/s{}/w{}".format(*cfg)
                 tiles[name] = -(-M // (cfg[0] + cfg[1])) * -(-N // (cfg[2] + cfg[3]))
                 runs[name] = lambda out=c, cfg=cfg: quad(a, b, out, cfg)
-            errs = {}
-            for k, fn in list(runs.items()):
-                try:
-                    errs[k] = error(fn, a, b, M, N)
-                except Exception as e:          # out of resources: drop the config
-                    errs[k] = repr(e)[:200]
-            bad = {k: e for k, e in errs.items() if not (isinstance(e, float) and e < 1e-2)}
-            times = interleaved_ms({k: v for k, v in runs.items() if k not in bad}, 5,
-                                   warmup_ms=10, rep_ms=40)
-            ms = {k: statistics.median(t) for k, t in times.items() if t}
+            got = checked_medians(runs, lambda fn: error(fn, a, b, M, N), warmup_ms=10,
+                                  rep_ms=40)
+            errs, bad, ms, times = (got[k] for k in ("errors", "bad", "ms", "replicates"))
             row = {"shape": [M, N, K], "tiles": tiles, "errors": errs, "bad": bad, "ms": ms,
                    "replicates": times, "gpu": torch.cuda.get_device_name(),
                    "torch": torch.__version__, "triton": triton.__version__}

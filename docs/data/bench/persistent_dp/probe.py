@@ -10,7 +10,6 @@ shape.
 """
 import json
 import pathlib
-import statistics
 import sys
 
 import torch
@@ -21,7 +20,7 @@ from probe import error, stream_k  # noqa: E402
 
 from swizzlekit.kernels import matmul  # noqa: E402
 from swizzlekit.kernels.triton.matmul import describe  # noqa: E402
-from swizzlekit.lab.harness import interleaved_ms  # noqa: E402
+from swizzlekit.lab.harness import checked_medians  # noqa: E402
 
 SHAPES = [(6016, 7040, 3008), (9088, 7040, 3008), (4096, 4096, 4032), (3072, 5120, 4032),
           (1280, 14336, 4096), (4096, 4096, 4096), (8192, 8192, 8192), (2048, 14336, 8192),
@@ -37,11 +36,9 @@ with open(sys.argv[1], "a") as f:
                 "default": lambda out=c: matmul(a, b, out=out),
                 "persistent": lambda out=c: matmul(a, b, out=out, persistent=True),
                 "probe dp": lambda out=c: stream_k(a, b, out, (128, 256, 64, 3, 8, 1), "dp")}
-        errs = {k: error(fn, a, b, M, N) for k, fn in runs.items()}
-        bad = {k: e for k, e in errs.items() if not e < 1e-2}
-        times = interleaved_ms({k: v for k, v in runs.items() if k not in bad}, 5,
-                               warmup_ms=10, rep_ms=40)
-        ms = {k: statistics.median(t) for k, t in times.items() if t}
+        got = checked_medians(runs, lambda fn: error(fn, a, b, M, N), warmup_ms=10,
+                              rep_ms=40)
+        errs, bad, ms, times = (got[k] for k in ("errors", "bad", "ms", "replicates"))
         kept = {"default": describe(a, b, out=c), "persistent": describe(a, b, out=c,
                                                                           persistent=True)}
         row = {"shape": [M, N, K], "kept": kept, "errors": errs, "bad": bad, "ms": ms,

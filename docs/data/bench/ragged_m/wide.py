@@ -8,7 +8,6 @@ beside them. Each checked against float64 (rows sampled) into a NaN-poisoned C, 
 """
 import json
 import pathlib
-import statistics
 import sys
 
 import torch
@@ -18,7 +17,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "stream_k")
 from probe import error, stream_k  # noqa: E402
 
 from swizzlekit.kernels import matmul  # noqa: E402
-from swizzlekit.lab.harness import interleaved_ms  # noqa: E402
+from swizzlekit.lab.harness import checked_medians  # noqa: E402
 
 SHAPES = [(317, 4096, 14336), (384, 4096, 14336), (200, 14336, 4096), (256, 14336, 4096),
           (600, 4096, 14336), (640, 4096, 14336), (1201, 14336, 4096)]
@@ -37,16 +36,9 @@ with open(sys.argv[1], "a") as f:
         for cfg in CONFIGS:
             runs["{}x{}x{}/s{}/w{}".format(*cfg[:5])] = (
                 lambda out=c, cfg=cfg: stream_k(a, b, out, cfg, "grid"))
-        errs = {}
-        for k, fn in list(runs.items()):
-            try:
-                errs[k] = error(fn, a, b, M, N)
-            except Exception as e:          # out of resources: drop the config
-                errs[k] = repr(e)[:200]
-        bad = {k: e for k, e in errs.items() if not (isinstance(e, float) and e < 1e-2)}
-        times = interleaved_ms({k: v for k, v in runs.items() if k not in bad}, 5,
-                               warmup_ms=10, rep_ms=40)
-        ms = {k: statistics.median(t) for k, t in times.items() if t}
+        got = checked_medians(runs, lambda fn: error(fn, a, b, M, N), warmup_ms=10,
+                              rep_ms=40)
+        errs, bad, ms, times = (got[k] for k in ("errors", "bad", "ms", "replicates"))
         row = {"shape": [M, N, K], "errors": errs, "bad": bad, "ms": ms, "replicates": times,
                "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
                "triton": triton.__version__}

@@ -18,7 +18,6 @@ shape.
     (on a GPU; N: the first N shapes of SHAPES; or the shapes named)
 """
 import json
-import statistics
 import sys
 
 import torch
@@ -26,8 +25,9 @@ import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
+from swizzlekit.cta.triton import grouped as _grouped  # Triton's grouped order
 from swizzlekit.kernels import matmul
-from swizzlekit.lab.harness import interleaved_ms
+from swizzlekit.lab.harness import checked_medians
 
 SHAPES = [(317, 4096, 14336), (384, 4096, 14336), (1201, 14336, 4096), (1280, 14336, 4096),
           (4000, 4000, 4000), (4096, 4096, 4032), (3000, 5000, 4000), (3072, 5120, 4032),
@@ -35,14 +35,6 @@ SHAPES = [(317, 4096, 14336), (384, 4096, 14336), (1201, 14336, 4096), (1280, 14
 #: (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps, CTAs per SM)
 CONFIGS = [(128, 128, 64, 4, 8, 1), (128, 256, 64, 3, 8, 1), (64, 128, 64, 3, 4, 2)]
 MODES = ("dp", "sk1", "sk2", "all")
-
-
-@triton.jit
-def _grouped(tile, tiles_m, tiles_n, GROUP: tl.constexpr):
-    width = GROUP * tiles_n
-    first_m = (tile // width) * GROUP
-    rows = tl.minimum(tiles_m - first_m, GROUP)
-    return first_m + (tile % width) % rows, (tile % width) // rows
 
 
 @triton.jit
@@ -166,17 +158,9 @@ if __name__ == "__main__":
                     name = f"{cfg[0]}x{cfg[1]}x{cfg[2]}/s{cfg[3]}/w{cfg[4]} {mode}"
                     plans[name] = {"G": p[0], "sk_tiles": p[1], "per": p[2]}
                     runs[name] = lambda out=c, cfg=cfg, mode=mode: stream_k(a, b, out, cfg, mode)
-            errs = {}
-            for k, fn in list(runs.items()):
-                try:
-                    errs[k] = error(fn, a, b, M, N)
-                except Exception as e:          # out of resources: drop the variant
-                    errs[k] = repr(e)[:200]
-                    runs.pop(k)
-            bad = {k: e for k, e in errs.items() if not (isinstance(e, float) and e < 1e-2)}
-            times = interleaved_ms({k: v for k, v in runs.items() if k not in bad}, 5,
-                                   warmup_ms=10, rep_ms=40)
-            ms = {k: statistics.median(t) for k, t in times.items() if t}
+            got = checked_medians(runs, lambda fn: error(fn, a, b, M, N), warmup_ms=10,
+                                  rep_ms=40)
+            errs, bad, ms, times = (got[k] for k in ("errors", "bad", "ms", "replicates"))
             row = {"shape": [M, N, K], "plans": plans, "errors": errs, "bad": bad, "ms": ms,
                    "replicates": times, "gpu": torch.cuda.get_device_name(),
                    "torch": torch.__version__, "triton": triton.__version__}
