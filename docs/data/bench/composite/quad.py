@@ -5,7 +5,7 @@ bf16, TMA loads, one program a tile in grouped(8) order; beside them ``matmul`` 
 Each checked against float64 (rows sampled) into a NaN-poisoned C, then timed in 5
 interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a shape.
 
-    python3 docs/data/bench/composite/quad.py OUT.jsonl        (on a GPU)
+    python3 docs/data/bench/composite/quad.py OUT.jsonl [more]     (on a GPU)
 """
 import json
 import pathlib
@@ -30,6 +30,19 @@ SHAPES = {
                         (128, 64, 64, 0, 64, 6, 8)],
     (529, 8192, 4096): [(128, 64, 128, 64, 64, 3, 8), (128, 64, 128, 0, 64, 4, 8),
                         (128, 64, 64, 32, 64, 5, 8)],
+}
+
+
+#: ``more``: M split against N split at the wave-edge shapes, where a 64-row second part
+#: makes 64 x 128 products (wgmma's natural shape) and a 32-wide one 128 x 32 products
+MORE = {
+    (640, 4096, 14336): [(128, 0, 128, 32, 64, 4, 8), (128, 64, 128, 0, 64, 4, 8),
+                         (128, 64, 128, 0, 64, 5, 8)],
+    (768, 4096, 14336): [(128, 0, 128, 64, 64, 4, 8), (128, 64, 128, 0, 64, 4, 8)],
+    (600, 14336, 4096): [(128, 0, 128, 64, 64, 4, 8), (128, 64, 128, 0, 64, 4, 8)],
+    (1111, 4096, 11008): [(128, 64, 128, 64, 64, 3, 8), (128, 64, 128, 0, 64, 4, 8)],
+    (703, 8192, 11008): [(128, 0, 128, 64, 64, 4, 8), (128, 64, 128, 0, 64, 4, 8)],
+    (395, 6144, 4096): [(128, 0, 128, 64, 64, 4, 8), (128, 64, 128, 0, 64, 4, 8)],
 }
 
 
@@ -87,6 +100,8 @@ def quad(a, b, c, cfg):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[2] == "more":
+        SHAPES = MORE
     with open(sys.argv[1], "a") as f:
         for (M, N, K), cfgs in SHAPES.items():
             torch.manual_seed(0)
