@@ -4,10 +4,12 @@
 Reads top to bottom: launcher (the door), plan, launch, validation. The kernels are in
 :mod:`swizzlekit.kernels.triton.pointer_kernel` (pointer loads),
 :mod:`swizzlekit.kernels.triton.tma_kernel` (TMA) and
-:mod:`swizzlekit.kernels.triton.wide_kernel` (TMA in composite tiles); the tile order and the pointer-load K loop the
-kernels call are in :mod:`swizzlekit.kernels.triton.tiles`, shared with the fp8 kernel; the
-call's checks and plan key are in :mod:`swizzlekit.kernels.triton.call`, and which operands it
-copies first, and how, in :mod:`swizzlekit.kernels.triton.copies`.
+:mod:`swizzlekit.kernels.triton.wide_kernel` (TMA in composite tiles); the tile order and
+the pointer-load K loop the kernels call are in :mod:`swizzlekit.kernels.triton.tiles`,
+shared with the fp8 kernel; the call's checks and plan key are in
+:mod:`swizzlekit.kernels.triton.call`, and which operands it copies first, and how, in
+:mod:`swizzlekit.kernels.triton.copies`; where composite tiles are timed, in
+:mod:`swizzlekit.kernels.triton.waves`.
 Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
 of :mod:`swizzlekit.cta.triton`. CUTLASS and zlayer launch grids of their own, and Morton and
 Hilbert the enclosing power-of-two square; programs that land outside the tile grid exit, so
