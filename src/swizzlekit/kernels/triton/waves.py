@@ -68,7 +68,7 @@ class WideTile(NamedTuple):
 #: The composite tiles a call may time, each the fastest of its shape in the probes
 #: (docs/data/bench/composite/, H100: 128x(128+32) in 4 stages ran 125.3 us at
 #: 640x4096x14336 against 142.9 for 3, 125.3 for 5 and 177.2 for 32-element K steps 8 deep;
-#: (128+64)x(128+64) in 3 stages 66.1 us at 529x8192x4096, where 128x256 ran 90.1).
+#: (128+64)x(128+64) in 3 stages 66.1 us at 529x8192x4096, where matmul ran 90.1).
 WIDE_TILES = (WideTile(128, 0, 128, 32, 64, 4, 8), WideTile(128, 0, 128, 64, 64, 4, 8),
               WideTile(128, 64, 128, 64, 64, 3, 8))
 #: The plain tile whose wave fill decides: the large tile the config model picks at these
