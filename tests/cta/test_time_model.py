@@ -3,7 +3,7 @@ figures held equal to a fresh computation on the committed order tables."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from swizzlekit.cta import order
 from swizzlekit.cta.l2 import simulate
@@ -108,3 +108,28 @@ def test_fitted_parameters_are_what_the_fit_half_gives():
         assert got["p"] == TIME_FITTED[gpu]["p"] and got["share"] == TIME_FITTED[gpu]["share"]
         assert {k: float(v) for k, v in got["efficiency"].items()} == TIME_FITTED[gpu]["efficiency"]
     assert noise() == ORDER_NOISE_PCT
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 120), st.integers(1, 120), st.integers(1, 64),
+       st.sampled_from([(1, 1, 1), (16, 16, 16), (64, 64, 32)]),
+       st.sampled_from(["h100-sxm", "h200"]))
+@example(28, 38, 2, (1, 1, 1), "h200")               # the row order faster within the band
+def test_verdict_figures_are_never_negative(M, N, K, tile, gpu):
+    """Every figure of ``verdict`` is finite and at least 0 (the CLI's promise), and the row
+    order's time against the pick's is carried by two one-sided figures, one of them 0 (28x38x2
+    in 1x1x1 tiles: the row order 0.1% faster than grouped(8), which is picked within the noise
+    band)."""
+    import math
+
+    from swizzlekit.cta.rank import rank, verdict
+
+    ranked = rank(M, N, K, tile=tile, gpu=gpu)
+    v = verdict(ranked, gpu)
+    numbers = [x for x in v.values() if isinstance(x, (int, float)) and not isinstance(x, bool)]
+    assert all(math.isfinite(x) and x >= 0 for x in numbers), v
+    assert min(v["row_over_pick_pct"], v["pick_over_row_pct"]) == 0
+    row = next(r for r in ranked if r["order"] == "row")
+    slower, faster = row["time_s"] / v["time_s"] - 1, v["time_s"] / row["time_s"] - 1
+    assert v["row_over_pick_pct"] == round(max(slower, 0) * 100, 1)
+    assert v["pick_over_row_pct"] == round(max(faster, 0) * 100, 1)

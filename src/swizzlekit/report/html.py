@@ -154,7 +154,7 @@ def _cta(d: dict, img: Path) -> dict:
         picks.append(["×".join(map(str, s["shape"])), _code(s["recommended"]),
                       f"{v['time_s'] * 1e6:.0f}",
                       _code(f"{_label(fastest)} ({fastest['time_s'] / v['time_s'] - 1:+.1%})"),
-                      _pct(v["row_over_pick_pct"]),
+                      _pct(v["row_over_pick_pct"] - v["pick_over_row_pct"]),
                       {"kind": "flag", "text": s["status"]} if flagged else s["status"],
                       _code(s["best_grouped"])])
     held = d.get("heldout")

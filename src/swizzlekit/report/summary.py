@@ -104,6 +104,7 @@ def summary(data: dict) -> dict:
                "gain_vs_grouped8_pct": s["verdict"]["gain_vs_grouped8_pct"]
                if s["recommended"] == s["model_pick"] else None,
                "row_slower_pct": s["verdict"]["row_over_pick_pct"]
+               - s["verdict"]["pick_over_row_pct"]
                if s["recommended"] == s["model_pick"] else None,
                "status": _status(s)} for s in data["cta"]["shapes"]]
     k = data["kernels"]
