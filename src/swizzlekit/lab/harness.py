@@ -91,6 +91,19 @@ def rotated(items: list, turn: int) -> list:
     return items[k:] + items[:k]
 
 
+def _check_runs(runs) -> None:
+    """The door of :func:`interleaved_ms` and :func:`checked_medians`: name -> callable."""
+    if not isinstance(runs, dict) or not runs or not all(map(callable, runs.values())):
+        raise SwizzleKitError(f"runs must be a non-empty dict of name -> callable, got "
+                              f"{runs!r}")
+
+
+def _check_behind(behind) -> None:
+    """The door of :func:`host_us` and :func:`host_profile` for ``behind``."""
+    if behind is not None and not callable(behind):
+        raise SwizzleKitError(f"behind must be a callable or None, got {behind!r}")
+
+
 def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
     """``{name: [ms, ...]}``: each callable of ``runs`` (name -> callable) timed
     ``replicates`` times by :func:`median_ms` (``median_kw``: its options), in turns over all
@@ -99,9 +112,7 @@ def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
     from swizzlekit.errors import check_int
 
     replicates = check_int("replicates", replicates, 1, 100)
-    if not isinstance(runs, dict) or not runs or not all(map(callable, runs.values())):
-        raise SwizzleKitError(f"runs must be a non-empty dict of name -> callable, got "
-                              f"{runs!r}")
+    _check_runs(runs)
     names, times = list(runs), {name: [] for name in runs}
     for turn in range(replicates):
         for name in rotated(names, turn):
@@ -118,9 +129,7 @@ def checked_medians(runs: dict, error: Callable[[Callable], float], bound: float
     ``bound`` (NaN and raises among them), ``ms`` each timed run's median replicate."""
     import statistics
 
-    if not isinstance(runs, dict) or not runs or not all(map(callable, runs.values())):
-        raise SwizzleKitError(f"runs must be a non-empty dict of name -> callable, got "
-                              f"{runs!r}")
+    _check_runs(runs)
     if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not bound > 0:
         raise SwizzleKitError(f"bound must be a number above 0, got {bound!r}")
     errors: dict = {}
@@ -147,8 +156,7 @@ def host_us(fn: Callable[[], object], *, calls: int = 50, rounds: int = 1,
     from swizzlekit.errors import check_int
 
     calls, rounds = check_int("calls", calls, 1), check_int("rounds", rounds, 1, 1000)
-    if behind is not None and not callable(behind):
-        raise SwizzleKitError(f"behind must be a callable or None, got {behind!r}")
+    _check_behind(behind)
     import torch
 
     best = float("inf")
@@ -196,8 +204,7 @@ def host_profile(fn: Callable[[], object], *, calls: int = 1000,
     from swizzlekit.errors import check_int
 
     calls, top = check_int("calls", calls, 1), check_int("top", top, 1)
-    if behind is not None and not callable(behind):
-        raise SwizzleKitError(f"behind must be a callable or None, got {behind!r}")
+    _check_behind(behind)
     import torch
 
     torch.cuda.synchronize()
