@@ -278,12 +278,12 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,
           gpu: str) -> tuple[str, ...]:
-    """The labels of the composite tiles ``matmul._plan`` times on the first call: 16-bit, by
-    TMA on B row-major as given (no pitched copy), C by TMA, not persistent."""
+    """The labels of the composite tiles ``matmul._plan`` times on the first call, where the
+    route may take one (:func:`~.waves.wide_route`)."""
     from swizzlekit.gpus import gpu as preset
-    from swizzlekit.kernels.triton.waves import wide_timed
+    from swizzlekit.kernels.triton.waves import wide_route, wide_timed
 
-    if (PRECISIONS[precision][0] != 2 or precision == "fp8" or persistent or not route.tma
-            or route.b_kmajor or route.pitch or route.c_masked):
+    if not wide_route(PRECISIONS[precision][0], persistent, route.tma, route.b_kmajor,
+                      route.pitch, not route.c_masked):
         return ()
     return tuple(t.label for t in wide_timed(M, route.N, route.K, preset(gpu).sms))

@@ -39,7 +39,7 @@ from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _a
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
-from swizzlekit.kernels.triton.waves import wide_timed
+from swizzlekit.kernels.triton.waves import wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label, wide_plan
 
 __all__ = ["matmul", "describe", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE",
@@ -167,11 +167,10 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     """How :func:`matmul` with these arguments runs now (the route and plan its earlier calls
     kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``, or
     ``BMx(BN1+BN2)xBK/sS/wW``, ``(BM1+BM2)x(BN1+BN2)xBK/sS/wW`` for a composite tile),
-    ``order`` and its
-    parameter ``p`` (the group or width the kernel takes), ``split_k``, ``copies`` ("copies",
-    "pad" or ""), and whether B is read from a pitched or K-major copy and C written by
-    masked stores. None before a route is kept (from a fingerprint's second call, on a GPU),
-    or where the caches dropped it."""
+    ``order`` and its parameter ``p`` (the group or width the kernel takes), ``split_k``,
+    ``copies`` ("copies", "pad" or ""), and whether B is read from a pitched or K-major copy
+    and C written by masked stores. None before a route is kept (from a fingerprint's second
+    call, on a GPU), or where the caches dropped it."""
     from swizzlekit.kernels.triton.choose import config_label
 
     _check(a, b, out, precision)                # the door's own checks: operands, flags,
@@ -238,8 +237,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
           pitch, copied)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
-    tiles = (split_k == 1 and sig is not None and WIDE_TILES_ON and use_tma and not b_kmajor
-             and not pitch and not persistent and a.element_size() == 2 and _tma_ok(c)
+    tiles = (split_k == 1 and sig is not None and WIDE_TILES_ON
+             and wide_route(a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c))
              and wide_timed(M, N, K, _sms(a.device)))
     if tiles:               # composite tiles may fill the last wave better (.waves)
         wide = WIDE.get(sig)
@@ -259,9 +258,10 @@ def _pick_wide(go: tuple, tiles: tuple):
     a, _, _, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor = go[:12]
     M, K = a.shape
     N = b_arg.shape[1]
-    if kernel_order == AUTO:
+    if kernel_order == AUTO:        # the model's pick, once for the plain plan and the wide
         kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
                                                    persistent))
+        go = (*go[:6], kernel_order, p, *go[8:])       # the plan's key (sig) stays the call's
     plans = [wide_plan(a, b_arg, c, tile, kernel_order, p,
                        lambda tm, tn: _slots(kernel_order, p, tm, tn)) for tile in tiles]
     plans = [plan for plan in plans if plan is not None]   # None: this Triton plans none
@@ -342,7 +342,7 @@ def _follow(route: Route, plan, a, b_arg, c, ws, counts):
     """Launch ``plan`` on A, B as the kernel reads it, and C, the way ``route`` says."""
     if route.wide:                  # the composite-tile kernel (.wide_kernel)
         launch_wide(plan, a, b_arg, c)
-    elif route.tma:                   # descriptors encoded once per address set (plans.Plan.tma)
+    elif route.tma:                 # descriptors encoded once per address set (plans.Plan.tma)
         by_tma, by_pointer = _by_tma(a, b_arg, c, route.c_ptr)
         plan.tma(by_tma, lambda: _descriptors(by_tma, route.b_kmajor, plan.config),
                  *by_pointer, ws, counts)

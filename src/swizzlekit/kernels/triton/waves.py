@@ -33,7 +33,7 @@ from swizzlekit.errors import check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_FILL",
-           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed"]
+           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed", "wide_route"]
 
 
 class WideTile(NamedTuple):
@@ -101,6 +101,21 @@ def tiles_of(M: int, N: int, block_m: int, block_n: int) -> int:
     130
     """
     return -(-M // block_m) * -(-N // block_n)
+
+
+def wide_route(elem_bytes: int, persistent: bool, tma: bool, b_kmajor: bool, pitch: bool,
+               c_by_tma: bool) -> bool:
+    """Whether a call's route may take a composite tile: 16-bit operands, by TMA on B
+    row-major as given or copied (no pitched copy), C written by TMA, not persistent. The
+    GEMM's plan (``matmul._plan``) and its CPU restatement (``explain``) both ask this.
+
+    >>> wide_route(2, False, True, False, False, True)      # bf16 by TMA, as given
+    True
+    >>> wide_route(4, False, True, False, False, True)      # fp32
+    False
+    """
+    return (elem_bytes == 2 and not persistent and tma and not b_kmajor and not pitch
+            and c_by_tma)
 
 
 def wide_for(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
