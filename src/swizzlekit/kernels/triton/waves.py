@@ -114,8 +114,8 @@ def wide_route(elem_bytes: int, persistent: bool, tma: bool, b_kmajor: bool, pit
     >>> wide_route(4, False, True, False, False, True)      # fp32
     False
     """
-    return (elem_bytes == 2 and not persistent and tma and not b_kmajor and not pitch
-            and c_by_tma)
+    return (check_int("elem_bytes", elem_bytes, 1) == 2 and not persistent and tma
+            and not b_kmajor and not pitch and c_by_tma)
 
 
 def wide_for(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
