@@ -6,7 +6,7 @@ Each variant is checked against float64 into a NaN-poisoned C, then timed with c
 (``torch._scaled_mm``, fast accumulation) and ``scaled_matmul``'s default in 5 interleaved,
 rotated replicates (do_bench medians, L2 flushed). One JSON line a shape.
 
-    python3 docs/data/bench/composite/fp8_probe.py OUT.jsonl     (on a GPU)
+    python3 docs/data/bench/composite/fp8_probe.py OUT.jsonl [deeper]     (on a GPU)
 """
 import json
 import sys
@@ -117,6 +117,22 @@ VARIANTS = {  # label: (bm parts, bn parts, bk, stages, warps)
 }
 SHAPES = [(256, 14336, 4096), (128, 14336, 4096), (256, 28672, 4096), (512, 14336, 4096),
           (384, 14336, 4096), (192, 8192, 4096)]
+#: ``deeper``: the second run, after the first had the (128+128)x(64+32+16) tile level with
+#: the default and the probe's plain 128x128 in 4 stages 22% behind it: deeper pipelines,
+#: and K steps of 64 to make room for them, on the three shapes the composite tiles fill
+if len(sys.argv) > 2 and sys.argv[2] == "deeper":
+    VARIANTS = {
+        "128x128x128/s6/w8": ((128,), (128,), 128, 6, 8),
+        "128x128x128/s6/w4": ((128,), (128,), 128, 6, 4),
+        "(128+128)x(64+32+16)x128/s4/w8": ((128, 128), (64, 32, 16), 128, 4, 8),
+        "(128+128)x(64+32+16)x64/s6/w8": ((128, 128), (64, 32, 16), 64, 6, 8),
+        "(128+128)x(64+32+16)x64/s8/w8": ((128, 128), (64, 32, 16), 64, 8, 8),
+        "128x(128+64+32)x64/s6/w8": ((128,), (128, 64, 32), 64, 6, 8),
+        "128x(128+64+32)x64/s8/w8": ((128,), (128, 64, 32), 64, 8, 8),
+        "128x(64+32+16)x128/s7/w4": ((128,), (64, 32, 16), 128, 7, 4),
+        "128x(64+32+16)x64/s10/w4": ((128,), (64, 32, 16), 64, 10, 4),
+    }
+    SHAPES = [(256, 14336, 4096), (128, 14336, 4096), (256, 28672, 4096)]
 
 with open(sys.argv[1], "a") as f:
     for M, N, K in SHAPES:
