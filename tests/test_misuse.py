@@ -26,7 +26,7 @@ from swizzlekit.cta import rank as cta_rank
 from swizzlekit.cta import timing
 from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
 from swizzlekit.kernels.triton.explain import autotune_plan
-from swizzlekit.smem.layouts import parse_layout
+from swizzlekit.smem.specs import parse_layout
 from swizzlekit.smem.solver import universal_bound
 
 NAN, INF = float("nan"), float("inf")

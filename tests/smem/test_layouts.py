@@ -11,7 +11,8 @@ pycute = pytest.importorskip("pycute", reason="nvidia-cutlass (pycute) is not in
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzle, Swizzled, TmaSwizzle,
-                                     TritonShared, XorCols, parse_layout)
+                                     TritonShared, XorCols)
+from swizzlekit.smem.specs import parse_layout
 
 VALID = [(b, m, s) for b in range(0, 4) for m in range(0, 5) for s in range(-6, 7)
          if abs(s) >= b]

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem import analyze, solve
 from swizzlekit.smem.emit import expression
-from swizzlekit.smem.layouts import RowMajor, Swizzle, Swizzled, XorCols, parse_layout
+from swizzlekit.smem.layouts import RowMajor, Swizzle, Swizzled, XorCols
+from swizzlekit.smem.specs import parse_layout
 from swizzlekit.smem.rows import Interleaved, interleavings, valid_ks
 
 

@@ -97,7 +97,8 @@ def _int(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from swizzlekit.smem import CASES, analyze, bank_conflicts, phases, solve, wavefronts
-    from swizzlekit.smem.layouts import RowMajor, parse_layout
+    from swizzlekit.smem.layouts import RowMajor
+    from swizzlekit.smem.specs import parse_layout
 
     if args.cmd == "wavefronts":
         addrs = [None if a == "-" else _int(a) for a in args.addresses]
