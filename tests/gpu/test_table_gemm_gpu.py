@@ -110,3 +110,29 @@ def test_report_times_its_orders_in_replicates(tmp_path, monkeypatch):
     assert all(len(r["times"]) == 5 and r["ms_min"] <= r["ms"] <= r["ms_max"] for r in rows)
     assert all(r["rel_err"] < 1e-2 for r in rows)
     assert {r["order"] for r in rows} >= {"row", "grouped"}
+
+
+@pytest.mark.parametrize("programs", [None, 40])
+def test_the_traced_twin_computes_and_traces_every_tile(programs):
+    """``table_trace.traced``: C as the plain kernel's, against float64, and one trace row a
+    tile slot: an SM id of this GPU, a start no later than the end, every slot written."""
+    import torch
+
+    from swizzlekit.cta import order
+    from swizzlekit.kernels.triton.table_trace import traced
+
+    torch.manual_seed(0)
+    m, n, k = 1000, 1100, 300
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+    o = order("hilbert", -(-m // 128), -(-n // 128))
+    c, trace, _ = traced(a, b, o, programs=programs)
+    ref = a.double() @ b.double()
+    assert float((c.double() - ref).norm() / ref.norm()) < 1e-2
+    trace = trace.cpu()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    assert len(trace) == len(o)
+    assert ((trace[:, 0] >= 0) & (trace[:, 0] < sms)).all()
+    assert (trace[:, 1] > 0).all() and (trace[:, 1] <= trace[:, 2]).all()
+    if programs is not None:
+        assert len(set(trace[:, 0].tolist())) <= programs

@@ -48,9 +48,9 @@ def test_tile_configs_and_persistent_grids(config, programs):
 def test_bad_calls_are_refused(launcher, persistent):
     """``traced`` shares ``table_gemm``'s door (no GPU needed: both refuse before launching)."""
     from swizzlekit.errors import SwizzleKitError
-    from swizzlekit.kernels.triton import table_gemm as module
+    from swizzlekit.kernels.triton import table_gemm, table_trace
 
-    launch = getattr(module, launcher)
+    launch = getattr(table_trace if launcher == "traced" else table_gemm, launcher)
     a, b = torch.randn(100, 64), torch.randn(64, 100)
     with pytest.raises(SwizzleKitError, match="valid: 64x64x64"):
         launch(a, b, order("row", 1, 1), config="100x100x100")

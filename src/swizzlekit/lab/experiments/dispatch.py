@@ -6,7 +6,7 @@ read the same tile drift apart), and which of the two L2 partitions sits beside 
 experiment measures them:
 
 * **Traces.** The order-table GEMM's traced twin
-  (:func:`swizzlekit.kernels.triton.table_gemm.traced`) records, for every tile, the SM
+  (:func:`swizzlekit.kernels.triton.table_trace.traced`) records, for every tile, the SM
   (``%smid``) and the global timer when the tile started and when it issued its stores. Each
   run of :data:`TRACES` is traced :data:`REPEATS` times, the L2 flushed before each, as ncu does
   before a profiled launch. Only shapes of the model's fit half, or shapes in neither half,
@@ -95,7 +95,8 @@ def trace(t: SweepRun) -> tuple[list[np.ndarray], dict]:
     import torch
 
     from swizzlekit.kernels.triton.table_gemm import (DTYPES, default_programs, order_table,
-                                                      tile_config, traced)
+                                                      tile_config)
+    from swizzlekit.kernels.triton.table_trace import traced
     from swizzlekit.lab.experiments.l2_sweep import _operands, sweep_order
     from swizzlekit.lab.verify import relative_error
 
