@@ -6,7 +6,7 @@ Each variant is checked against float64 into a NaN-poisoned C, then timed with c
 (``torch._scaled_mm``, fast accumulation) and ``scaled_matmul``'s default in 5 interleaved,
 rotated replicates (do_bench medians, L2 flushed). One JSON line a shape.
 
-    python3 docs/data/bench/composite/fp8_probe.py OUT.jsonl [deeper]     (on a GPU)
+    python3 docs/data/bench/composite/fp8_probe.py OUT.jsonl [deeper|resident]     (on a GPU)
 """
 import json
 import sys
@@ -99,9 +99,13 @@ def composite(a, bt, c, sa, sb, bm, bn, bk, stages, warps):
     grid = (triton.cdiv(M, bm1 + bm2) * triton.cdiv(N, bn1 + bn2 + bn3),)
 
     def run(out=c):
-        _kernel[grid](*descs, sa, sb, M, N, K, BM1=bm1, BM2=bm2, BN1=bn1, BN2=bn2, BN3=bn3,
-                      BK=bk, GROUP=8, num_stages=stages, num_warps=warps)
+        k = _kernel[grid](*descs, sa, sb, M, N, K, BM1=bm1, BM2=bm2, BN1=bn1, BN2=bn2,
+                          BN3=bn3, BK=bk, GROUP=8, num_stages=stages, num_warps=warps)
+        info.setdefault("shared_bytes", k.metadata.shared)
+        info.setdefault("regs_per_thread", k.n_regs)
         return out
+    info = {}
+    run.info = info
     return run
 
 
@@ -133,6 +137,20 @@ if len(sys.argv) > 2 and sys.argv[2] == "deeper":
         "128x(64+32+16)x64/s10/w4": ((128,), (64, 32, 16), 64, 10, 4),
     }
     SHAPES = [(256, 14336, 4096), (128, 14336, 4096), (256, 28672, 4096)]
+#: ``resident``: the third run, plain tiles small enough in shared memory for two programs an
+#: SM, so that 224 tiles of 128x128 at 256x14336x4096 run in one round of 264 slots
+if len(sys.argv) > 2 and sys.argv[2] == "resident":
+    VARIANTS = {
+        "128x128x128/s6/w4": ((128,), (128,), 128, 6, 4),
+        "128x128x128/s2/w4": ((128,), (128,), 128, 2, 4),
+        "128x128x64/s3/w4": ((128,), (128,), 64, 3, 4),
+        "128x128x64/s4/w4": ((128,), (128,), 64, 4, 4),
+        "64x128x128/s4/w4": ((64,), (128,), 128, 4, 4),
+        "128x64x128/s4/w4": ((128,), (64,), 128, 4, 4),
+        "64x256x128/s3/w4": ((64,), (256,), 128, 3, 4),
+    }
+    SHAPES = [(256, 14336, 4096), (128, 14336, 4096), (256, 28672, 4096), (512, 14336, 4096),
+              (384, 14336, 4096)]
 
 with open(sys.argv[1], "a") as f:
     for M, N, K in SHAPES:
@@ -155,7 +173,9 @@ with open(sys.argv[1], "a") as f:
             got = fn()
             return float((got.double() - ref).norm() / ref.norm())
         res = checked_medians(runs, error, 1e-2, 5, warmup_ms=10, rep_ms=40)
-        row = {"shape": [M, N, K], **res, "gpu": torch.cuda.get_device_name(),
+        kernels = {k: getattr(v, "info", None) for k, v in runs.items()}
+        row = {"shape": [M, N, K], **res, "kernels": kernels,
+               "gpu": torch.cuda.get_device_name(),
                "torch": torch.__version__, "triton": triton.__version__}
         f.write(json.dumps(row) + "\n")
         f.flush()
@@ -164,3 +184,4 @@ with open(sys.argv[1], "a") as f:
             f"{k} {v * 1e3:.1f}us ({cub / v:.3f})" for k, v in sorted(res["ms"].items(),
                                                                       key=lambda x: x[1]))
             + (f"  BAD {res['bad']}" if res["bad"] else ""), flush=True)
+        print("  " + "  ".join(f"{k}: {v}" for k, v in kernels.items() if v), flush=True)
