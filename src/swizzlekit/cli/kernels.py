@@ -133,5 +133,9 @@ def _configs(args: argparse.Namespace) -> int:
         lines.append(f"composite tiles: {', '.join(plan.wide)}, timed against the autotuned "
                      f"config on the first call where the split kept is 1, the fastest kept "
                      f"(kernels/triton/waves.py)")
+    if plan.c_regs:
+        lines.append(f"C from registers: {', '.join(plan.c_regs)}, timed against the autotuned "
+                     f"config on the first call where the split kept is 1, the faster kept "
+                     f"(kernels/triton/matmul_configs.py, C_REGS_TILES)")
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

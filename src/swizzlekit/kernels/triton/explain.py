@@ -70,7 +70,9 @@ class AutotunePlan(NamedTuple):
     ``splits``: the splits of K ``split_k=None`` times on the first call, keeping the
     fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one; ``wide``: the
     composite tile the first call times against the autotuned config, where the split kept
-    is 1 (:func:`~.waves.wide_for`; their labels, none where none)."""
+    is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: likewise the
+    tiles a TF32 call on B K-major times with C stored from registers
+    (:data:`~.matmul_configs.C_REGS_TILES`, where :func:`~.matmul_configs.c_regs_ok`)."""
     M: int
     N: int
     K: int
@@ -95,6 +97,7 @@ class AutotunePlan(NamedTuple):
     c_masked: bool = False
     splits: tuple[int, ...] = (1,)
     wide: tuple[str, ...] = ()
+    c_regs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -273,7 +276,20 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         b_kmajor_copy=route.b_kmajor and not route.copies,
                         copied=route.copied, c_masked=route.c_masked,
                         splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,),
-                        wide=_wide(M, N, K, precision, persistent, route, gpu))
+                        wide=_wide(M, N, K, precision, persistent, route, gpu),
+                        c_regs=_c_regs(precision, persistent, route))
+
+
+def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
+    """The labels of the tiles ``matmul._plan`` times with C stored from registers on the first
+    call (:func:`~.matmul_configs.c_regs_ok`), where this process times anything."""
+    from swizzlekit.kernels.triton.configs import current_mode
+    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_ok
+
+    if not (route.tma and current_mode() != "0"
+            and c_regs_ok(PRECISIONS[precision][0], precision, route.b_kmajor, persistent)):
+        return ()
+    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in C_REGS_TILES)
 
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,

@@ -34,8 +34,10 @@ from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
 from swizzlekit.kernels.triton.split_k import buffers, pick_split, resolve
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
-from swizzlekit.kernels.triton.matmul_configs import (TMA_MIN_M, TMA_MIN_MNK, _auto_order,
-                                                      tf32_copy_min_m, tma_by_size)
+from swizzlekit.kernels.triton.configs import current_mode
+from swizzlekit.kernels.triton.matmul_configs import (C_REGS, TMA_MIN_M, TMA_MIN_MNK,
+                                                      _auto_order, c_regs_ok, tf32_copy_min_m,
+                                                      tma_by_size)
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
@@ -66,6 +68,9 @@ WIDE = PlanCache()
 #: Whether calls may time composite tiles (:mod:`.wide_kernel`); off, every call runs the
 #: autotuned configs (a switch for measuring the two against each other).
 WIDE_TILES_ON = True
+#: Where :func:`.matmul_configs.c_regs_ok` (TF32 on B K-major): whether each signature's first
+#: call timed its C_REGS_TILES, C stored from registers, faster than its autotuned config.
+REGS = PlanCache()
 
 
 def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
@@ -191,7 +196,7 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     return {"kernel": "tma" if route.tma else "pointer", "config": config,
             "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
             "copies": "pad" if route.pad else "copies" if route.copies else "",
-            "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy, "c_masked": route.c_ptr}
+            "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy, "c_masked": bool(route.c_ptr)}
 
 
 # ------------------------------------------------------------------------------------ plan
@@ -247,6 +252,14 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
             WIDE.put(sig, wide)
         if wide:
             return _launch_wide(wide, a, b_arg, c, sig, print_)
+    if (split_k == 1 and sig is not None and use_tma and current_mode() != "0"
+            and c_regs_ok(a.element_size(), precision, b_kmajor, persistent)):
+        regs = REGS.get(sig)
+        if regs is None:    # the signature's first call: time C from registers (C_REGS)
+            runs = (lambda: _launch(*go, 1, None), lambda: _launch(*go, 1, None, True))
+            regs = bool(pick_split(lambda i: runs[i](), (0, 1)))
+            REGS.put(sig, regs)
+        return _launch(*go, 1, print_, regs)
     return _launch(*go, split_k, print_)
 
 
@@ -284,16 +297,19 @@ def _launch_wide(plan, a, b_arg, c, sig, print_):
 # ---------------------------------------------------------------------------------- launch
 def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str,
             persistent: bool, use_tma: bool, b_kmajor: bool, pitch: bool, kcopy: bool,
-            split_k: int, print_):
+            split_k: int, print_, regs: bool = False):
     """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls),
-    or, on the signature's first call, autotune and compile it and keep it."""
+    or, on the signature's first call, autotune and compile it and keep it. ``regs``: the TMA
+    kernel in :data:`.matmul_configs.C_REGS_TILES`, C stored from registers (``C_PTR`` =
+    ``C_REGS``)."""
     M, K = a.shape
     N = b.shape[1]
     on_gpu = a.device.type == "cuda"
     ws, counts = buffers(split_k, M, N, a.device, c)
-    key = (*sig, split_k) if sig is not None else None
+    key = ((*sig, split_k, "regs") if regs else (*sig, split_k)) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
-    c_ptr = use_tma and not _tma_ok(c)      # C's rows not for TMA: masked stores
+    # C's rows not for TMA: masked stores; or C from registers by choice
+    c_ptr = C_REGS if regs else use_tma and not _tma_ok(c)
     if plan is not None:
         route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch, kcopy=kcopy, c_ptr=c_ptr)
         if print_ is not None:

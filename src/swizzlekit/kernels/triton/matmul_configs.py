@@ -22,7 +22,7 @@ from swizzlekit.kernels.triton.footprint import element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
            "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
-           "TF32_COPY_PAYOFF", "tf32_copy_min_m"]
+           "TF32_COPY_PAYOFF", "tf32_copy_min_m", "C_REGS", "C_REGS_TILES", "c_regs_ok"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -53,7 +53,9 @@ def _tile_configs(pre_hook=None, swap: bool = False):
               (64, 64, 128, 3, 4), (64, 32, 128, 4, 4), (32, 64, 128, 4, 4),
               (16, 32, 256, 3, 4),
               # deep pipelines, for few rows or few tiles only (configs.deep_ok)
-              *DEEP_TILES]
+              *DEEP_TILES,
+              # TF32 with C stored from registers only (C_PTR = C_REGS; _prune)
+              *C_REGS_TILES]
     # swapped (Cᵀ = Bᵀ Aᵀ; BLOCK_N is wgmma's M, at least 64): the H200's picks of 13 for nine
     # shapes from 16x14336x4096 to 8192³ (docs/data/bench/tf32_probe2.json). The first fits
     # one tile per program only (ONE_TILE_AREA), so persistent grids take it in 2 stages;
@@ -91,6 +93,33 @@ _FLAT_FP32 = {(*t, False) for t in FLAT_TILES_FP32}
 FLAT_ORDERS = ("row", "col", "grouped", "grouped_n", "grouped_persistent", "strip",
                "strip_snake", "snake")
 
+#: ``C_PTR`` of a TMA launch whose C leaves by stores from registers by choice, not because
+#: TMA cannot store it (``C_PTR = 1``): TF32 on B K-major in the tiles of :data:`C_REGS_TILES`,
+#: whose fp32 C tile would not fit in shared memory beside their pipeline.
+C_REGS = 2
+#: The tiles a TF32 call on B K-major times with C stored from registers (:func:`c_regs_ok`),
+#: against its autotuned config: 128x256, two warpgroups, as cuBLAS's TF32 kernel. Staged for
+#: a TMA store, its 128 KB fp32 C tile leaves room for no pipeline; from registers, 3 stages
+#: take 144 KB. On the H100 (2026-11-26, docs/data/bench/tf32_wide/) 128x256x32/s3/w8 so ran
+#: 360-370 TFLOP/s at 2048x4096x4096 to 8192³, 1.01-1.11x cuBLAS, where the best plain tile
+#: (128x128x32/s5/w4, C by TMA) ran 294-331, 0.82-0.97x.
+C_REGS_TILES = [(128, 256, 32, 3, 8)]
+_C_REGS = {(*t, False) for t in C_REGS_TILES}
+
+
+def c_regs_ok(elem: int, precision: str, b_kmajor: bool, persistent: bool) -> bool:
+    """Whether a TMA call times :data:`C_REGS_TILES` with C stored from registers on its
+    first call: TF32 (4-byte operands) on B K-major, given so or copied (the plain kernel,
+    not Cᵀ = Bᵀ Aᵀ), one program a tile.
+
+    >>> c_regs_ok(4, "tf32", True, False), c_regs_ok(4, "tf32", False, False)
+    (True, False)
+    >>> c_regs_ok(2, "tf32", True, False), c_regs_ok(4, "ieee", True, False)
+    (False, False)
+    """
+    return elem == 4 and precision == "tf32" and b_kmajor and not persistent
+
+
 #: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
 #: ran the swapped probe above the library's tiles at every M up to 128, and below them at
 #: 256x8192x8192 and at M = 512 (docs/data/bench/JOURNAL.md).
@@ -105,13 +134,19 @@ def _prune(configs, named_args, **kwargs):
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
+        if kwargs.get("C_PTR") == C_REGS:           # C from registers: those tiles alone
+            regs = [c for c in configs              # (the interpreter's one), no C staged
+                    if not c.kwargs.get("FLAT") and not c.kwargs["SWAP_AB"]
+                    and (_INTERPRET or _key(c) in _C_REGS)]
+            return _fitting(regs, M, elem, 0, single, N=named_args.get("N"))
         configs = [c for c in configs if not c.kwargs.get("FLAT")
                    or (flat_ok(kwargs) and (elem == 4 or _key(c) not in _FLAT_FP32))]
     else:                                           # pointer loads: 16-bit only, B by strides
         b_kmajor = named_args["stride_bk"] == 1 and named_args["stride_bn"] != 1
         swap = elem == 2 and _swap_ab(elem, kwargs["PRECISION"], b_kmajor, M)
         single = False
-    configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap]
+    configs = [c for c in configs if c.kwargs["SWAP_AB"] == swap
+               and (c.kwargs.get("FLAT") or _key(c) not in _C_REGS)]
     return _fitting(configs, M, elem, elem, single, N=named_args.get("N"))
 
 
@@ -158,7 +193,8 @@ def _rows_class(M: int) -> int:
 def _labels(elem: int, M: int, swap: bool, single: bool) -> tuple[str, ...]:
     from swizzlekit.kernels.triton.choose import config_label
 
-    keep = [c for c in _configs(swap=True) if c.kwargs["SWAP_AB"] == swap]
+    keep = [c for c in _configs(swap=True) if c.kwargs["SWAP_AB"] == swap
+            and _key(c) not in _C_REGS]
     return tuple(config_label(c.kwargs, c.num_stages, c.num_warps)
                  for c in _fitting(keep, M, elem, elem, single))
 
