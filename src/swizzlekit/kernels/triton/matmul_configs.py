@@ -261,7 +261,11 @@ def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -
 #: 1837 on the H200 (3.99 x 460). Copy over swapped: 1.05-1.28x the time at M = 1024 on both
 #: cards; at 2048, 0.95-1.07x on the H100 and 0.89-0.98x on the H200; from 3072, 0.80-1.04x
 #: on the H100 (above 1 at two of 22 shapes, both N <= 1024) and 0.79-0.98x on the H200.
-TF32_COPY_PAYOFF = 4.0
+#: Once B K-major took C from registers (C_REGS_TILES), the H100 broke even at M = 1664
+#: (2.82 x 590; tf32_copy/h100_regs/, 18 shapes of M = 512-3072): copy over swapped 1.03-1.14x
+#: at M = 1536, 0.86-0.95x at 2048. The H200 keeps its fit of the tiles before them (its copy
+#: pays from fewer rows, not yet measured).
+TF32_COPY_PAYOFF = {"h100-sxm": 2.8, "h200": 4.0}
 #: Where set (an int of rows), every card copies from there instead (tests, experiments).
 TF32_COPY_MIN_M: int | None = None
 
@@ -269,16 +273,18 @@ TF32_COPY_MIN_M: int | None = None
 def tf32_copy_min_m(gpu_name: str | None = None) -> int:
     """The fewest rows from which a TF32 call with a row-major B runs on B's K-major copy on
     ``gpu_name`` (default: the card this process plans for): :data:`TF32_COPY_MIN_M` where
-    set, else :data:`TF32_COPY_PAYOFF` x 4 x TF32 peak / DRAM bandwidth.
+    set, else the card's :data:`TF32_COPY_PAYOFF` (the H100's for a card without one) x 4 x
+    TF32 peak / DRAM bandwidth.
 
     >>> tf32_copy_min_m("h100-sxm"), tf32_copy_min_m("h200")
-    (2360, 1841)
+    (1652, 1841)
     """
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.triton.device import current_gpu, planned
 
     if TF32_COPY_MIN_M is not None:
         return TF32_COPY_MIN_M
-    card = gpu(planned(gpu_name or current_gpu()))
-    return math.ceil(TF32_COPY_PAYOFF * 4 * card.peak_tflops["tf32"] * 1e12
-                     / (card.dram_gbps * 1e9))
+    name = planned(gpu_name or current_gpu())
+    card = gpu(name)
+    payoff = TF32_COPY_PAYOFF.get(name, TF32_COPY_PAYOFF["h100-sxm"])
+    return math.ceil(payoff * 4 * card.peak_tflops["tf32"] * 1e12 / (card.dram_gbps * 1e9))
