@@ -9,7 +9,8 @@ exit code, the paths it ran and the errors it counted).
 The paths (:data:`TRITON_PATHS`): the 16-bit GEMM by pointer loads, swapped (few rows), by TMA,
 persistent, split over K, on copies of ragged operands for TMA with C by masked stores, in
 the three composite tiles (launched directly: calls this small never time them), TF32
-(on aligned copies of ragged operands too) and fp32; fp8 with
+(on aligned copies of ragged operands too, and on B K-major with C from registers, launched
+directly too) and fp32; fp8 with
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
 with ``SWIZZLEKIT_AUTOTUNE=0`` (one config per path, not a timing sweep under the tool), and
@@ -54,6 +55,7 @@ TRITON_PATHS = (
     ("tf32 aligned copies", 130, 250, 67, "fp32", {"precision": "tf32"}),
     ("fp16 grouped order", 300, 260, 96, "fp16", {"order": "grouped"}),
     ("tf32", 200, 264, 120, "fp32", {"precision": "tf32"}),
+    ("tf32 B K-major, C from registers (128x256x32)", 300, 261, 120, "regs", {}),
     ("fp32 ieee", 130, 136, 64, "fp32", {"precision": "ieee"}),
     ("fp8 pointer", 129, 272, 256, "fp8", {"tma": False}),
     ("fp8 TMA rowwise", 256, 256, 208, "fp8", {"tma": True, "rowwise": True}),
@@ -93,6 +95,16 @@ def _triton_path(name: str, m: int, n: int, k: int, kind: str, kwargs: dict) -> 
                             sb.reshape(1, -1) if rowwise else sb.reshape(()), **kwargs)
         ref = (a.double() * sa.double()) @ (bt.double().T * sb.double())
         _check(out, ref, name)
+        return
+    if kind == "regs":          # what a TF32 call on B K-major times on its first call
+        from swizzlekit.kernels.triton import matmul as mm
+
+        a = torch.randn(m, k, device="cuda", generator=gen)
+        bt = torch.randn(n, k, device="cuda", generator=gen)
+        out = torch.full((m, n), float("nan"), device="cuda")
+        mm._launch(a, bt.T, bt, bt, out, None, "grouped", 8, "tf32", False, True, True, False,
+                   False, 1, None, True)
+        _check(out, a.double() @ bt.double().T, name)
         return
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32,
              "baseline": torch.bfloat16, "table": torch.float16, "wide": torch.bfloat16}[kind]
