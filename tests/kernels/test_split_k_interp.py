@@ -91,3 +91,33 @@ def test_counters_grow_and_are_reused():
     big = counters(torch.device("cpu"), 5000)
     assert big.numel() >= 5000 and int(big.sum()) == 0
     assert counters(torch.device("cpu"), 10) is big
+
+
+def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch):
+    """``pick_split`` runs each candidate once, then times them in PICK_REPLICATES turns whose
+    order rotates, and keeps the least median: one slow outlier of the faster candidate does
+    not hand the pick to the other (``do_bench`` replaced by scripted times)."""
+    import triton.testing
+
+    from swizzlekit.kernels.triton import split_k
+
+    script = {0: iter([1.0, 9.0, 1.0, 1.1, 0.9]), 1: iter([1.5, 1.4, 1.6, 1.5, 1.5])}
+    order, ran = [], []
+
+    def bench(fn, **kw):
+        fn()
+        return next(script[order[-1]])
+
+    def run(s):
+        order.append(s)
+        ran.append(s)
+
+    monkeypatch.setattr(triton.testing, "do_bench", bench)
+    assert split_k.pick_split(run, (0, 1)) == 0
+    assert ran[:2] == [0, 1]                            # each once first
+    timed = ran[2:]
+    assert len(timed) == 2 * split_k.PICK_REPLICATES
+    assert [timed[2 * t] for t in range(split_k.PICK_REPLICATES)] == [0, 1, 0, 1, 0]
+    script = {0: iter([2.0] * 5), 1: iter([2.0] * 5)}
+    order.clear()
+    assert split_k.pick_split(run, (0, 1)) == 0         # a tie: the first

@@ -31,19 +31,35 @@ import triton.language as tl
 
 from swizzlekit.kernels.triton.splits import AUTO_SPLITS, auto_split
 
-__all__ = ["counters", "pick_split", "resolve", "buffers"]
+__all__ = ["counters", "pick_split", "resolve", "buffers", "PICK_REPLICATES", "PICK_REP_MS"]
+
+
+#: Replicates of each candidate :func:`pick_split` times, interleaved, the order rotated each
+#: turn, and the ``do_bench`` window (ms) of each. One window of 25 ms each, timed one
+#: candidate after the other, kept TF32's autotuned config at 6 of 40 shapes of the H100's
+#: `full` suite where C from registers ran 4-7% faster when timed again (2026-11-26,
+#: docs/data/bench/tf32_wide/pick_check.txt: kept three times of three there).
+PICK_REPLICATES, PICK_REP_MS = 5, 10
 
 
 def pick_split(run, splits=AUTO_SPLITS) -> int:
-    """The split of ``splits`` whose ``run(split)`` is fastest: each run once first (it
-    compiles and autotunes), then timed by ``triton.testing.do_bench`` (median; the first
-    wins ties)."""
+    """The candidate of ``splits`` whose ``run(candidate)`` is fastest: each run once first (it
+    compiles and autotunes), then :data:`PICK_REPLICATES` interleaved turns of
+    ``triton.testing.do_bench`` each (medians), the order rotated each turn; the least median
+    of the replicates wins (the first, on a tie)."""
+    import statistics
+
     from triton.testing import do_bench
 
     for s in splits:
         run(s)
-    times = [do_bench(lambda: run(s), warmup=5, rep=25, return_mode="median") for s in splits]
-    return splits[times.index(min(times))]
+    times = {s: [] for s in splits}
+    for turn in range(PICK_REPLICATES):
+        for s in splits[turn % len(splits):] + splits[:turn % len(splits)]:
+            times[s].append(do_bench(lambda: run(s), warmup=2, rep=PICK_REP_MS,
+                                     return_mode="median"))
+    medians = [statistics.median(times[s]) for s in splits]
+    return splits[medians.index(min(medians))]
 
 
 @triton.jit
