@@ -6,6 +6,8 @@ K that is no multiple of the tile (or of 16) costs no mask. C leaves one of two 
 
     C_PTR = False   c_desc.store: the tile staged in shared memory, clipped at M and N by TMA
     C_PTR = True    c_desc is C's pointer: tl.store masked at M and N, any strides, any alignment
+    C_PTR = C_REGS  the same stores, by choice: TF32's 128x256 tiles, whose staged fp32 C tile
+                    would leave their pipeline no shared memory (matmul_configs.C_REGS_TILES)
 
 TMA stores need C's rows 16-byte aligned, as its loads need A's and B's; a C whose rows are
 not (N = 2999 in bf16) is written by masked stores (``C_PTR``), so that a call whose A and B
