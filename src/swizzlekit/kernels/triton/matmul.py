@@ -197,7 +197,8 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     return {"kernel": "tma" if route.tma else "pointer", "config": config,
             "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
             "copies": "pad" if route.pad else "copies" if route.copies else "",
-            "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy, "c_masked": bool(route.c_ptr)}
+            "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy,
+            "c_masked": bool(route.c_ptr)}
 
 
 # ------------------------------------------------------------------------------------ plan

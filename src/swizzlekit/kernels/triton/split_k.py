@@ -35,10 +35,12 @@ __all__ = ["counters", "pick_split", "resolve", "buffers", "PICK_REPLICATES", "P
 
 
 #: Replicates of each candidate :func:`pick_split` times, interleaved, the order rotated each
-#: turn, and the ``do_bench`` window (ms) of each. One window of 25 ms each, timed one
-#: candidate after the other, kept TF32's autotuned config at 6 of 40 shapes of the H100's
-#: `full` suite where C from registers ran 4-7% faster when timed again (2026-11-26,
-#: docs/data/bench/tf32_wide/pick_check.txt: kept three times of three there).
+#: turn, and the ``do_bench`` window (ms) of each. With one window of 25 ms each, timed one
+#: candidate after the other, two runs of the H100's TF32 `full` suite (2026-11-26, commits
+#: a118a21 and 06171f9, two machines) kept different plans at 5 shapes, 4 of them turning
+#: from C from registers to the autotuned config, which at four such shapes ran 4-7% slower
+#: in 5 interleaved replicates (docs/data/bench/tf32_wide/pick_check.txt). The guide's rule
+#: for calling anything fastest: the median of 5 interleaved replicates.
 PICK_REPLICATES, PICK_REP_MS = 5, 10
 
 
