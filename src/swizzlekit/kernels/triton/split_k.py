@@ -39,8 +39,8 @@ __all__ = ["counters", "pick_split", "resolve", "buffers", "PICK_REPLICATES", "P
 #: candidate after the other, two runs of the H100's TF32 `full` suite (2026-11-26, commits
 #: a118a21 and 06171f9, two machines) kept different plans at 5 shapes, 4 of them turning
 #: from C from registers to the autotuned config, which at four such shapes ran 4-7% slower
-#: in 5 interleaved replicates (docs/data/bench/tf32_wide/pick_check.txt). The guide's rule
-#: for calling anything fastest: the median of 5 interleaved replicates.
+#: in 5 interleaved replicates (docs/data/bench/tf32_wide/pick_check.txt), the rule by which
+#: the benchmarks here call anything fastest.
 PICK_REPLICATES, PICK_REP_MS = 5, 10
 
 
