@@ -114,7 +114,8 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     rows predate its flattened tile (``matmul_configs.FLAT_TILES_FP32``) and the K-major copy
     from ``tf32_copy_min_m`` rows, and 16-bit rows that are no 16-byte multiples, timed as
     given, now run on copies for TMA from ``copies.COPY_MIN_MNK``; so those problems (58 of 296
-    on the H200, 49 of 280 on the H100) are left out."""
+    on the H200, 54 of 280 on the H100, whose TF32 rows of 2048 rows were timed on B as given
+    before its copy started at 1652 rows) are left out."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.explain import autotune_plan
 
@@ -131,7 +132,7 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
             judged = sorted(runs[i][0] for i in tile_fit._default_picks(params, runs, both))
             same += judged == sorted(r.config for r in plan.configs if r.timed) and \
                 plan.both_narrow == both
-    assert checked >= {"h100-sxm": 231, "h200": 238}[gpu] and same == checked
+    assert checked >= {"h100-sxm": 226, "h200": 238}[gpu] and same == checked
 
 
 @pytest.mark.parametrize("gpu", GPUS)
