@@ -1,0 +1,32 @@
+#!/bin/bash
+# The checks a card that has not run this tree owes it (the H200 since commit 87f9b13), part
+# by part, with the code of the tree sent; each part's output under OUT/PART.
+# Usage: bash docs/data/bench/run_card_checks.sh OUT PART [PART ...]
+#   tier     the GPU tier and lab sanitize (.ci/gpu; about 150 + 95 s on a fresh machine)
+#   tf32     TF32 over the full suite (run_tf32.sh; about 120 s)
+#   rule     where TF32's K-major copy of B pays (tf32_copy/rule_regs.py; about 75 s);
+#            then `python3 docs/data/bench/tf32_copy/fit.py DIR PRESET` here, no GPU
+#   heldout  composite tiles held out, both sets (composite/heldout.py; about 60 s each)
+#   wave     the wave-edge suite in bf16 (about 30 s)
+# A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together.
+set -u
+OUT=$1
+shift
+mkdir -p "$OUT"
+python3 -m pip install -q --no-deps --no-build-isolation -e . > /dev/null 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version --format=csv > "$OUT/gpu.txt"
+export PYTHONUNBUFFERED=1
+for part in "$@"; do
+  case $part in
+    tier) TIER_LIMIT=330 bash .ci/gpu "$OUT/tier" > "$OUT/tier.log" 2>&1; tail -n 2 "$OUT/tier/gpu.txt" ;;
+    tf32) bash docs/data/bench/run_tf32.sh "$OUT" ;;
+    rule) timeout 200 python3 docs/data/bench/tf32_copy/rule_regs.py "$OUT/rule" > "$OUT/rule.txt" 2>&1
+          tail -n 2 "$OUT/rule.txt" ;;
+    heldout) timeout 150 python3 docs/data/bench/composite/heldout.py "$OUT/heldout.jsonl" > "$OUT/heldout.txt" 2>&1
+             timeout 150 python3 docs/data/bench/composite/heldout.py "$OUT/heldout2.jsonl" second > "$OUT/heldout2.txt" 2>&1
+             tail -n 2 "$OUT/heldout.txt" "$OUT/heldout2.txt" ;;
+    wave) timeout 150 swizzlekit bench --suite wave-edge --precision bf16 --kernel triton \
+            --kernel triton_baseline --out "$OUT/wave" > "$OUT/wave.log" 2>&1; tail -n 2 "$OUT/wave.log" ;;
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave" >&2; exit 2 ;;
+  esac
+done
