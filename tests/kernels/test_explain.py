@@ -390,3 +390,30 @@ def test_the_copy_rules_import_no_triton():
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["AB", "copies"]
+
+
+@pytest.mark.parametrize("mnk,precision,says", [
+    ((3000, 5000, 4000), "bf16", "B as a view of a buffer whose rows are a multiple of 64"),
+    ((4096, 4096, 4096), "tf32", "pass it K-major"),
+    ((1001, 1001, 1001), "bf16", "A and B copied into rows 128 bytes apart"),
+    ((4096, 4096, 4096), "bf16", None), ((1024, 4096, 4096), "tf32", None)])
+def test_kernels_configs_says_how_to_skip_each_copy_made_on_every_call(mnk, precision, says,
+                                                                          capsys):
+    """A hint for each copy the plan makes on every call, and only then: its operands'
+    rows (the pitch, TMA's 16 bytes) or B's major order (TF32 from tf32_copy_min_m rows);
+    the JSON carries the same lines."""
+    from swizzlekit.cli import main
+    from swizzlekit.kernels.triton.explain import autotune_plan
+
+    plan = autotune_plan(*mnk, precision, "auto", gpu="h100-sxm")
+    assert bool(plan.hints) == (says is not None)
+    assert len(plan.hints) == (plan.b_pitch_copy + plan.b_kmajor_copy + bool(plan.copied)
+                               + plan.copies)
+    if says:
+        assert any(says in h for h in plan.hints), plan.hints
+    m, n, k = mnk
+    assert main(["kernels", "configs", "--mnk", f"{m}x{n}x{k}", "--precision", precision,
+                 "--gpu", "h100-sxm"]) == 0
+    text = capsys.readouterr().out
+    assert [line[6:] for line in text.splitlines() if line.startswith("hint: ")] == \
+        list(plan.hints)

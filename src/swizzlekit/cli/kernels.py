@@ -137,5 +137,6 @@ def _configs(args: argparse.Namespace) -> int:
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, timed against the autotuned "
                      f"config on the first call where the split kept is 1, the faster kept "
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES)")
+    lines += [f"hint: {h}" for h in plan.hints]
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

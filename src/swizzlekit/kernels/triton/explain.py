@@ -72,7 +72,9 @@ class AutotunePlan(NamedTuple):
     composite tile the first call times against the autotuned config, where the split kept
     is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: likewise the
     tiles a TF32 call on B K-major times with C stored from registers
-    (:data:`~.matmul_configs.C_REGS_TILES`, where :func:`~.matmul_configs.c_regs_ok`)."""
+    (:data:`~.matmul_configs.C_REGS_TILES`, where :func:`~.matmul_configs.c_regs_ok`);
+    ``hints``: how the caller's operands could skip a copy the call makes on every call
+    (:func:`_hints`)."""
     M: int
     N: int
     K: int
@@ -98,6 +100,7 @@ class AutotunePlan(NamedTuple):
     splits: tuple[int, ...] = (1,)
     wide: tuple[str, ...] = ()
     c_regs: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -277,7 +280,37 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         copied=route.copied, c_masked=route.c_masked,
                         splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,),
                         wide=_wide(M, N, K, precision, persistent, route, gpu),
-                        c_regs=_c_regs(precision, persistent, route))
+                        c_regs=_c_regs(precision, persistent, route),
+                        hints=_hints(route, precision))
+
+
+def _hints(route: _Route, precision: str) -> tuple[str, ...]:
+    """For each copy the call makes on every call, how the caller's operands could skip it
+    (the rules the route follows: :mod:`~.copies`, :func:`~.matmul_configs.tf32_copy_min_m`).
+
+    >>> _hints(_Route(True, 5000, 4000, False, False, True), "bf16")[0][:44]
+    'B is copied into rows 128 bytes apart on eve'
+    >>> _hints(_Route(True, 4096, 4096, False, False, False), "bf16")
+    ()
+    """
+    from swizzlekit.kernels.triton.copies import PITCH_ALIGN, PITCH_BYTES
+
+    out = []
+    if route.copies:
+        out.append("A and B are copied, zero-padded to rows of 16-byte multiples, on every "
+                   "call: operands whose rows are 16-byte multiples as given skip it")
+    if route.copied:
+        out.append(f"{' and '.join(route.copied)} copied into rows {PITCH_BYTES} bytes apart "
+                   f"on every call, TMA needing rows of 16-byte multiples: such rows as given "
+                   f"(a view of a wider buffer) skip it")
+    if route.b_kmajor and not route.copies:
+        out.append("B is copied K-major on every call (TF32 takes B K-major): pass it K-major, "
+                   "bt.T for an N x K tensor bt, and the call reads it as given")
+    if route.pitch:
+        out.append(f"B is copied into rows {PITCH_BYTES} bytes apart on every call, its rows "
+                   f"not starting on {PITCH_ALIGN}-byte boundaries: B as a view of a buffer "
+                   f"whose rows are a multiple of {PITCH_ALIGN} bytes apart skips it")
+    return tuple(out)
 
 
 def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
