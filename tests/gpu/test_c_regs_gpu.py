@@ -16,6 +16,7 @@ torch = pytest.importorskip("torch")
 def test_tf32_times_c_from_registers(monkeypatch, wins, m, n, k, kmajor):
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import configs
+    from swizzlekit.kernels.triton import first_call
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES
     from swizzlekit.lab.verify import poisoned, relative_error
@@ -23,7 +24,7 @@ def test_tf32_times_c_from_registers(monkeypatch, wins, m, n, k, kmajor):
     monkeypatch.setattr(configs, "_MODE", "model")      # the tier runs SWIZZLEKIT_AUTOTUNE=0
     for cache in (mm.PLANS, mm.ROUTES, mm.REGS, mm.SPLITS, mm.WIDE):
         monkeypatch.setattr(cache, "_plans", type(cache._plans)())
-    monkeypatch.setattr(mm, "pick_split", lambda run, splits: (
+    monkeypatch.setattr(first_call, "pick_split", lambda run, splits: (
         [run(s) for s in splits], 1 if wins else 0)[1])
     torch.backends.cuda.matmul.allow_tf32 = False
     door = mm._check

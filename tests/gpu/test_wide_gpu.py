@@ -43,6 +43,7 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, n, k
     per signature; repeat calls on fresh operands follow the route it kept (the door broken,
     so they must), and ``describe`` names the tile that ran."""
     from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import first_call
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
@@ -55,7 +56,7 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, n, k
 
     tiles = wide_for(m, n, k, torch.cuda.get_device_properties(0).multi_processor_count)
     assert len(tiles) == tile + 1
-    monkeypatch.setattr(mm, "pick_split", lambda run, splits: (
+    monkeypatch.setattr(first_call, "pick_split", lambda run, splits: (
         [run(s) for s in splits], tile + 1 if wins else 0)[1])
     door = mm._check
     for call in range(4):

@@ -69,3 +69,24 @@ def test_the_tma_kernel_stores_c_from_registers(m, n, k, monkeypatch):
     mm._launch(*go, 1, None, True)
     err = relative_error(c, a, b)
     assert err == err and err < mm.TOLERANCE["tf32"], err
+
+
+@pytest.mark.parametrize("faster", [0, 1])
+def test_pick_regs_times_both_launches_and_keeps_the_faster(faster, monkeypatch):
+    """``first_call.pick_regs`` hands ``pick_split`` the autotuned launch (candidate 0) and the
+    one with C from registers (candidate 1, ``regs=True``), and keeps what it picks."""
+    from swizzlekit.kernels.triton import first_call
+
+    calls = []
+
+    def launch(*args):
+        calls.append(args[2:])
+
+    def pick(run, candidates):
+        for cand in candidates:
+            run(cand)
+        return candidates[faster]
+
+    monkeypatch.setattr(first_call, "pick_split", pick)
+    assert first_call.pick_regs(("go0", "go1"), launch) is bool(faster)
+    assert calls == [(1, None), (1, None, True)]

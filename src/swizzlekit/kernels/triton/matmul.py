@@ -33,7 +33,7 @@ from swizzlekit.kernels.triton.copies import (COPY_B_MIN_M, COPY_MIN_MNK, PAD_MI
 from swizzlekit.kernels.triton.plans import PlanCache, capture, hooked
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
-from swizzlekit.kernels.triton.split_k import buffers, pick_split, resolve
+from swizzlekit.kernels.triton.split_k import buffers, resolve
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
 from swizzlekit.kernels.triton.configs import current_mode
 from swizzlekit.kernels.triton.matmul_configs import (C_REGS, TMA_MIN_M, TMA_MIN_MNK,
@@ -42,8 +42,9 @@ from swizzlekit.kernels.triton.matmul_configs import (C_REGS, TMA_MIN_M, TMA_MIN
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
+from swizzlekit.kernels.triton.first_call import pick_regs, pick_wide
 from swizzlekit.kernels.triton.waves import wide_route, wide_timed
-from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label, wide_plan
+from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
 __all__ = ["matmul", "describe", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE",
            "PLANS", "COPY_MIN_MNK", "COPY_B_MIN_M", "PAD_MIN_MNK", "TMA_MIN_M", "TMA_MIN_MNK",
@@ -250,7 +251,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     if tiles:               # composite tiles may fill the last wave better (.waves)
         wide = WIDE.get(sig)
         if wide is None:    # the signature's first call: time them against the plain plan
-            wide = _pick_wide(go, tiles)
+            wide = pick_wide(go, tiles, _launch)
             WIDE.put(sig, wide)
         if wide:
             return _launch_wide(wide, a, b_arg, c, sig, print_)
@@ -258,32 +259,10 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
             and c_regs_ok(a.element_size(), precision, b_kmajor, persistent)):
         regs = REGS.get(sig)
         if regs is None:    # the signature's first call: time C from registers (C_REGS)
-            runs = (lambda: _launch(*go, 1, None), lambda: _launch(*go, 1, None, True))
-            regs = bool(pick_split(lambda i: runs[i](), (0, 1)))
+            regs = pick_regs(go, _launch)
             REGS.put(sig, regs)
         return _launch(*go, 1, print_, regs)
     return _launch(*go, split_k, print_)
-
-
-def _pick_wide(go: tuple, tiles: tuple):
-    """The wide plan of the one of ``tiles`` that runs fastest, where it runs faster than the
-    plain plan of the call ``go`` describes (each launched once first: compiled, autotuned,
-    planned; then timed by :func:`.split_k.pick_split`, medians of ``do_bench``), else
-    False."""
-    a, _, _, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor = go[:12]
-    M, K = a.shape
-    N = b_arg.shape[1]
-    if kernel_order == AUTO:        # the model's pick, once for the plain plan and the wide
-        kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
-                                                   persistent))
-        go = (*go[:6], kernel_order, p, *go[8:])       # the plan's key (sig) stays the call's
-    plans = [wide_plan(a, b_arg, c, tile, kernel_order, p,
-                       lambda tm, tn: _slots(kernel_order, p, tm, tn)) for tile in tiles]
-    plans = [plan for plan in plans if plan is not None]   # None: this Triton plans none
-    runs = [lambda: _launch(*go, 1, None)] + [
-        lambda plan=plan: launch_wide(plan, a, b_arg, c) for plan in plans]
-    best = pick_split(lambda i: runs[i](), tuple(range(len(runs)))) if plans else 0
-    return plans[best - 1] if best else False
 
 
 def _launch_wide(plan, a, b_arg, c, sig, print_):
