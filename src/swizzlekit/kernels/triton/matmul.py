@@ -9,8 +9,9 @@ the pointer-load K loop the kernels call are in :mod:`swizzlekit.kernels.triton.
 shared with the fp8 kernel; the call's checks and plan key are in
 :mod:`swizzlekit.kernels.triton.call`, and which operands it copies first, and how, in
 :mod:`swizzlekit.kernels.triton.copies`; where composite tiles are timed, in
-:mod:`swizzlekit.kernels.triton.waves`; TF32 on B K-major also times 128x256 tiles with C
-stored from registers (:data:`.matmul_configs.C_REGS_TILES`) on a signature's first call.
+:mod:`swizzlekit.kernels.triton.waves`; what a signature's first call times beside its
+autotuned plan (composite tiles; TF32's 128x256 tiles with C stored from registers,
+:data:`.matmul_configs.C_REGS_TILES`), in :mod:`swizzlekit.kernels.triton.first_call`.
 Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
 of :mod:`swizzlekit.cta.triton`. CUTLASS and zlayer launch grids of their own, and Morton and
 Hilbert the enclosing power-of-two square; programs that land outside the tile grid exit, so
