@@ -43,5 +43,5 @@ def test_tf32_times_c_from_registers(monkeypatch, wins, m, n, k, kmajor):
     assert told is not None and told["kernel"] == "tma"
     bm, bn, bk, s, w = C_REGS_TILES[0]
     assert (told["config"] == f"{bm}x{bn}x{bk}/s{s}/w{w}") is wins
-    assert told["c_masked"] == (wins or n % 4 != 0)
+    assert told["c_registers"] is wins and told["c_masked"] == (not wins and n % 4 != 0)
     assert told["b_kmajor_copy"] == (not kmajor)

@@ -236,7 +236,8 @@ def plan_label(described: dict | None) -> str:
              f"S={d['split_k']}"]
     parts += [name for name, on in ((d["copies"], bool(d["copies"])),
                                     ("B-pitched", d["b_pitch_copy"]),
-                                    ("B-kmajor", d["b_kmajor_copy"]), ("C-masked", d["c_masked"]))
+                                    ("B-kmajor", d["b_kmajor_copy"]), ("C-masked", d["c_masked"]),
+                                    ("C-regs", d.get("c_registers", False)))
               if on]
     return " ".join(parts)
 

@@ -177,8 +177,9 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     ``BMx(BN1+BN2)xBK/sS/wW``, ``(BM1+BM2)x(BN1+BN2)xBK/sS/wW`` for a composite tile),
     ``order`` and its parameter ``p`` (the group or width the kernel takes), ``split_k``,
     ``copies`` ("copies", "pad" or ""), and whether B is read from a pitched or K-major copy
-    and C written by masked stores. None before a route is kept (from a fingerprint's second
-    call, on a GPU), or where the caches dropped it."""
+    and C written by masked stores (its rows no 16-byte multiples) or from registers in the
+    tiles of :data:`.matmul_configs.C_REGS_TILES`. None before a route is kept (from a
+    fingerprint's second call, on a GPU), or where the caches dropped it."""
     from swizzlekit.kernels.triton.choose import config_label
 
     _check(a, b, out, precision)                # the door's own checks: operands, flags,
@@ -200,7 +201,8 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
             "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
             "copies": "pad" if route.pad else "copies" if route.copies else "",
             "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy,
-            "c_masked": bool(route.c_ptr)}
+            "c_masked": bool(route.c_ptr) and route.c_ptr != C_REGS,
+            "c_registers": route.c_ptr == C_REGS}
 
 
 # ------------------------------------------------------------------------------------ plan
