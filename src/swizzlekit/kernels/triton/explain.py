@@ -297,8 +297,8 @@ def _hints(route: _Route, precision: str) -> tuple[str, ...]:
 
     out = []
     if route.copies:
-        out.append("A and B are copied, zero-padded to rows of 16-byte multiples, on every "
-                   "call: operands whose rows are 16-byte multiples as given skip it")
+        out.append("the operands are copied, zero-padded to rows of 16-byte multiples, on "
+                   "every call: operands whose rows are 16-byte multiples as given skip it")
     if route.copied:
         out.append(f"{' and '.join(route.copied)} copied into rows {PITCH_BYTES} bytes apart "
                    f"on every call, TMA needing rows of 16-byte multiples: such rows as given "
