@@ -90,3 +90,21 @@ def test_pick_regs_times_both_launches_and_keeps_the_faster(faster, monkeypatch)
     monkeypatch.setattr(first_call, "pick_split", pick)
     assert first_call.pick_regs(("go0", "go1"), launch) is bool(faster)
     assert calls == [(1, None), (1, None, True)]
+
+
+@pytest.mark.parametrize("mode", ["model", "full", "0"])
+@pytest.mark.parametrize("use_tma", [False, True])
+def test_the_tiles_timed_are_the_rule_on_tma_where_this_process_times(mode, use_tma,
+                                                                      monkeypatch):
+    """``c_regs_timed``, which both ``matmul._plan`` and ``kernels configs`` ask: the tiles
+    where ``c_regs_ok``, the call takes TMA and the autotune mode times anything; else none."""
+    from swizzlekit.kernels.triton import configs
+    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_ok, c_regs_timed
+
+    monkeypatch.setattr(configs, "_MODE", mode)
+    for args in ((4, "tf32", True, False), (4, "tf32", False, False), (2, "tf32", True, False),
+                 (4, "tf32", True, True)):
+        elem, precision, b_kmajor, persistent = args
+        want = use_tma and mode != "0" and c_regs_ok(*args)
+        got = c_regs_timed(elem, precision, use_tma, b_kmajor, persistent)
+        assert got == (tuple(C_REGS_TILES) if want else ())

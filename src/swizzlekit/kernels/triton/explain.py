@@ -72,7 +72,7 @@ class AutotunePlan(NamedTuple):
     composite tile the first call times against the autotuned config, where the split kept
     is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: likewise the
     tiles a TF32 call on B K-major times with C stored from registers
-    (:data:`~.matmul_configs.C_REGS_TILES`, where :func:`~.matmul_configs.c_regs_ok`);
+    (:func:`~.matmul_configs.c_regs_timed`);
     ``hints``: how the caller's operands could skip a copy the call makes on every call
     (:func:`_hints`)."""
     M: int
@@ -315,14 +315,12 @@ def _hints(route: _Route, precision: str) -> tuple[str, ...]:
 
 def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
     """The labels of the tiles ``matmul._plan`` times with C stored from registers on the first
-    call (:func:`~.matmul_configs.c_regs_ok`), where this process times anything."""
-    from swizzlekit.kernels.triton.configs import current_mode
-    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_ok
+    call (:func:`~.matmul_configs.c_regs_timed`)."""
+    from swizzlekit.kernels.triton.matmul_configs import c_regs_timed
 
-    if not (route.tma and current_mode() != "0"
-            and c_regs_ok(PRECISIONS[precision][0], precision, route.b_kmajor, persistent)):
-        return ()
-    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in C_REGS_TILES)
+    elem, mm_precision = PRECISIONS[precision]
+    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in
+                 c_regs_timed(elem, mm_precision, route.tma, route.b_kmajor, persistent))
 
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,

@@ -3,7 +3,7 @@ fastest for the signature's repeat calls (:mod:`.matmul` keeps the answers):
 
 * composite tiles (:func:`pick_wide`), where :func:`.waves.wide_timed` names them;
 * TF32's 128x256 tiles with C stored from registers (:func:`pick_regs`), where
-  :func:`.matmul_configs.c_regs_ok`.
+  :func:`.matmul_configs.c_regs_timed` names them.
 
 Each candidate runs once (compiled, autotuned, planned), then :func:`.split_k.pick_split`
 times them all in interleaved replicates. ``go`` is the plain plan's launch arguments and

@@ -36,9 +36,8 @@ from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
 from swizzlekit.kernels.triton.split_k import buffers, resolve
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
-from swizzlekit.kernels.triton.configs import current_mode
 from swizzlekit.kernels.triton.matmul_configs import (C_REGS, TMA_MIN_M, TMA_MIN_MNK,
-                                                      _auto_order, c_regs_ok, tf32_copy_min_m,
+                                                      _auto_order, c_regs_timed, tf32_copy_min_m,
                                                       tma_by_size)
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
@@ -71,7 +70,7 @@ WIDE = PlanCache()
 #: Whether calls may time composite tiles (:mod:`.wide_kernel`); off, every call runs the
 #: autotuned configs (a switch for measuring the two against each other).
 WIDE_TILES_ON = True
-#: Where :func:`.matmul_configs.c_regs_ok` (TF32 on B K-major): whether each signature's first
+#: Where :func:`.matmul_configs.c_regs_timed` (TF32 on B K-major): whether each signature's first
 #: call timed its C_REGS_TILES, C stored from registers, faster than its autotuned config.
 REGS = PlanCache()
 
@@ -258,8 +257,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
             WIDE.put(sig, wide)
         if wide:
             return _launch_wide(wide, a, b_arg, c, sig, print_)
-    if (split_k == 1 and sig is not None and use_tma and current_mode() != "0"
-            and c_regs_ok(a.element_size(), precision, b_kmajor, persistent)):
+    if (split_k == 1 and sig is not None
+            and c_regs_timed(a.element_size(), precision, use_tma, b_kmajor, persistent)):
         regs = REGS.get(sig)
         if regs is None:    # the signature's first call: time C from registers (C_REGS)
             regs = pick_regs(go, _launch)

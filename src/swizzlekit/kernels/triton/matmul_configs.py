@@ -17,12 +17,13 @@ import math
 
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
-                                               _fitting, _key, _with_flat)
+                                               _fitting, _key, _with_flat, current_mode)
 from swizzlekit.kernels.triton.footprint import element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
            "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
-           "TF32_COPY_PAYOFF", "tf32_copy_min_m", "C_REGS", "C_REGS_TILES", "c_regs_ok"]
+           "TF32_COPY_PAYOFF", "tf32_copy_min_m", "C_REGS", "C_REGS_TILES", "c_regs_ok",
+           "c_regs_timed"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -118,6 +119,22 @@ def c_regs_ok(elem: int, precision: str, b_kmajor: bool, persistent: bool) -> bo
     (False, False)
     """
     return elem == 4 and precision == "tf32" and b_kmajor and not persistent
+
+
+def c_regs_timed(elem: int, precision: str, use_tma: bool, b_kmajor: bool,
+                 persistent: bool) -> tuple:
+    """The tiles of :data:`C_REGS_TILES` a call times on its first call (``matmul._plan``,
+    ``kernels configs``): a TMA call that :func:`c_regs_ok` names, where this process times
+    anything (not under ``SWIZZLEKIT_AUTOTUNE=0``, which takes the model's first pick
+    untimed); else none.
+
+    >>> c_regs_timed(4, "tf32", True, True, False) == tuple(C_REGS_TILES)
+    True
+    >>> c_regs_timed(4, "tf32", False, True, False)
+    ()
+    """
+    ok = use_tma and current_mode() != "0" and c_regs_ok(elem, precision, b_kmajor, persistent)
+    return tuple(C_REGS_TILES) if ok else ()
 
 
 #: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
