@@ -330,3 +330,21 @@ def test_tma_kernels_key_their_autotuners_on_element_sizes():
     assert "OUT_BYTES" in scaled._scaled_tma_kernel.keys
     assert "ELEM_BYTES" in matmul._matmul_tma_kernel.fn.arg_names or \
         "ELEM_BYTES" in matmul._matmul_tma_kernel.fn.fn.arg_names
+
+
+def test_kept_makes_an_entry_once_per_key_and_keeps_false_answers():
+    """``PlanCache.kept``: the first call of a key makes its entry, later calls reuse it; a
+    False answer (the plain plan won) is an answer too, and None is never kept."""
+    from swizzlekit.kernels.triton.plans import PlanCache
+
+    cache, made = PlanCache(), []
+
+    def make(value):
+        made.append(value)
+        return value
+
+    assert cache.kept("a", lambda: make(False)) is False
+    assert cache.kept("a", lambda: make(True)) is False and made == [False]
+    assert cache.kept("b", lambda: make(2)) == 2 and cache.kept("b", lambda: make(3)) == 2
+    assert cache.kept("c", lambda: make(None)) is None
+    assert cache.kept("c", lambda: make(1)) == 1 and made == [False, 2, None, 1]

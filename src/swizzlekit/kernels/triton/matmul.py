@@ -250,20 +250,14 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     tiles = (split_k == 1 and sig is not None and WIDE_TILES_ON
              and wide_route(a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c))
              and wide_timed(M, N, K, _sms(a.device)))
-    if tiles:               # composite tiles may fill the last wave better (.waves)
-        wide = WIDE.get(sig)
-        if wide is None:    # the signature's first call: time them against the plain plan
-            wide = pick_wide(go, tiles, _launch)
-            WIDE.put(sig, wide)
+    if tiles:               # composite tiles may fill the last wave better (.waves); the
+        wide = WIDE.kept(sig, lambda: pick_wide(go, tiles, _launch))  # first call times them
         if wide:
             return _launch_wide(wide, a, b_arg, c, sig, print_)
     if (split_k == 1 and sig is not None
             and c_regs_timed(a.element_size(), precision, use_tma, b_kmajor, persistent)):
-        regs = REGS.get(sig)
-        if regs is None:    # the signature's first call: time C from registers (C_REGS)
-            regs = pick_regs(go, _launch)
-            REGS.put(sig, regs)
-        return _launch(*go, 1, print_, regs)
+        # C from registers (C_REGS), timed against the plain plan on the first call
+        return _launch(*go, 1, print_, REGS.kept(sig, lambda: pick_regs(go, _launch)))
     return _launch(*go, split_k, print_)
 
 

@@ -236,6 +236,15 @@ class PlanCache:
         while len(self._plans) > self.size:
             self._plans.popitem(last=False)
 
+    def kept(self, key, make):
+        """The entry of ``key``, or ``make()``'s, kept under ``key`` first (a signature's first
+        call decides, its repeat calls reuse: split, composite tile, C from registers)."""
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
+
     def clear(self) -> None:
         self._plans.clear()
 

@@ -102,10 +102,7 @@ def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run) 
     cache by call signature ``sig``; None off the GPU) holds, timed by :func:`pick_split`
     over ``run(split)`` on the signature's first call where :func:`auto_split` allows, else 1."""
     if split_k is None and sig is not None and auto_split(M, N, K, persistent):
-        split_k = picks.get(sig)
-        if split_k is None:         # the first call of the signature times S = 1 and 2
-            split_k = pick_split(run)
-            picks.put(sig, split_k)
+        split_k = picks.kept(sig, lambda: pick_split(run))   # the first call times S = 1, 2
     return split_k or 1
 
 
