@@ -52,13 +52,13 @@ def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_P
         for k in range(0, ipt):
             acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]), acc)
         c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
-    it = pid * PER                                      # this program's K-step range
-    end = tl.minimum(it + PER, TOTAL)
+    start = pid * PER                                   # this program's K-step range
+    end = tl.minimum(start + PER, TOTAL)
+    t_end = tl.where(start < end, tl.cdiv(end, ipt), start // ipt)
     offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
-    while it < end:
-        tile = it // ipt
-        kb = it % ipt
-        ke = tl.minimum(ipt, kb + (end - it))
+    for tile in range(start // ipt, t_end):             # the SK tiles it touches
+        kb = tl.maximum(start - tile * ipt, 0)
+        ke = tl.minimum(end - tile * ipt, ipt)
         pm, pn = _grouped(DP_TILES + tile, tiles_m, tiles_n)
         acc = tl.zeros((BM, BN), dtype=tl.float32)
         for k in range(kb, ke):
@@ -78,7 +78,6 @@ def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_P
                     acc += tl.load(base + s * (BM * BN) + offs, cache_modifier=".cg")
                 tl.atomic_xchg(counts_ptr + tile, 0)
                 c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
-        it += ke - kb
 
 
 def plan(T: int, ipt: int, sms: int, mode: str) -> tuple:
