@@ -17,7 +17,10 @@ Every variant checked against float64 into a NaN-poisoned C, then timed beside c
 the library's ``matmul`` in 5 interleaved, rotated replicates (do_bench medians, L2
 flushed). One JSON line a shape.
 
-    python3 docs/data/bench/stream_k/probe.py OUT.jsonl     (on a GPU)
+    python3 docs/data/bench/stream_k/probe.py OUT.jsonl [split]     (on a GPU)
+
+``split``: the last partial wave's tiles only, each split ``SMs // tiles`` ways in even
+shares of its K steps (where that is 2 or more), so that programs on one K share run in step.
 """
 import json
 import sys
@@ -41,7 +44,8 @@ def _grouped(t, tiles_m, tiles_n):
 
 @triton.jit
 def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_PROG, TOTAL,
-            PER, MAXC, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+            PER, MAXC, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+            ALIGNED: tl.constexpr):
     tiles_m = tl.cdiv(M, BM)
     tiles_n = tl.cdiv(N, BN)
     ipt = tl.cdiv(K, BK)
@@ -52,8 +56,14 @@ def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_P
         for k in range(0, ipt):
             acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]), acc)
         c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
-    start = pid * PER                                   # this program's K-step range
-    end = tl.minimum(start + PER, TOTAL)
+    if ALIGNED:     # split: PER programs a tile, each an even share of its K steps (MAXC)
+        share = tl.cdiv(ipt, PER)
+        start = (pid // PER) * ipt + (pid % PER) * share
+        end = tl.minimum(start + share, (pid // PER + 1) * ipt)
+        end = tl.where(pid < TOTAL, end, start)
+    else:
+        start = pid * PER                               # this program's K-step range
+        end = tl.minimum(start + PER, TOTAL)
     t_end = tl.where(start < end, tl.cdiv(end, ipt), start // ipt)
     offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
     for tile in range(start // ipt, t_end):             # the SK tiles it touches
@@ -66,8 +76,12 @@ def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_P
         if (kb == 0) & (ke == ipt):
             c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
         else:
-            p_first = (tile * ipt) // PER
-            n = ((tile + 1) * ipt - 1) // PER - p_first + 1
+            if ALIGNED:
+                p_first = tile * PER
+                n = PER
+            else:
+                p_first = (tile * ipt) // PER
+                n = ((tile + 1) * ipt - 1) // PER - p_first + 1
             base = ws_ptr + (tile * MAXC).to(tl.int64) * (BM * BN)
             tl.store(base + (pid - p_first) * (BM * BN) + offs, acc)
             tl.debug_barrier()
@@ -81,10 +95,16 @@ def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_P
 
 
 def plan(T: int, ipt: int, sms: int, mode: str) -> tuple:
-    """(whole tiles, programs, SK steps, steps a program, slots a tile) of ``mode``."""
+    """(whole tiles, programs, SK steps or split programs, steps a program or programs a
+    tile, slots a tile) of ``mode``. ``split``: the last partial wave's tiles split
+    ``sms // rem`` ways in even shares, where that is 2 or more."""
     full, rem = divmod(T, sms)
-    if mode == "dp" or rem == 0:
+    if mode == "dp" or rem == 0 or (mode == "split" and sms // rem < 2):
         return T, T, 0, 1, 1
+    if mode == "split":
+        share = -(-ipt // min(sms // rem, ipt))
+        ways = -(-ipt // share)                     # no share empty
+        return T - rem, sms, rem * ways, ways, ways
     sk_tiles = rem if mode == "tail" or full == 0 else rem + sms
     total = sk_tiles * ipt
     per = -(-total // sms)
@@ -110,7 +130,8 @@ def tile_run(a, b, c, bm, bn, bk, stages, warps, mode, info):
 
     def run(out=c):
         k = _kernel[(progs,)](*descs, ws, counts, M, N, K, dp, progs, total, per, maxc,
-                              BM=bm, BN=bn, BK=bk, num_stages=stages, num_warps=warps)
+                              BM=bm, BN=bn, BK=bk, ALIGNED=mode == "split",
+                              num_stages=stages, num_warps=warps)
         info.setdefault("shared_bytes", k.metadata.shared)
         info.setdefault("spills", k.n_spills)
         return out
@@ -122,6 +143,11 @@ TILES = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8)]
 MODES = ("dp", "sk", "tail")
 SHAPES = [(1163, 4096, 4096), (640, 4096, 14336), (317, 4096, 14336), (1201, 14336, 4096),
           (256, 14336, 4096), (3000, 5000, 4000), (4096, 4096, 4096), (2000, 8192, 8192)]
+#: ``split`` (second argument): the aligned tail split, at shapes whose last wave of
+#: 128x256 tiles is at most half full on 132 SMs
+SPLIT_SET = ([(128, 256, 64, 3, 8)], ("dp", "split", "tail"),
+             [(1163, 4096, 4096), (1201, 14336, 4096), (1100, 4096, 4096), (2200, 4096, 4096),
+              (700, 8192, 8192), (1250, 8192, 8192), (2500, 4096, 8192), (1800, 14336, 4096)])
 
 
 def pitched(b):
@@ -135,6 +161,8 @@ def pitched(b):
 
 
 if __name__ == "__main__":
+    if sys.argv[2:] == ["split"]:
+        TILES, MODES, SHAPES = SPLIT_SET
     with open(sys.argv[1], "a") as f:
         for M, N, K in SHAPES:
             torch.manual_seed(0)
