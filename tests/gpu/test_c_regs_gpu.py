@@ -22,7 +22,7 @@ def test_tf32_times_c_from_registers(monkeypatch, wins, m, n, k, kmajor):
     from swizzlekit.lab.verify import poisoned, relative_error
 
     monkeypatch.setattr(configs, "_MODE", "model")      # the tier runs SWIZZLEKIT_AUTOTUNE=0
-    for cache in (mm.PLANS, mm.ROUTES, mm.REGS, mm.SPLITS, mm.WIDE):
+    for cache in (mm.PLANS, mm.ROUTES, mm.REGS, mm.SPLITS, mm.LAST_WAVE):
         monkeypatch.setattr(cache, "_plans", type(cache._plans)())
     monkeypatch.setattr(first_call, "pick_split", lambda run, splits: (
         [run(s) for s in splits], 1 if wins else 0)[1])

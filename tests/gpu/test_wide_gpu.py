@@ -50,7 +50,7 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, n, k
     from swizzlekit.kernels.triton import configs
 
     monkeypatch.setattr(configs, "_MODE", "model")      # the tier runs SWIZZLEKIT_AUTOTUNE=0
-    for cache in (mm.PLANS, mm.ROUTES, mm.WIDE, mm.SPLITS):
+    for cache in (mm.PLANS, mm.ROUTES, mm.LAST_WAVE, mm.SPLITS):
         monkeypatch.setattr(cache, "_plans", type(cache._plans)())
     from swizzlekit.kernels.triton.waves import wide_for
 
@@ -67,7 +67,7 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, n, k
         err = relative_error(c, a, b)
         assert err == err and err < mm.TOLERANCE["bfloat16"], (call, err)
     monkeypatch.setattr(mm, "_check", door)
-    kept = list(mm.WIDE._plans.values())
+    kept = list(mm.LAST_WAVE._plans.values())
     assert len(kept) == 1 and bool(kept[0]) is wins
     told = mm.describe(a, b, out=poisoned(m, n, torch.bfloat16, "cuda"))
     assert told is not None and told["kernel"] == "tma"

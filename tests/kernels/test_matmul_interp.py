@@ -748,7 +748,8 @@ def test_describe_reads_the_route_and_plan_a_call_kept(monkeypatch):
                       torch.randn(1001, 64, dtype=torch.float16), split_k=2)
     assert got == {"kernel": "tma", "config": "128x64x64/s4/w4", "order": "grouped", "p": 8,
                    "split_k": 2, "copies": "copies", "b_pitch_copy": False,
-                   "b_kmajor_copy": False, "c_masked": False, "c_registers": False}
+                   "b_kmajor_copy": False, "c_masked": False, "c_registers": False,
+                   "tail_split": False}
     assert mm.describe(a, b) is None                            # split_k=None: not planned
     assert mm.describe(a, b.T.contiguous().T, split_k=2) is None  # another layout
     with pytest.raises(SwizzleKitError, match="b must be a torch tensor"):

@@ -237,7 +237,8 @@ def plan_label(described: dict | None) -> str:
     parts += [name for name, on in ((d["copies"], bool(d["copies"])),
                                     ("B-pitched", d["b_pitch_copy"]),
                                     ("B-kmajor", d["b_kmajor_copy"]), ("C-masked", d["c_masked"]),
-                                    ("C-regs", d.get("c_registers", False)))
+                                    ("C-regs", d.get("c_registers", False)),
+                                    ("tail-split", d.get("tail_split", False)))
               if on]
     return " ".join(parts)
 

@@ -1,7 +1,9 @@
 """Plan stage: what a signature's first call times beside its autotuned plan, keeping the
 fastest for the signature's repeat calls (:mod:`.matmul` keeps the answers):
 
-* composite tiles (:func:`pick_wide`), where :func:`.waves.wide_timed` names them;
+* for the last wave (:func:`pick_last_wave`): composite tiles, where
+  :func:`.waves.wide_timed` names them, and a tail split, where :func:`.waves.tail_timed`
+  does;
 * TF32's 128x256 tiles with C stored from registers (:func:`pick_regs`), where
   :func:`.matmul_configs.c_regs_timed` names them.
 
@@ -19,12 +21,15 @@ from swizzlekit.kernels.triton.matmul_configs import _auto_order
 from swizzlekit.kernels.triton.split_k import pick_split
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_plan
 
-__all__ = ["pick_wide", "pick_regs"]
+__all__ = ["TAIL", "pick_last_wave", "pick_regs"]
+
+#: :func:`pick_last_wave`'s answer where the tail split ran fastest.
+TAIL = "tail"
 
 
-def pick_wide(go: tuple, tiles: tuple, launch):
-    """The wide plan of the one of ``tiles`` that runs fastest, where it runs faster than the
-    plain plan of the call ``go`` describes, else False."""
+def pick_last_wave(go: tuple, tiles: tuple, tail: bool, launch):
+    """What runs the call ``go`` describes fastest: the wide plan of one of ``tiles``,
+    :data:`TAIL` (``launch(..., tail=True)``, where ``tail``), or False for its plain plan."""
     a, _, _, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor = go[:12]
     M, K = a.shape
     N = b_arg.shape[1]
@@ -37,6 +42,9 @@ def pick_wide(go: tuple, tiles: tuple, launch):
     plans = [plan for plan in plans if plan is not None]   # None: this Triton plans none
     runs = [lambda: launch(*go, 1, None)] + [
         lambda plan=plan: launch_wide(plan, a, b_arg, c) for plan in plans]
+    if tail:
+        plans.append(TAIL)
+        runs.append(lambda: launch(*go, 1, None, False, True))
     best = pick_split(lambda i: runs[i](), tuple(range(len(runs)))) if plans else 0
     return plans[best - 1] if best else False
 

@@ -34,16 +34,17 @@ from swizzlekit.kernels.triton.copies import (COPY_B_MIN_M, COPY_MIN_MNK, PAD_MI
 from swizzlekit.kernels.triton.plans import PlanCache, capture, hooked
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
-from swizzlekit.kernels.triton.split_k import buffers, resolve
+from swizzlekit.kernels.triton.split_k import buffers, resolve, tail_buffers
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
-from swizzlekit.kernels.triton.matmul_configs import (C_REGS, TMA_MIN_M, TMA_MIN_MNK,
-                                                      _auto_order, c_regs_timed, tf32_copy_min_m,
+from swizzlekit.kernels.triton.matmul_configs import (C_REGS, FLAT_ORDERS, MAX_TILE_AREA,
+                                                      TMA_MIN_M, TMA_MIN_MNK, _auto_order,
+                                                      c_regs_timed, tf32_copy_min_m,
                                                       tma_by_size)
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
-from swizzlekit.kernels.triton.first_call import pick_regs, pick_wide
-from swizzlekit.kernels.triton.waves import wide_route, wide_timed
+from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
+from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
 __all__ = ["matmul", "describe", "split_k_for", "KERNEL_ORDERS", "PRECISIONS", "TOLERANCE",
@@ -64,9 +65,10 @@ PLANS = PlanCache()
 SPLITS = PlanCache()
 #: Repeat calls by fingerprint: the door's verdict and the plan's key (:mod:`.routes`).
 ROUTES = RouteCache(4096)
-#: Where :func:`.waves.wide_for` names composite tiles: the wide plan each signature's first
-#: call timed fastest, faster than its autotuned config, or False where that config won.
-WIDE = PlanCache()
+#: Where :func:`.waves.wide_for` names composite tiles or :func:`.waves.tail_for` a tail
+#: split: what each signature's first call timed fastest for its last wave, the wide plan,
+#: :data:`.first_call.TAIL`, or False where the autotuned config won.
+LAST_WAVE = PlanCache()
 #: Whether calls may time composite tiles (:mod:`.wide_kernel`); off, every call runs the
 #: autotuned configs (a switch for measuring the two against each other).
 WIDE_TILES_ON = True
@@ -108,7 +110,9 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     C as given or copied, one split of K, not persistent; :func:`.waves.wide_for`), the first
     call also times composite tiles, ``128 x (128 + 32)``, ``128 x (128 + 64)`` or
     ``(128 + 64) x (128 + 64)`` (:mod:`.wide_kernel`), against the autotuned config and keeps
-    the fastest.
+    the fastest. Where they leave it at most half full after a full wave (with ``split_k``
+    None; :func:`.waves.tail_for`), it times a tail split too: the last partial wave's tiles
+    split in even shares of their K steps, one program an SM (``TAIL``, :mod:`.tma_kernel`).
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.
@@ -131,7 +135,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
             a2, b2, c2 = (*_tma_copies(a, b, print_), c) if route.copies else (a, b, c)
         if route.pitch:             # B read from rows of a 128-byte pitch (copies._pitched)
             b2 = _pitched(b2)
-        ws, counts = buffers(route.split, M, b2.shape[1], a.device, c2)   # the copies' N
+        ws, counts = _work(route.split, route.tail, M, b2.shape[1], a.device, c2)
         if route.kcopy:             # TF32: B's K-major copy (N x K), as _plan made it
             b2 = kmajor_copy(b2)
         elif route.tma and route.b_kmajor:
@@ -201,7 +205,7 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
             "copies": "pad" if route.pad else "copies" if route.copies else "",
             "b_pitch_copy": route.pitch, "b_kmajor_copy": route.kcopy,
             "c_masked": bool(route.c_ptr) and route.c_ptr != C_REGS,
-            "c_registers": route.c_ptr == C_REGS}
+            "c_registers": route.c_ptr == C_REGS, "tail_split": route.tail}
 
 
 # ------------------------------------------------------------------------------------ plan
@@ -241,24 +245,40 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     if pitch:                   # B's rows straddle L2 lines: read a 128-byte pitch copy
         b_op = _pitched(b_op)
     b_arg = b_op if use_tma else b              # pointer loads read B as given, any strides
+    auto_split = split_k is None
     sig = (_signature(a, b_arg, c, kernel_order, p, persistent, precision, use_tma, b_kmajor)
            if on_gpu and not _INTERPRET else None)
     go = (a, b, b_op, b_arg, c, sig, kernel_order, p, precision, persistent, use_tma, b_kmajor,
           pitch, copied)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
-    tiles = (split_k == 1 and sig is not None and WIDE_TILES_ON
+    timed = split_k == 1 and sig is not None    # what the first call may time (.waves)
+    tiles = (timed and WIDE_TILES_ON
              and wide_route(a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c))
              and wide_timed(M, N, K, _sms(a.device)))
-    if tiles:               # composite tiles may fill the last wave better (.waves); the
-        wide = WIDE.kept(sig, lambda: pick_wide(go, tiles, _launch))  # first call times them
-        if wide:
-            return _launch_wide(wide, a, b_arg, c, sig, print_)
+    tail = (timed and auto_split
+            and tail_route(a.element_size(), persistent, use_tma,
+                          kernel_order == AUTO or kernel_order in FLAT_ORDERS)
+            and tail_timed(M, N, K, _sms(a.device)))
+    if tiles or tail:       # composite tiles or a tail split may run the last wave faster
+        wave = LAST_WAVE.kept(sig, lambda: pick_last_wave(go, tiles, tail, _launch))
+        if wave is TAIL:
+            return _launch(*go, 1, print_, False, True)
+        if wave:
+            return _launch_wide(wave, a, b_arg, c, sig, print_)
     if (split_k == 1 and sig is not None
             and c_regs_timed(a.element_size(), precision, use_tma, b_kmajor, persistent)):
         # C from registers (C_REGS), timed against the plain plan on the first call
         return _launch(*go, 1, print_, REGS.kept(sig, lambda: pick_regs(go, _launch)))
     return _launch(*go, split_k, print_)
+
+
+def _work(split: int, tail: bool, M: int, N: int, device, unused):
+    """A launch's workspace and counters: a tail split's (:func:`.split_k.tail_buffers`), a
+    split K's (:func:`.split_k.buffers`), or ``unused`` for both."""
+    if tail:
+        return tail_buffers(device, _sms(device) if device.type == "cuda" else 4, MAX_TILE_AREA)
+    return buffers(split, M, N, device, unused)
 
 
 def _launch_wide(plan, a, b_arg, c, sig, print_):
@@ -274,21 +294,23 @@ def _launch_wide(plan, a, b_arg, c, sig, print_):
 # ---------------------------------------------------------------------------------- launch
 def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str,
             persistent: bool, use_tma: bool, b_kmajor: bool, pitch: bool, kcopy: bool,
-            split_k: int, print_, regs: bool = False):
+            split_k: int, print_, regs: bool = False, tail: bool = False):
     """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls),
     or, on the signature's first call, autotune and compile it and keep it. ``regs``: the TMA
     kernel in :data:`.matmul_configs.C_REGS_TILES`, C stored from registers (``C_PTR`` =
-    ``C_REGS``)."""
+    ``C_REGS``); ``tail``: the TMA kernel with a tail split (``TAIL``), one program an SM."""
     M, K = a.shape
     N = b.shape[1]
     on_gpu = a.device.type == "cuda"
-    ws, counts = buffers(split_k, M, N, a.device, c)
-    key = ((*sig, split_k, "regs") if regs else (*sig, split_k)) if sig is not None else None
+    ws, counts = _work(split_k, tail, M, N, a.device, c)
+    mark = ("regs",) if regs else ("tail",) if tail else ()
+    key = (*sig, split_k, *mark) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     # C's rows not for TMA: masked stores; or C from registers by choice
     c_ptr = C_REGS if regs else use_tma and not _tma_ok(c)
     if plan is not None:
-        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch, kcopy=kcopy, c_ptr=c_ptr)
+        route = Route(key, split_k, use_tma, b_kmajor, pitch=pitch, kcopy=kcopy, c_ptr=c_ptr,
+                      tail=tail)
         if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b_arg, c, ws, counts)
@@ -300,6 +322,8 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     flat_programs = _sms(a.device) if on_gpu else 4       # flattened configs: one per SM
 
     def grid(meta):
+        if tail:                                        # one program an SM
+            return (flat_programs, 1)
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
         if meta.get("FLAT"):
@@ -313,7 +337,10 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
         descs = [*_descriptors(by_tma, b_kmajor, {"BLOCK_M": 16, "BLOCK_N": 16,
                                                   "BLOCK_K": 16}), *by_pointer]
         args = (*descs, ws, counts, M, N, K, *c.stride())
-        consts = dict(B_KMAJOR=b_kmajor, C_PTR=c_ptr, ELEM_BYTES=a.element_size(), **options)
+        consts = dict(B_KMAJOR=b_kmajor, C_PTR=c_ptr, ELEM_BYTES=a.element_size(), TAIL=tail,
+                      **options)
+        if tail:
+            consts["NUM_PROGRAMS"] = flat_programs
         compiled = _matmul_tma_kernel[grid](*args, **consts)
         named = dict(zip(("a_desc", "b_desc", "c_desc", "ws_ptr", "counts_ptr", "M", "N", "K",
                           "stride_cm", "stride_cn"), args), **consts)
@@ -348,7 +375,7 @@ def _express(route: Route, print_):
     """The copier of a repeat call on copies for TMA that :func:`_follow_copies` can take
     (the GEMM launched on the copies' addresses: no pitched or K-major copy of B, no launch
     hooks, which see tensors), or None."""
-    if not route.copies or route.pitch or route.kcopy or route.wide or hooked():
+    if not route.copies or route.pitch or route.kcopy or route.wide or route.tail or hooked():
         return None
     return copiers().get(print_)
 

@@ -23,7 +23,7 @@ from swizzlekit.kernels.triton.footprint import element_size
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
            "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
            "TF32_COPY_PAYOFF", "tf32_copy_min_m", "C_REGS", "C_REGS_TILES", "c_regs_ok",
-           "c_regs_timed"]
+           "c_regs_timed", "MAX_TILE_AREA"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -35,6 +35,12 @@ def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
         return _with_flat(configs, [] if _INTERPRET else FLAT_TILES + FLAT_TILES_FP32, pre_hook,
                           SWAP_AB=False)
     return configs
+
+
+def _max_area() -> int:
+    """The largest ``BLOCK_M x BLOCK_N`` of the TMA kernel's configs (a tail split's workspace
+    block, :func:`.split_k.tail_buffers`)."""
+    return max(c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] for c in _configs(swap=True, flat=True))
 
 
 def _tile_configs(pre_hook=None, swap: bool = False):
@@ -170,9 +176,9 @@ def _prune(configs, named_args, **kwargs):
 def flat_ok(kwargs: dict) -> bool:
     """Whether a TMA launch with these constexprs may take a flattened config: one program
     per tile otherwise (not ``persistent=True``, which has its own loop), no split K, and an
-    order of :data:`FLAT_ORDERS`."""
+    order of :data:`FLAT_ORDERS`, no tail split (``TAIL``, which has its own loop)."""
     return (not kwargs["PERSISTENT"] and kwargs.get("SPLIT_K", 1) == 1
-            and kwargs["ORDER"] in FLAT_ORDERS)
+            and not kwargs.get("TAIL") and kwargs["ORDER"] in FLAT_ORDERS)
 
 
 def _swap_ab(elem: int, precision: str, b_kmajor: bool, M: int) -> bool:
@@ -305,3 +311,7 @@ def tf32_copy_min_m(gpu_name: str | None = None) -> int:
     card = gpu(name)
     payoff = TF32_COPY_PAYOFF.get(name, TF32_COPY_PAYOFF["h100-sxm"])
     return math.ceil(payoff * 4 * card.peak_tflops["tf32"] * 1e12 / (card.dram_gbps * 1e9))
+
+
+#: The largest tile of the TMA kernel's configs, in elements.
+MAX_TILE_AREA = _max_area()

@@ -53,7 +53,8 @@ class Route(NamedTuple):
     (:func:`.copies._tma_copies`), (``pitch``) on a copy of B in rows of a 128-byte pitch, and
     (``kcopy``) on a K-major copy of B (:func:`.kmajor.kmajor_copy`); ``c_ptr``: the TMA
     kernel writes C by masked stores (:mod:`.tma_kernel`); ``wide``: the plan is the
-    composite-tile kernel's (:mod:`.wide_kernel`)."""
+    composite-tile kernel's (:mod:`.wide_kernel`); ``tail``: the TMA kernel's with a tail
+    split (``TAIL``), whose workspace is :func:`.split_k.tail_buffers`."""
     key: tuple
     split: int
     tma: bool
@@ -64,6 +65,7 @@ class Route(NamedTuple):
     copies: bool = False
     c_ptr: bool = False
     wide: bool = False
+    tail: bool = False
 
 
 def _print(t) -> tuple | None:

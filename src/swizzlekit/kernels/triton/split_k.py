@@ -18,6 +18,11 @@ stream, so that launches on two streams never share one.
 
 :mod:`.splits` holds the rules (which S a call may take, with no Triton import, so that
 ``kernels configs`` states them): :func:`.splits.split_k_for` suggests S by shape.
+A tail split (``TAIL``, :mod:`.waves`) splits only the last partial wave's tiles, each
+into an even share of its K steps per program (:func:`_tail_plan`); each share stores its
+partial into its program's own block and counts, and the last adds the tile's blocks
+(:func:`_tail_sum`).
+
 ``split_k=None`` (the default) lets the first call of a signature time S = 1 and 2 where
 M <= :data:`.splits.AUTO_SPLIT_MAX_M` and keep the faster (:func:`.splits.auto_split`,
 :func:`pick_split`): on the H200 a split of 2 ran 3-11% faster on 4 of 13 decode-like shapes
@@ -31,7 +36,8 @@ import triton.language as tl
 
 from swizzlekit.kernels.triton.splits import AUTO_SPLITS, auto_split
 
-__all__ = ["counters", "pick_split", "resolve", "buffers", "PICK_REPLICATES", "PICK_REP_MS"]
+__all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "PICK_REPLICATES",
+           "PICK_REP_MS"]
 
 
 #: Replicates of each candidate :func:`pick_split` times, interleaved, the order rotated each
@@ -97,6 +103,40 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
     return acc, last
 
 
+@triton.jit
+def _tail_plan(tiles, programs, steps):
+    """The tail split of ``tiles`` tiles on ``programs`` programs (one an SM): ``(whole,
+    ways)``, the tiles that run whole and the shares each of the rest is split into (1: none
+    split); :func:`.waves.tail_ways` on the host."""
+    rem = tiles % programs
+    ways = tl.minimum(programs // tl.maximum(rem, 1), steps)
+    share = tl.cdiv(steps, tl.maximum(ways, 1))
+    ways = tl.cdiv(steps, share)                        # no share empty
+    split = (tiles >= programs) & (rem > 0) & (ways >= 2)
+    return tl.where(split, tiles - rem, tiles), tl.where(split, ways, 1)
+
+
+@triton.jit
+def _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M: tl.constexpr,
+              BLOCK_N: tl.constexpr):
+    """A tail split's share (program ``tail_tile * ways + j``): its fp32 partial into the
+    program's own block of the workspace (``BLOCK_M x BLOCK_N``, contiguous), then the tail
+    tile's count. Returns ``(total, last)`` as :func:`_split_sum` does: the share that counted
+    last adds the tile's ``ways`` blocks in share order."""
+    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    tl.store(ws_ptr + tl.program_id(0).to(tl.int64) * (BLOCK_M * BLOCK_N) + offs, acc)
+    tl.debug_barrier()          # every thread's part of the partial is written before the count
+    count = counts_ptr + tail_tile
+    last = tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == ways - 1
+    if last:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        first = (tail_tile * ways).to(tl.int64) * (BLOCK_M * BLOCK_N)
+        for j in range(0, ways):                # L2 only (.cg): written by other SMs
+            acc += tl.load(ws_ptr + first + j * (BLOCK_M * BLOCK_N) + offs, cache_modifier=".cg")
+        tl.atomic_xchg(count, 0)                # zero again for the next launch
+    return acc, last
+
+
 def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run) -> int:
     """The split a call runs: ``split_k`` as given, or for ``None`` the one ``picks`` (a
     cache by call signature ``sig``; None off the GPU) holds, timed by :func:`pick_split`
@@ -117,6 +157,23 @@ def buffers(split: int, M: int, N: int, device, unused):
             counters(device, -(-M // 16) * -(-N // 16)))      # not triton.cdiv: a JIT call
 
 
+def tail_buffers(device, programs: int, area: int):
+    """The workspace of a tail split (:func:`_tail_sum`: one fp32 block of ``area`` elements
+    for each of ``programs`` programs, the largest tile's area) and its counters (one per tail
+    tile, fewer than ``programs``). Kept one per device and stream, as :func:`counters`."""
+    import torch
+
+    from triton.runtime.driver import driver
+
+    stream = driver.active.get_current_stream(device.index) if device.type == "cuda" else 0
+    key = (device.type, device.index, stream)
+    have = _TAIL_WS.get(key)
+    if have is None or have.numel() < programs * area:
+        have = torch.empty(programs * area, device=device, dtype=torch.float32)
+        _TAIL_WS[key] = have
+    return have, counters(device, programs)
+
+
 def counters(device, tiles: int):
     """The per-tile counters of :func:`_split_sum` for launches on ``device``'s current stream:
     at least ``tiles`` int32 zeros, which every launch leaves zero. One set per device and
@@ -135,3 +192,4 @@ def counters(device, tiles: int):
 
 
 _COUNTERS: dict = {}
+_TAIL_WS: dict = {}

@@ -27,7 +27,7 @@ import triton.language as tl
 
 from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
 from swizzlekit.kernels.triton.matmul_configs import _configs, _prune
-from swizzlekit.kernels.triton.split_k import _k_range, _split_sum
+from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, _tail_plan, _tail_sum
 from swizzlekit.kernels.triton.tiles import _launch_slots, _set_blocks_of, _store_c, _tile
 from swizzlekit.kernels.triton.tuning import _autotune
 
@@ -41,16 +41,16 @@ def _set_blocks(nargs):
 
 @_autotune("tma", configs=_configs(_set_blocks, swap=True, flat=True),
            key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "PRECISION", "B_KMAJOR", "SPLIT_K",
-                "ELEM_BYTES", "C_PTR"],
+                "TAIL", "ELEM_BYTES", "C_PTR"],
            prune_configs_by={"early_config_prune": _prune})
-@triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and args["SWAP_AB"]
-                    and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
+@triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and not args["TAIL"]
+                    and args["SWAP_AB"] and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
 @triton.jit
 def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stride_cm,
                        stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                        PERSISTENT: tl.constexpr, NUM_PROGRAMS, PRECISION: tl.constexpr,
-                       B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, C_PTR: tl.constexpr,
-                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       B_KMAJOR: tl.constexpr, SPLIT_K: tl.constexpr, TAIL: tl.constexpr,
+                       C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                        SWAP_AB: tl.constexpr, ONE_TILE: tl.constexpr, FLAT: tl.constexpr,
                        ELEM_BYTES: tl.constexpr):
     """``B_KMAJOR``: ``b_desc`` describes B transposed (N x K, K contiguous); the tiles are
@@ -59,7 +59,10 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
     A's tile, K-major, as wgmma's B. ``FLAT``: one program per SM walks the tiles in a loop
     that Triton flattens with the K loop, so its pipeline runs on across tiles. ``C_PTR``:
     ``c_desc`` is C's pointer, written by masked stores with strides ``stride_cm``,
-    ``stride_cn`` (:func:`.tiles._store_c`).
+    ``stride_cn`` (:func:`.tiles._store_c`). ``TAIL``: one program per SM (``NUM_PROGRAMS``)
+    walks whole waves of tiles, then the last partial wave's tiles are split in even shares
+    of their K steps, one program a share (:func:`.split_k._tail_plan`, :mod:`.waves`); the
+    order's launch slots are its tiles (:data:`.matmul_configs.FLAT_ORDERS`).
     ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
     dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
     same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32).
@@ -82,6 +85,24 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
                 acc = tl.dot(a, b, acc, input_precision=PRECISION)
             _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,
                      BLOCK_N)
+    elif TAIL:
+        whole, ways = _tail_plan(tiles_m * tiles_n, NUM_PROGRAMS, tl.cdiv(K, BLOCK_K))
+        for slot in range(tl.program_id(0), whole, NUM_PROGRAMS):
+            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
+                      M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, 1,
+                      C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+        tail_tile = tl.program_id(0) // ways
+        if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
+            pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
+            share = tl.cdiv(tl.cdiv(K, BLOCK_K), ways)
+            first = (tl.program_id(0) % ways) * share
+            acc = _tma_acc(a_desc, b_desc, pid_m, pid_n, first,
+                           tl.minimum(tl.cdiv(K, BLOCK_K), first + share), PRECISION,
+                           B_KMAJOR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+            acc, last = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
+            if last:
+                _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR,
+                         BLOCK_M, BLOCK_N)
     elif ONE_TILE:
         # a swapped tile of ONE_TILE_AREA or more, not persistent: no loop over tiles. There
         # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
@@ -107,27 +128,9 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
     """The tile of launch slot ``slot`` (none where it lands outside the grid)."""
     pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
     if (pid_m < tiles_m) & (pid_n < tiles_n):
-        if SWAP_AB:
-            acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
-        else:
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         first, last = _k_range(K, BLOCK_K, SPLIT_K)
-        for k in range(first, last):
-            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-            if B_KMAJOR:
-                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-            else:
-                b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
-            if SWAP_AB & (b.dtype == tl.float32):   # "+ 0.0" keeps TF32's Bᵀ in registers:
-                # a loaded tile would be staged transposed in shared memory and waited on each
-                # step (H200: 115 against 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
-                acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
-            elif SWAP_AB:                             # 16-bit: both from shared memory
-                acc_t = tl.dot(b.T, a.T, acc_t, input_precision=PRECISION)
-            else:
-                acc = tl.dot(a, b, acc, input_precision=PRECISION)
-        if SWAP_AB:
-            acc = acc_t.T
+        acc = _tma_acc(a_desc, b_desc, pid_m, pid_n, first, last, PRECISION, B_KMAJOR,
+                       BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
         if SPLIT_K > 1:     # the last split of the tile writes the sum of all S
             acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
                                    BLOCK_M, BLOCK_N, SPLIT_K)
@@ -137,3 +140,31 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
         else:
             _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,
                      BLOCK_N)
+
+
+@triton.jit
+def _tma_acc(a_desc, b_desc, pid_m, pid_n, first, last, PRECISION: tl.constexpr,
+             B_KMAJOR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+             BLOCK_K: tl.constexpr, SWAP_AB: tl.constexpr):
+    """The fp32 sum over K steps ``first`` to ``last`` of tile ``(pid_m, pid_n)``."""
+    if SWAP_AB:
+        acc_t = tl.zeros((BLOCK_N, BLOCK_M), dtype=tl.float32)
+    else:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(first, last):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        if B_KMAJOR:
+            b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+        else:
+            b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        if SWAP_AB & (b.dtype == tl.float32):   # "+ 0.0" keeps TF32's Bᵀ in registers:
+            # a loaded tile would be staged transposed in shared memory and waited on each
+            # step (H200: 115 against 273 TFLOP/s at 8192³, docs/data/bench/tf32_probe*.json)
+            acc_t = tl.dot(b.T + 0.0, a.T, acc_t, input_precision=PRECISION)
+        elif SWAP_AB:                             # 16-bit: both from shared memory
+            acc_t = tl.dot(b.T, a.T, acc_t, input_precision=PRECISION)
+        else:
+            acc = tl.dot(a, b, acc, input_precision=PRECISION)
+    if SWAP_AB:
+        acc = acc_t.T
+    return acc

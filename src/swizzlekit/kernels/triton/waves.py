@@ -33,7 +33,8 @@ from swizzlekit.errors import check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_FILL",
-           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed", "wide_route"]
+           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed", "wide_route",
+           "tail_ways", "tail_for", "tail_timed", "tail_route"]
 
 
 class WideTile(NamedTuple):
@@ -138,3 +139,73 @@ def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
     plain tiles), as ``split_k=None`` then runs one split (:func:`.splits.auto_split`)."""
     tiles = wide_for(M, N, K, sms)
     return tiles if current_mode() != "0" else ()
+
+
+# --------------------------------------------------------------------------------- tail split
+# The other way to fill a last wave: keep the tiles, split the K loop of the last partial
+# wave's tiles. With T tiles on S SMs, T mod S of them are left for the last wave; each is cut
+# into S // (T mod S) even shares of its K steps (:func:`tail_ways`), one program a share, so
+# that the last wave runs that many times shorter, plus the sum of the fp32 partials. The
+# shares run in step (the same K steps of A's and B's tiles at once), which keeps the L2 reuse
+# of whole tiles: stream-K's unequal ranges, which put programs of one column of tiles at
+# different K, ran 0.5-2x slower on the H100, its B re-read from DRAM
+# (docs/data/bench/stream_k/). On the H100 the split ran 3.5-12% faster than matmul at 7 of 8
+# shapes whose last wave of 128x256 tiles is at most half full (1163x4096x4096: 76.9 against
+# 86.4 us), and lost where matmul's autotuned config was not 128x256 (1100x4096x4096). So a
+# call times it on its first call against its autotuned config (:func:`tail_timed`).
+
+def tail_ways(tiles: int, sms: int, steps: int) -> int:
+    """The shares each of the last partial wave's tiles is split into (1: no split): with
+    ``T`` tiles of ``steps`` K steps on ``sms`` SMs, at least one full wave and ``T mod sms``
+    tiles left over, ``sms // (T mod sms)`` shares, at most ``steps``, none empty. The TMA
+    kernel's ``_tail_plan`` computes the same on the GPU.
+
+    >>> tail_ways(160, 132, 64), tail_ways(144, 132, 64), tail_ways(192, 132, 128)
+    (4, 11, 2)
+    >>> tail_ways(264, 132, 64), tail_ways(100, 132, 64), tail_ways(200, 132, 64)  # 68 left
+    (1, 1, 1)
+    >>> tail_ways(133, 132, 10)          # 132 ways asked, 10 K steps: shares of one step
+    10
+    """
+    tiles, sms, steps = (check_int(name, v, 1) for name, v in (("tiles", tiles), ("sms", sms),
+                                                                ("steps", steps)))
+    full, rem = divmod(tiles, sms)
+    if full == 0 or rem == 0:
+        return 1
+    share = -(-steps // min(sms // rem, steps))
+    ways = -(-steps // share)
+    return ways if ways >= 2 else 1
+
+
+def tail_route(elem_bytes: int, persistent: bool, tma: bool, slots_are_tiles: bool) -> bool:
+    """Whether a call's route may take a tail split: 16-bit operands by TMA (any C, B as given
+    or copied), not persistent, under an order whose launch slots are its tiles
+    (``slots_are_tiles``: :data:`.matmul_configs.FLAT_ORDERS`, or ``auto``, which picks a
+    grouped order). ``matmul._plan`` and ``kernels configs`` both ask this.
+
+    >>> tail_route(2, False, True, True), tail_route(2, False, False, True)
+    (True, False)
+    """
+    return (check_int("elem_bytes", elem_bytes, 1) == 2 and not persistent and tma
+            and slots_are_tiles)
+
+
+def tail_for(M: int, N: int, K: int, sms: int) -> bool:
+    """Whether a 16-bit call of M x N x K on ``sms`` SMs times the tail split against its
+    autotuned config on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at
+    most half full after at least one full wave (:func:`tail_ways` of 2 or more, K in steps of
+    64), from :data:`WIDE_MIN_MNK` multiply-adds.
+
+    >>> tail_for(1163, 4096, 4096, 132), tail_for(4096, 4096, 4096, 132)
+    (True, False)
+    """
+    M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
+                                                           ("sms", sms)))
+    return (M * N * K >= WIDE_MIN_MNK
+            and tail_ways(tiles_of(M, N, *PLAIN_TILE), sms, -(-K // 64)) >= 2)
+
+
+def tail_timed(M: int, N: int, K: int, sms: int) -> bool:
+    """:func:`tail_for`, where this process times anything on a first call (not under
+    ``SWIZZLEKIT_AUTOTUNE=0``)."""
+    return tail_for(M, N, K, sms) and current_mode() != "0"
