@@ -72,6 +72,8 @@ LAST_WAVE = PlanCache()
 #: Whether calls may time composite tiles (:mod:`.wide_kernel`); off, every call runs the
 #: autotuned configs (a switch for measuring the two against each other).
 WIDE_TILES_ON = True
+#: Whether calls may time a tail split (``TAIL``); off, as :data:`WIDE_TILES_ON`.
+TAIL_SPLIT_ON = True
 #: Where :func:`.matmul_configs.c_regs_timed` (TF32 on B K-major): whether each signature's first
 #: call timed its C_REGS_TILES, C stored from registers, faster than its autotuned config.
 REGS = PlanCache()
@@ -256,7 +258,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     tiles = (timed and WIDE_TILES_ON
              and wide_route(a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c))
              and wide_timed(M, N, K, _sms(a.device)))
-    tail = (timed and auto_split
+    tail = (timed and auto_split and TAIL_SPLIT_ON
             and tail_route(a.element_size(), persistent, use_tma,
                           kernel_order == AUTO or kernel_order in FLAT_ORDERS)
             and tail_timed(M, N, K, _sms(a.device)))
