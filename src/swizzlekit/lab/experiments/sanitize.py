@@ -8,7 +8,8 @@ exit code, the paths it ran and the errors it counted).
 
 The paths (:data:`TRITON_PATHS`): the 16-bit GEMM by pointer loads, swapped (few rows), by TMA,
 persistent, split over K, on copies of ragged operands for TMA with C by masked stores, in
-the three composite tiles (launched directly: calls this small never time them), TF32
+the three composite tiles and a tail split (launched directly: calls this small never time
+them; the tail split's shares add their partials across SMs, racecheck's case), TF32
 (on aligned copies of ragged operands too, and on B K-major with C from registers, launched
 directly too) and fp32; fp8 with
 scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
@@ -52,6 +53,8 @@ TRITON_PATHS = (
     ("bf16 composite tile 128x(128+32)", 300, 440, 200, "wide", {"tile": 0}),
     ("bf16 composite tile 128x(128+64)", 300, 440, 200, "wide", {"tile": 1}),
     ("bf16 composite tile (128+64)x(128+64)", 300, 440, 200, "wide", {"tile": 2}),
+    ("bf16 tail split (the last partial wave's tiles split over K)", 1163, 4096, 136, "tail",
+     {}),
     ("tf32 aligned copies", 130, 250, 67, "fp32", {"precision": "tf32"}),
     ("fp16 grouped order", 300, 260, 96, "fp16", {"order": "grouped"}),
     ("tf32", 200, 264, 120, "fp32", {"precision": "tf32"}),
@@ -95,6 +98,16 @@ def _triton_path(name: str, m: int, n: int, k: int, kind: str, kwargs: dict) -> 
                             sb.reshape(1, -1) if rowwise else sb.reshape(()), **kwargs)
         ref = (a.double() * sa.double()) @ (bt.double().T * sb.double())
         _check(out, ref, name)
+        return
+    if kind == "tail":          # what a 16-bit call at a half-empty last wave times
+        from swizzlekit.kernels.triton import matmul as mm
+
+        a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+        b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
+        out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        mm._launch(a, b, b, b, out, None, "grouped", 8, "tf32", False, True, False, False,
+                   False, 1, None, False, True)
+        _check(out, a.double() @ b.double(), name)
         return
     if kind == "regs":          # what a TF32 call on B K-major times on its first call
         from swizzlekit.kernels.triton import matmul as mm
