@@ -34,8 +34,10 @@ def test_tail_kernel_matches_float64(dtype, c_strided):
 
 
 @pytest.mark.parametrize("wins", [True, False], ids=["tail wins", "plain wins"])
-@pytest.mark.parametrize("m,n,k", [(1163, 4096, 4096), (1201, 4000, 4000)],
-                         ids=["1163", "B pitched (rows of 8000 bytes)"])
+@pytest.mark.parametrize("m,n,k", [(1163, 4096, 4096), (1201, 4000, 4000), (2500, 4096, 8192),
+                                   (1999, 4097, 3001)],
+                         ids=["1163", "B's rows of 8000 bytes", "no composite tile timed",
+                              "A and B copied for TMA"])
 def test_matmul_times_a_tail_split(monkeypatch, wins, m, n, k):
     """Where :func:`.waves.tail_for` names a tail split, the first call times it against the
     plain plan and the composite tiles (the outcome forced here) and keeps the winner per

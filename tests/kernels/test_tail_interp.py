@@ -99,9 +99,12 @@ def test_the_tma_kernel_splits_the_last_wave(m, n, k, dtype):
 
 
 @pytest.mark.parametrize("winner", [0, 1, 2])
-def test_pick_last_wave_times_the_tail_beside_the_plain_and_wide_plans(winner, monkeypatch):
+@pytest.mark.parametrize("wide", [True, False], ids=["wide tiles too", "no wide tiles"])
+def test_pick_last_wave_times_the_tail_beside_the_plain_and_wide_plans(winner, wide,
+                                                                        monkeypatch):
     """``first_call.pick_last_wave`` hands ``pick_split`` the autotuned launch (0), each wide
-    plan, then the tail launch (``tail=True``), and returns what it picks."""
+    plan, then the tail launch (``tail=True``), and returns what it picks; with no composite
+    tile named (``()``), the autotuned launch and the tail alone."""
     from swizzlekit.kernels.triton import first_call
 
     calls = []
@@ -120,6 +123,10 @@ def test_pick_last_wave_times_the_tail_beside_the_plain_and_wide_plans(winner, m
     a = torch.empty(2, 3)
     go = (a, None, None, torch.empty(3, 4), None, None, "grouped", 8, "tf32", False, True,
           False, False, False)
-    got = first_call.pick_last_wave(go, ("tile",), True, launch)
-    assert calls == [(1, None), "wide plan", (1, None, False, True)]
-    assert got == [False, "wide plan", first_call.TAIL][winner]
+    if not wide:
+        winner = min(winner, 1)
+    got = first_call.pick_last_wave(go, ("tile",) if wide else (), True, launch)
+    plain, tail = (1, None), (1, None, False, True)
+    assert calls == ([plain, "wide plan", tail] if wide else [plain, tail])
+    assert got == ([False, "wide plan", first_call.TAIL] if wide else [False, first_call.TAIL])[
+        winner]

@@ -255,9 +255,8 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
     timed = split_k == 1 and sig is not None    # what the first call may time (.waves)
-    tiles = (timed and WIDE_TILES_ON
-             and wide_route(a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c))
-             and wide_timed(M, N, K, _sms(a.device)))
+    tiles = (wide_timed(M, N, K, _sms(a.device)) if timed and WIDE_TILES_ON and wide_route(
+        a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c)) else ())
     tail = (timed and auto_split and TAIL_SPLIT_ON
             and tail_route(a.element_size(), persistent, use_tma,
                           kernel_order == AUTO or kernel_order in FLAT_ORDERS)
