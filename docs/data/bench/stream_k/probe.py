@@ -1,26 +1,21 @@
-"""Probe: stream-K for 16-bit GEMMs whose tiles leave the last wave part empty (mid-M shapes
-such as 1163x4096x4096 ran 0.63x cuBLAS, 640x4096x14336 0.71x; docs/benchmarks.md).
+"""Does stream-K close the ragged and last-wave gaps? A stand-alone stream-K GEMM (TMA loads,
+bf16, grouped(8) tile order) timed against cuBLAS and ``swizzlekit.kernels.matmul`` at the
+ragged-pairs shapes that miss 3%, and their tile-aligned neighbours.
 
-One persistent program per SM. ``dp``: one program a tile, no split (the baseline). ``sk``:
-the tiles of the last partial wave and of one full wave before it (all tiles where there is
-less than one wave) are cut into K-step ranges of equal length, one range a program, after
-each program's whole tiles; ``tail``: the last partial wave's tiles only. A program whose
-range covers part of a tile stores its fp32 partial into the tile's slot for it and counts
-itself in the tile's counter; the one that counts last adds the tile's slots in slot order
-(the same bits whoever comes last) and writes C. No program waits on another::
+One program per SM slot (``G`` = SMs x CTAs per SM). The first ``SK`` tiles' K steps are
+shared out evenly, ``PER = ceil(SK * steps / G)`` a program; each partial tile goes to the
+program's slot of an fp32 workspace, the tile's counter counts it, and the program that
+counts last sums the slots in program order and stores C. The other tiles run whole, one per
+program in turn (data-parallel). ``SK``: ``dp`` none (persistent only), ``sk1`` the tiles
+past the last full wave, ``sk2`` those and one wave more, ``all`` every tile; ``grid`` (for
+other scripts) launches one program a tile.
 
-    K steps of the SK tiles, one after another:  |--- tile 0 ---|--- tile 1 ---|-- ...
-    programs, PER steps each:                    |  p0   |  p1   |  p2   |  p3 ...
+Each variant is checked once against float64 (rows sampled) into a NaN-poisoned C, then all
+are timed in 5 interleaved, rotated replicates (do_bench medians, L2 flushed). One JSON line a
+shape.
 
-A (M x K) and B row-major (K x N), bf16, fp32 accumulation, grouped(8) tile order, C by TMA.
-Every variant checked against float64 into a NaN-poisoned C, then timed beside cuBLAS and
-the library's ``matmul`` in 5 interleaved, rotated replicates (do_bench medians, L2
-flushed). One JSON line a shape.
-
-    python3 docs/data/bench/stream_k/probe.py OUT.jsonl [split]     (on a GPU)
-
-``split``: the last partial wave's tiles only, each split ``SMs // tiles`` ways in even
-shares of its K steps (where that is 2 or more), so that programs on one K share run in step.
+    python3 docs/data/bench/stream_k/probe.py OUT.jsonl [N | MxNxK ...]
+    (on a GPU; N: the first N shapes of SHAPES; or the shapes named)
 """
 import json
 import sys
@@ -30,174 +25,148 @@ import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
+from swizzlekit.cta.triton import grouped as _grouped  # Triton's grouped order
 from swizzlekit.kernels import matmul
 from swizzlekit.lab.harness import checked_medians
 
+SHAPES = [(317, 4096, 14336), (384, 4096, 14336), (1201, 14336, 4096), (1280, 14336, 4096),
+          (4000, 4000, 4000), (4096, 4096, 4032), (3000, 5000, 4000), (3072, 5120, 4032),
+          (9000, 7000, 3000), (9088, 7040, 3008), (6000, 7000, 3000), (6016, 7040, 3008)]
+#: (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps, CTAs per SM)
+CONFIGS = [(128, 128, 64, 4, 8, 1), (128, 256, 64, 3, 8, 1), (64, 128, 64, 3, 4, 2)]
+MODES = ("dp", "sk1", "sk2", "all")
+
 
 @triton.jit
-def _grouped(t, tiles_m, tiles_n):
-    per_group = 8 * tiles_n
-    first_m = (t // per_group) * 8
-    rows = tl.minimum(tiles_m - first_m, 8)
-    return first_m + (t % per_group) % rows, (t % per_group) // rows
+def _acc(a_desc, b_desc, pid_m, pid_n, k0, k1, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+         BLOCK_K: tl.constexpr):
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(k0, k1):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc)
+    return acc
 
 
 @triton.jit
-def _kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, DP_TILES, NUM_PROG, TOTAL,
-            PER, MAXC, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-            ALIGNED: tl.constexpr):
-    tiles_m = tl.cdiv(M, BM)
-    tiles_n = tl.cdiv(N, BN)
-    ipt = tl.cdiv(K, BK)
+def _stream_k(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, SK, PER,
+              GROUP: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+              BLOCK_K: tl.constexpr):
     pid = tl.program_id(0)
-    for t in range(pid, DP_TILES, NUM_PROG):            # whole tiles
-        pm, pn = _grouped(t, tiles_m, tiles_n)
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(0, ipt):
-            acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]), acc)
-        c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
-    if ALIGNED:     # split: PER programs a tile, each an even share of its K steps (MAXC)
-        share = tl.cdiv(ipt, PER)
-        start = (pid // PER) * ipt + (pid % PER) * share
-        end = tl.minimum(start + share, (pid // PER + 1) * ipt)
-        end = tl.where(pid < TOTAL, end, start)
-    else:
-        start = pid * PER                               # this program's K-step range
-        end = tl.minimum(start + PER, TOTAL)
-    t_end = tl.where(start < end, tl.cdiv(end, ipt), start // ipt)
-    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
-    for tile in range(start // ipt, t_end):             # the SK tiles it touches
-        kb = tl.maximum(start - tile * ipt, 0)
-        ke = tl.minimum(end - tile * ipt, ipt)
-        pm, pn = _grouped(DP_TILES + tile, tiles_m, tiles_n)
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(kb, ke):
-            acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]), acc)
-        if (kb == 0) & (ke == ipt):
-            c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
+    G = tl.num_programs(0)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    steps = tl.cdiv(K, BLOCK_K)
+    start = pid * PER
+    end = tl.minimum(start + PER, SK * steps)
+    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    # a for loop over this program's tiles, not a while loop over its steps: under a while
+    # loop Triton 3.6 ran the K loop at about half speed (h100_d83b38e.jsonl, "all")
+    for tile in range(start // steps, tl.cdiv(end, steps)):
+        k0 = tl.maximum(start, tile * steps) - tile * steps
+        k1 = tl.minimum(end, tile * steps + steps) - tile * steps
+        pid_m, pid_n = _grouped(tile, tiles_m, tiles_n, GROUP)
+        acc = _acc(a_desc, b_desc, pid_m, pid_n, k0, k1, BLOCK_M, BLOCK_N, BLOCK_K)
+        if (k0 == 0) & (k1 == steps):
+            c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
         else:
-            if ALIGNED:
-                p_first = tile * PER
-                n = PER
-            else:
-                p_first = (tile * ipt) // PER
-                n = ((tile + 1) * ipt - 1) // PER - p_first + 1
-            base = ws_ptr + (tile * MAXC).to(tl.int64) * (BM * BN)
-            tl.store(base + (pid - p_first) * (BM * BN) + offs, acc)
+            slot = 2 * pid + (start < tile * steps).to(tl.int32)
+            tl.store(ws_ptr + slot.to(tl.int64) * (BLOCK_M * BLOCK_N) + offs, acc)
             tl.debug_barrier()
-            last = tl.atomic_add(counts_ptr + tile, 1, sem="acq_rel", scope="gpu") == n - 1
-            if last:
-                acc = tl.zeros((BM, BN), dtype=tl.float32)
-                for s in range(0, n):
-                    acc += tl.load(base + s * (BM * BN) + offs, cache_modifier=".cg")
-                tl.atomic_xchg(counts_ptr + tile, 0)
-                c_desc.store([pm * BM, pn * BN], acc.to(c_desc.dtype))
+            p0 = (tile * steps) // PER
+            p1 = ((tile + 1) * steps - 1) // PER
+            count = counts_ptr + tile
+            if tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == p1 - p0:
+                acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+                for q in range(p0, p1 + 1):
+                    s = 2 * q + (q * PER < tile * steps).to(tl.int32)
+                    acc += tl.load(ws_ptr + s.to(tl.int64) * (BLOCK_M * BLOCK_N) + offs,
+                                   cache_modifier=".cg")
+                c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+                tl.atomic_xchg(count, 0)
+    for tile in range(SK + pid, tiles_m * tiles_n, G):
+        pid_m, pid_n = _grouped(tile, tiles_m, tiles_n, GROUP)
+        acc = _acc(a_desc, b_desc, pid_m, pid_n, 0, steps, BLOCK_M, BLOCK_N, BLOCK_K)
+        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
 
-def plan(T: int, ipt: int, sms: int, mode: str) -> tuple:
-    """(whole tiles, programs, SK steps or split programs, steps a program or programs a
-    tile, slots a tile) of ``mode``. ``split``: the last partial wave's tiles split
-    ``sms // rem`` ways in even shares, where that is 2 or more."""
-    full, rem = divmod(T, sms)
-    if mode == "dp" or rem == 0 or (mode == "split" and sms // rem < 2):
-        return T, T, 0, 1, 1
-    if mode == "split":
-        share = -(-ipt // min(sms // rem, ipt))
-        ways = -(-ipt // share)                     # no share empty
-        return T - rem, sms, rem * ways, ways, ways
-    sk_tiles = rem if mode == "tail" or full == 0 else rem + sms
-    total = sk_tiles * ipt
-    per = -(-total // sms)
-    return T - sk_tiles, sms, total, per, -(-ipt // per) + 1
+SMS = torch.cuda.get_device_properties(0).multi_processor_count
+COUNTS = torch.zeros(1 << 16, device="cuda", dtype=torch.int32)
 
 
-def tile_run(a, b, c, bm, bn, bk, stages, warps, mode, info):
+def plan(M, N, K, cfg, mode):
+    bm, bn, bk, _, _, per_sm = cfg
+    tiles = -(-M // bm) * -(-N // bn)
+    if mode == "grid":                  # one program a tile, none persistent
+        return tiles, 0, 1
+    G = SMS * per_sm
+    rem = tiles % G
+    sk = {"dp": 0, "sk1": rem, "sk2": rem + G if tiles >= 2 * G and rem else rem,
+          "all": tiles}[mode]
+    steps = -(-K // bk)
+    per = max(1, -(-sk * steps // G))
+    return G, sk, per
+
+
+def stream_k(a, b, c, cfg, mode):
+    bm, bn, bk, stages, warps, per_sm = cfg
     M, K = a.shape
     N = b.shape[1]
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    T = triton.cdiv(M, bm) * triton.cdiv(N, bn)
-    ipt = triton.cdiv(K, bk)
-    dp, progs, total, per, maxc = plan(T, ipt, sms, mode)
-    sk_tiles = T - dp
-    ws = torch.empty(max(sk_tiles * maxc * bm * bn, 1), device=a.device, dtype=torch.float32)
-    counts = torch.zeros(max(sk_tiles, 1), device=a.device, dtype=torch.int32)
-    info.update(tiles=T, whole=dp, programs=progs, sk_steps=total, per=per, slots=maxc)
-
-    def d(t, block):
-        return TensorDescriptor(t, list(t.shape), list(t.stride()), block)
-
-    descs = [d(a, [bm, bk]), d(b, [bk, bn]), d(c, [bm, bn])]
-
-    def run(out=c):
-        k = _kernel[(progs,)](*descs, ws, counts, M, N, K, dp, progs, total, per, maxc,
-                              BM=bm, BN=bn, BK=bk, ALIGNED=mode == "split",
-                              num_stages=stages, num_warps=warps)
-        info.setdefault("shared_bytes", k.metadata.shared)
-        info.setdefault("spills", k.n_spills)
-        return out
-    return run
+    G, sk, per = plan(M, N, K, cfg, mode)
+    ws = WS.get((G, bm, bn))
+    if ws is None:
+        ws = WS[G, bm, bn] = torch.empty(2 * G * bm * bn, device="cuda", dtype=torch.float32)
+    ad = TensorDescriptor(a, list(a.shape), list(a.stride()), [bm, bk])
+    bd = TensorDescriptor(b, list(b.shape), list(b.stride()), [bk, bn])
+    cd = TensorDescriptor(c, list(c.shape), list(c.stride()), [bm, bn])
+    _stream_k[(G,)](ad, bd, cd, ws, COUNTS, M, N, K, sk, per, GROUP=8, BLOCK_M=bm, BLOCK_N=bn,
+                    BLOCK_K=bk, num_stages=stages, num_warps=warps)
+    return c
 
 
-#: (BM, BN, BK, stages, warps)
-TILES = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8)]
-MODES = ("dp", "sk", "tail")
-SHAPES = [(1163, 4096, 4096), (640, 4096, 14336), (317, 4096, 14336), (1201, 14336, 4096),
-          (256, 14336, 4096), (3000, 5000, 4000), (4096, 4096, 4096), (2000, 8192, 8192)]
-#: ``split`` (second argument): the aligned tail split, at shapes whose last wave of
-#: 128x256 tiles is at most half full on 132 SMs
-SPLIT_SET = ([(128, 256, 64, 3, 8)], ("dp", "split", "tail"),
-             [(1163, 4096, 4096), (1201, 14336, 4096), (1100, 4096, 4096), (2200, 4096, 4096),
-              (700, 8192, 8192), (1250, 8192, 8192), (2500, 4096, 8192), (1800, 14336, 4096)])
+WS: dict = {}
 
 
-def pitched(b):
-    """B in a buffer whose rows are 128-byte multiples apart (a view of its first N columns)."""
-    K, N = b.shape
-    if (N * 2) % 128 == 0:
-        return b
-    wide = torch.empty(K, -(-N // 64) * 64, dtype=b.dtype, device=b.device)
-    wide[:, :N] = b
-    return wide[:, :N]
+def error(fn, a, b, M, N):
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16)
+    fn(c)
+    rows = torch.randperm(M, device="cuda")[:64]
+    ref = a[rows].double() @ b.double()
+    got = c[rows].double()
+    return float((got - ref).norm() / ref.norm()) if torch.isfinite(c).all() else float("nan")
 
 
 if __name__ == "__main__":
-    if sys.argv[2:] == ["split"]:
-        TILES, MODES, SHAPES = SPLIT_SET
     with open(sys.argv[1], "a") as f:
-        for M, N, K in SHAPES:
+        named = [tuple(int(v) for v in s.split("x")) for s in sys.argv[2:] if "x" in s]
+        first = int(sys.argv[2]) if len(sys.argv) == 3 and "x" not in sys.argv[2] else None
+        for M, N, K in named or SHAPES[:first]:
             torch.manual_seed(0)
             a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
             c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
-            ref = a.double() @ b.double()
-            bp = pitched(b)
             runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
-                    "swizzlekit matmul": lambda out=c: matmul(a, b, out=out)}
-            infos = {}
-            for bm, bn, bk, st, w in TILES:
+                    "default": lambda out=c: matmul(a, b, out=out)}
+            plans = {}
+            for cfg in CONFIGS:
+                seen = set()
                 for mode in MODES:
-                    label = f"{bm}x{bn}x{bk}/s{st}/w{w} {mode}"
-                    infos[label] = {}
-                    runs[label] = tile_run(a, bp, c, bm, bn, bk, st, w, mode, infos[label])
-
-            def error(fn):
-                c.fill_(float("nan"))
-                got = fn()
-                return float((got.double() - ref).norm() / ref.norm())
-            res = checked_medians(runs, error, 1e-2, 5, warmup_ms=10, rep_ms=40)
-            # a second check after timing: the counters were left zero by every launch
-            again = {k: error(runs[k]) for k in infos if k not in res["bad"]}
-            row = {"shape": [M, N, K], **res, "errors_after": again, "kernels": infos,
-                   "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-                   "triton": triton.__version__}
+                    p = plan(M, N, K, cfg, mode)
+                    if p in seen:
+                        continue
+                    seen.add(p)
+                    name = f"{cfg[0]}x{cfg[1]}x{cfg[2]}/s{cfg[3]}/w{cfg[4]} {mode}"
+                    plans[name] = {"G": p[0], "sk_tiles": p[1], "per": p[2]}
+                    runs[name] = lambda out=c, cfg=cfg, mode=mode: stream_k(a, b, out, cfg, mode)
+            got = checked_medians(runs, lambda fn: error(fn, a, b, M, N), warmup_ms=10,
+                                  rep_ms=40)
+            errs, bad, ms, times = (got[k] for k in ("errors", "bad", "ms", "replicates"))
+            row = {"shape": [M, N, K], "plans": plans, "errors": errs, "bad": bad, "ms": ms,
+                   "replicates": times, "gpu": torch.cuda.get_device_name(),
+                   "torch": torch.__version__, "triton": triton.__version__}
             f.write(json.dumps(row) + "\n")
             f.flush()
-            cub = res["ms"].get("cublas")
-            flop = 2 * M * N * K
-            print(f"{M}x{N}x{K}:", flush=True)
-            for k, v in sorted(res["ms"].items(), key=lambda x: x[1]):
-                print(f"  {k:30s} {v * 1e3:8.1f} us {flop / v / 1e9:6.0f} TFLOP/s {cub / v:.3f}x"
-                      f"  err {again.get(k, res['errors'][k]):.1e} {infos.get(k, '')}",
-                      flush=True)
-            for k, e in res["bad"].items():
-                print(f"  {k:30s} BAD {str(e)[:150]}", flush=True)
+            best = sorted(ms.items(), key=lambda kv: kv[1])
+            print(f"{M}x{N}x{K}: " + "  ".join(f"{k} {v * 1e3:.1f}" for k, v in best[:6])
+                  + f"  | cublas {ms.get('cublas', 0) * 1e3:.1f} default {ms.get('default', 0) * 1e3:.1f}"
+                  + (f"  BAD {list(bad)}" if bad else ""), flush=True)

@@ -10,7 +10,7 @@ Each call checked against float64 into a NaN-poisoned C; then 5 interleaved, rot
 replicates (do_bench medians, L2 flushed); what each kept (``matmul.describe``). One JSON
 line a shape.
 
-    python3 docs/data/bench/stream_k/library.py OUT.jsonl probe|heldout     (on a GPU)
+    python3 docs/data/bench/tail_aligned/library.py OUT.jsonl probe|heldout     (on a GPU)
 """
 import json
 import statistics
