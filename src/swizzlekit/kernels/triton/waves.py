@@ -145,14 +145,15 @@ def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
 # The other way to fill a last wave: keep the tiles, split the K loop of the last partial
 # wave's tiles. With T tiles on S SMs, T mod S of them are left for the last wave; each is cut
 # into S // (T mod S) even shares of its K steps (:func:`tail_ways`), one program a share, so
-# that the last wave runs that many times shorter, plus the sum of the fp32 partials. The
-# shares run in step (the same K steps of A's and B's tiles at once), which keeps the L2 reuse
-# of whole tiles: stream-K's unequal ranges, which put programs of one column of tiles at
-# different K, ran 0.5-2x slower on the H100, its B re-read from DRAM
-# (docs/data/bench/stream_k/). On the H100 the split ran 3.5-12% faster than matmul at 7 of 8
-# shapes whose last wave of 128x256 tiles is at most half full (1163x4096x4096: 76.9 against
-# 86.4 us), and lost where matmul's autotuned config was not 128x256 (1100x4096x4096). So a
-# call times it on its first call against its autotuned config (:func:`tail_timed`).
+# that the last wave runs about that many times shorter, plus the sum of the fp32 partials.
+# The shares of one K slice run at once, which keeps the L2 reuse of whole tiles: stream-K's
+# unequal ranges put the programs that share a panel of B at different K and ran up to 2.1x
+# slower on the H100 (docs/data/bench/stream_k/); a fixed 4-way split of the last wave ran
+# slower where the remainder was past a third of the SMs (docs/data/bench/tail_split/). On the
+# H100 (docs/data/bench/tail_aligned/) the first call kept the split at 8 of 12 held-out shapes
+# and ran 1.028x faster geomean for it (0.989-1.106x), and lost where matmul's autotuned config
+# was another tile (1100x4096x4096 against a composite one). So a call times it on its first
+# call beside its autotuned config and the composite tiles (:func:`tail_timed`).
 
 def tail_ways(tiles: int, sms: int, steps: int) -> int:
     """The shares each of the last partial wave's tiles is split into (1: no split): with
