@@ -103,3 +103,27 @@ def padded_route(monkeypatch):
         monkeypatch.setattr(module, "_check", door)
         return routes[1]
     return check
+
+
+@pytest.fixture
+def past_the_door(monkeypatch):
+    """``calls(operands, bound)``: four ``matmul`` calls on fresh operands (``operands()``
+    returns ``(a, b)``), each checked against float64 into a NaN-poisoned C within
+    :data:`~swizzlekit.kernels.triton.matmul.TOLERANCE` ``[bound]``; from the third the door
+    fails, so the calls must follow the route the first ones kept. Returns the last ``(a, b)``."""
+    def calls(operands, bound):
+        from swizzlekit.kernels import matmul
+        from swizzlekit.kernels.triton import matmul as mm
+        from swizzlekit.lab.verify import poisoned, relative_error
+
+        door = mm._check
+        for call in range(4):
+            if call == 2:                       # from here the route must be followed
+                monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
+            a, b = operands()
+            c = matmul(a, b, out=poisoned(a.shape[0], b.shape[1], a.dtype, "cuda"))
+            err = relative_error(c, a, b)
+            assert err == err and err < mm.TOLERANCE[bound], (call, err)
+        monkeypatch.setattr(mm, "_check", door)
+        return a, b
+    return calls

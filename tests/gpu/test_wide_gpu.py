@@ -36,16 +36,16 @@ def test_wide_kernel_matches_float64(tile, order, p, dtype):
 @pytest.mark.parametrize("m,n,k,tile", [
     (640, 4096, 14336, 0), (600, 4096, 14336, 0), (640, 4096, 14335, 0), (529, 8192, 4096, 1)],
     ids=["640", "600 ragged M", "A copied (K = 14335)", "529: two tiles, the second kept"])
-def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, n, k, tile):
+def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, past_the_door, wins, m, n, k,
+                                                      tile):
     """At wave edges (:func:`.waves.wide_for` names 128x(128+32), and at 529 x 8192 x 4096
     (128+64)x(128+64) too), the first call times the composite tiles against the plain plan
     (the outcome forced here: composite tile ``tile`` or the plain plan) and keeps the winner
     per signature; repeat calls on fresh operands follow the route it kept (the door broken,
     so they must), and ``describe`` names the tile that ran."""
-    from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import first_call
     from swizzlekit.kernels.triton import matmul as mm
-    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+    from swizzlekit.lab.verify import poisoned, random_operands
 
     from swizzlekit.kernels.triton import configs
 
@@ -58,15 +58,7 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, wins, m, n, k
     assert len(tiles) == tile + 1
     monkeypatch.setattr(first_call, "pick_split", lambda run, splits: (
         [run(s) for s in splits], tile + 1 if wins else 0)[1])
-    door = mm._check
-    for call in range(4):
-        if call == 2:                                # from here the route must be followed
-            monkeypatch.setattr(mm, "_check", lambda *args: 1 / 0)
-        a, b = random_operands(m, n, k, torch.bfloat16, "cuda")
-        c = matmul(a, b, out=poisoned(m, n, torch.bfloat16, "cuda"))
-        err = relative_error(c, a, b)
-        assert err == err and err < mm.TOLERANCE["bfloat16"], (call, err)
-    monkeypatch.setattr(mm, "_check", door)
+    a, b = past_the_door(lambda: random_operands(m, n, k, torch.bfloat16, "cuda"), "bfloat16")
     kept = list(mm.LAST_WAVE._plans.values())
     assert len(kept) == 1 and bool(kept[0]) is wins
     told = mm.describe(a, b, out=poisoned(m, n, torch.bfloat16, "cuda"))
