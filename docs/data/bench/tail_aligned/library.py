@@ -6,11 +6,15 @@ same call without it and cuBLAS, bf16. ``probe`` shapes: those of ``probe.py spl
     N from (2048, 3072, 4096, 5120, 6144, 8192, 11008, 14336), K from (2048, 4096, 8192,
     11008, 14336); the first 12 where tail_for(M, N, K, 132) holds (24 draws)
 
+``tile128``: once ``tail_for`` read 128x128 tiles too (``waves.TAIL_TILES``), the wave-edge
+shapes it newly names, then 8 drawn the same way with seed 20261129 where
+``tail_split(M, N, K, 132)`` names the 128x128 tile (41 draws).
+
 Each call checked against float64 into a NaN-poisoned C; then 5 interleaved, rotated
 replicates (do_bench medians, L2 flushed); what each kept (``matmul.describe``). One JSON
 line a shape.
 
-    python3 docs/data/bench/tail_aligned/library.py OUT.jsonl probe|heldout     (on a GPU)
+    python3 docs/data/bench/tail_aligned/library.py OUT.jsonl probe|heldout|tile128     (on a GPU)
 """
 import json
 import statistics
@@ -30,6 +34,10 @@ SETS = {
                 (4646, 4096, 4096), (5254, 5120, 11008), (5713, 6144, 2048),
                 (631, 14336, 8192), (2751, 8192, 11008), (5954, 11008, 4096),
                 (3646, 8192, 2048), (1948, 5120, 8192), (2954, 6144, 11008)],
+    "tile128": [(600, 4096, 14336), (640, 4096, 14336), (768, 4096, 14336),
+                (1177, 5120, 4096), (2121, 3072, 14336), (4694, 5120, 2048), (1904, 8192, 2048),
+                (4124, 11008, 14336), (2475, 6144, 11008), (4955, 4096, 14336),
+                (1006, 11008, 4096)],
 }
 
 with open(sys.argv[1], "a") as f:
