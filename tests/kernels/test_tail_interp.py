@@ -50,18 +50,13 @@ def test_tail_ways_keeps_its_shares_nonempty_and_on_one_wave(tiles, sms, steps):
 
 
 def test_tail_for_names_half_empty_last_waves_only():
-    from swizzlekit.kernels.triton.waves import TAIL_TILES, tail_for, tail_split, tiles_of
+    from swizzlekit.kernels.triton.waves import PLAIN_TILE, tail_for, tiles_of
 
-    for M, N, K in [(1163, 4096, 4096), (1201, 14336, 4096), (700, 8192, 8192),
-                    (640, 4096, 14336)]:
-        tile, ways = tail_split(M, N, K, 132)
-        rem = tiles_of(M, N, *tile) % 132
-        assert tail_for(M, N, K, 132) and 0 < rem <= 66 and ways == 132 // rem
-        assert tiles_of(M, N, *tile) > 132
-        for before in TAIL_TILES[:TAIL_TILES.index(tile)]:   # the first tile that splits
-            assert tiles_of(M, N, *before) < 132 or tiles_of(M, N, *before) % 132 > 66
-    for M, N, K in [(4096, 4096, 4096), (317, 4096, 14336), (1163, 4096, 64)]:
-        assert not tail_for(M, N, K, 132)        # past half full, under a wave, small
+    for M, N, K in [(1163, 4096, 4096), (1201, 14336, 4096), (700, 8192, 8192)]:
+        rem = tiles_of(M, N, *PLAIN_TILE) % 132
+        assert tail_for(M, N, K, 132) and 0 < rem <= 66
+    for M, N, K in [(4096, 4096, 4096), (640, 4096, 14336), (1163, 4096, 64)]:
+        assert not tail_for(M, N, K, 132)        # a last wave past half, no full wave, small
 
 
 @pytest.mark.parametrize("elem,persistent,tma,slots,ok", [

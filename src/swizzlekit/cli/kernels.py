@@ -133,10 +133,11 @@ def _configs(args: argparse.Namespace) -> int:
         lines.append(f"composite tiles: {', '.join(plan.wide)}, timed against the autotuned "
                      f"config on the first call where the split kept is 1, the fastest kept "
                      f"(kernels/triton/waves.py)")
-    if plan.tail:
-        lines.append(f"tail split: the last partial wave's tiles split in even shares of K "
-                     f"({plan.tail}), timed against the autotuned config on the first call "
-                     f"where the split kept is 1, the fastest kept (kernels/triton/waves.py)")
+    if plan.tail_ways:
+        lines.append(f"tail split: the last partial wave's tiles split {plan.tail_ways} ways in "
+                     f"even shares of K (128x256 tiles), timed against the autotuned config on "
+                     f"the first call where the split kept is 1, the fastest kept "
+                     f"(kernels/triton/waves.py)")
     if plan.c_regs:
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, timed against the autotuned "
                      f"config on the first call where the split kept is 1, the faster kept "

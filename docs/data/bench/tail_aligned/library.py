@@ -6,9 +6,10 @@ same call without it and cuBLAS, bf16. ``probe`` shapes: those of ``probe.py spl
     N from (2048, 3072, 4096, 5120, 6144, 8192, 11008, 14336), K from (2048, 4096, 8192,
     11008, 14336); the first 12 where tail_for(M, N, K, 132) holds (24 draws)
 
-``tile128``: once ``tail_for`` read 128x128 tiles too (``waves.TAIL_TILES``), the wave-edge
-shapes it newly names, then 8 drawn the same way with seed 20261129 where
-``tail_split(M, N, K, 132)`` names the 128x128 tile (41 draws).
+``tile128``: run at commit 55dadf3, where ``tail_for`` read 128x128 tiles too (a rule
+reverted after this run): the wave-edge shapes it newly named, then 8 drawn the same way
+with seed 20261129 where that rule named the 128x128 tile and the 128x256 one did not (41
+draws).
 
 Each call checked against float64 into a NaN-poisoned C; then 5 interleaved, rotated
 replicates (do_bench medians, L2 flushed); what each kept (``matmul.describe``). One JSON

@@ -72,9 +72,9 @@ class AutotunePlan(NamedTuple):
     composite tile the first call times against the autotuned config, where the split kept
     is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: likewise the
     tiles a TF32 call on B K-major times with C stored from registers
-    (:func:`~.matmul_configs.c_regs_timed`); ``tail``: where the first call times a tail
-    split against the autotuned config (:func:`~.waves.tail_for`), the first tile it would
-    split and into how many shares (``"128x256 tiles, 4 ways"``), else ``""``;
+    (:func:`~.matmul_configs.c_regs_timed`); ``tail_ways``: where the first call times a tail
+    split against the autotuned config (:func:`~.waves.tail_for`), the shares each of the
+    last partial wave's 128x256 tiles is split into, else 0;
     ``hints``: how the caller's operands could skip a copy the call makes on every call
     (:func:`_hints`)."""
     M: int
@@ -103,7 +103,7 @@ class AutotunePlan(NamedTuple):
     wide: tuple[str, ...] = ()
     c_regs: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
-    tail: str = ""
+    tail_ways: int = 0
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -285,7 +285,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         wide=_wide(M, N, K, precision, persistent, route, gpu),
                         c_regs=_c_regs(precision, persistent, route),
                         hints=_hints(route, precision),
-                        tail=_tail(M, N, K, precision, persistent, route, chosen.order,
+                        tail_ways=_tail(M, N, K, precision, persistent, route, chosen.order,
                                         gpu))
 
 
@@ -329,19 +329,19 @@ def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
 
 
 def _tail(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route, order: str,
-          gpu: str) -> str:
-    """The tail split ``matmul._plan`` times on the first call, where the route may take one
-    (``"128x256 tiles, 4 ways"``: :func:`~.waves.tail_split`); else ``""``."""
+          gpu: str) -> int:
+    """The shares of a tail split ``matmul._plan`` times on the first call (its 128x256
+    tiles', :func:`~.waves.tail_ways`), where the route may take one; else 0."""
     from swizzlekit.gpus import gpu as preset
     from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
-    from swizzlekit.kernels.triton.waves import tail_route, tail_split, tail_timed
+    from swizzlekit.kernels.triton.waves import (PLAIN_TILE, tail_route, tail_timed, tail_ways,
+                                                 tiles_of)
 
     sms = preset(gpu).sms
     if not (tail_route(PRECISIONS[precision][0], persistent, route.tma, order in FLAT_ORDERS)
             and tail_timed(M, route.N, route.K, sms)):
-        return ""
-    (bm, bn), ways = tail_split(M, route.N, route.K, sms)
-    return f"{bm}x{bn} tiles, {ways} ways"
+        return 0
+    return tail_ways(tiles_of(M, route.N, *PLAIN_TILE), sms, -(-route.K // 64))
 
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,

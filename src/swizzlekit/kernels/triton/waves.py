@@ -34,7 +34,7 @@ from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_FILL",
            "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed", "wide_route",
-           "TAIL_TILES", "tail_ways", "tail_split", "tail_for", "tail_timed", "tail_route"]
+           "tail_ways", "tail_for", "tail_timed", "tail_route"]
 
 
 class WideTile(NamedTuple):
@@ -191,43 +191,19 @@ def tail_route(elem_bytes: int, persistent: bool, tma: bool, slots_are_tiles: bo
             and slots_are_tiles)
 
 
-#: The tiles whose last wave :func:`tail_for` reads: the large tile the config model picks at
-#: these sizes and the 128x128 tile, whose count passes a whole wave where the large tile's
-#: does not (640 x 4096: 80 tiles of 128x256, 160 of 128x128 on 132 SMs).
-TAIL_TILES = ((128, 256), (128, 128))
-
-
-def tail_split(M: int, N: int, K: int, sms: int) -> tuple[tuple[int, int], int] | None:
-    """``(tile, ways)``: the first of :data:`TAIL_TILES` whose last partial wave a tail split
-    would cut into 2 or more shares (:func:`tail_ways`, K in steps of 64), and the shares;
-    None where none would.
-
-    >>> tail_split(1163, 4096, 4096, 132), tail_split(640, 4096, 14336, 132)
-    (((128, 256), 4), ((128, 128), 4))
-    >>> tail_split(4096, 4096, 4096, 132) is None
-    True
-    """
-    M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
-                                                           ("sms", sms)))
-    for tile in TAIL_TILES:
-        ways = tail_ways(tiles_of(M, N, *tile), sms, -(-K // 64))
-        if ways >= 2:
-            return tile, ways
-    return None
-
-
 def tail_for(M: int, N: int, K: int, sms: int) -> bool:
     """Whether a 16-bit call of M x N x K on ``sms`` SMs times the tail split against its
-    autotuned config on its first call: one of :data:`TAIL_TILES` leaves a last wave at most
-    half full after at least one full wave (:func:`tail_split`), from :data:`WIDE_MIN_MNK`
-    multiply-adds. The autotuner then picks the tile under the split.
+    autotuned config on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at
+    most half full after at least one full wave (:func:`tail_ways` of 2 or more, K in steps of
+    64), from :data:`WIDE_MIN_MNK` multiply-adds.
 
     >>> tail_for(1163, 4096, 4096, 132), tail_for(4096, 4096, 4096, 132)
     (True, False)
     """
     M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
                                                            ("sms", sms)))
-    return M * N * K >= WIDE_MIN_MNK and tail_split(M, N, K, sms) is not None
+    return (M * N * K >= WIDE_MIN_MNK
+            and tail_ways(tiles_of(M, N, *PLAIN_TILE), sms, -(-K // 64)) >= 2)
 
 
 def tail_timed(M: int, N: int, K: int, sms: int) -> bool:
