@@ -686,9 +686,11 @@ def test_only_plain_copies_routes_launch_by_address(monkeypatch):
     assert mm._express(plain._replace(split=2), "seen") is copier     # a split K
     assert mm._express(plain, "unseen") is None
     for change in (dict(pitch=True), dict(kcopy=True), dict(copies=False),
-                   dict(copies=False, pad=True)):
+                   dict(copies=False, pad=True), dict(tail=True)):
         assert mm._express(plain._replace(**change), "seen") is None, change
-    monkeypatch.setattr(mm, "hooked", lambda: True)
+    from swizzlekit.kernels.triton import express
+
+    monkeypatch.setattr(express, "hooked", lambda: True)
     assert mm._express(plain, "seen") is None
 
 

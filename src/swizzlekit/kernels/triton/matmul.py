@@ -8,8 +8,9 @@ Reads top to bottom: launcher (the door), plan, launch, validation. The kernels 
 the pointer-load K loop the kernels call are in :mod:`swizzlekit.kernels.triton.tiles`,
 shared with the fp8 kernel; the call's checks and plan key are in
 :mod:`swizzlekit.kernels.triton.call`, and which operands it copies first, and how, in
-:mod:`swizzlekit.kernels.triton.copies`; where composite tiles are timed, in
-:mod:`swizzlekit.kernels.triton.waves`; what a signature's first call times beside its
+:mod:`swizzlekit.kernels.triton.copies`; a repeat call on copies by device addresses, in
+:mod:`swizzlekit.kernels.triton.express`; where composite tiles and tail splits are timed,
+in :mod:`swizzlekit.kernels.triton.waves`; what a signature's first call times beside its
 autotuned plan (composite tiles; TF32's 128x256 tiles with C stored from registers,
 :data:`.matmul_configs.C_REGS_TILES`), in :mod:`swizzlekit.kernels.triton.first_call`.
 Every order of :data:`swizzlekit.cta.ORDERS` runs through the ``@triton.jit`` order functions
@@ -30,8 +31,8 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, PRECISIONS, _check, _che
                                             _tma_ok, _whole_sectors)
 from swizzlekit.kernels.triton.copies import (COPY_B_MIN_M, COPY_MIN_MNK, PAD_MIN_MNK,
                                               _copy_first, _padded_call, _pitch_first,
-                                              _pitched, _tma_copies, copiers)
-from swizzlekit.kernels.triton.plans import PlanCache, capture, hooked
+                                              _pitched, _tma_copies)
+from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
 from swizzlekit.kernels.triton.split_k import buffers, resolve, tail_buffers
@@ -43,6 +44,7 @@ from swizzlekit.kernels.triton.matmul_configs import (C_REGS, FLAT_ORDERS, MAX_T
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
+from swizzlekit.kernels.triton.express import _express, _follow_copies
 from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
@@ -369,43 +371,6 @@ def _follow(route: Route, plan, a, b_arg, c, ws, counts):
                  *by_pointer, ws, counts)
     else:
         plan(a, b_arg, c, ws, counts)
-    return c
-
-
-def _express(route: Route, print_):
-    """The copier of a repeat call on copies for TMA that :func:`_follow_copies` can take
-    (the GEMM launched on the copies' addresses: no pitched or K-major copy of B, no launch
-    hooks, which see tensors), or None."""
-    if not route.copies or route.pitch or route.kcopy or route.wide or route.tail or hooked():
-        return None
-    return copiers().get(print_)
-
-
-def _follow_copies(route: Route, plan, copier, a, b, c):
-    """A repeat call on copies for TMA by device addresses: the copies launched into one
-    buffer (:meth:`.copies._Copier.launch`), then the GEMM's plan on their addresses and
-    C's (and a split K's workspace and counters, :func:`.split_k.buffers`). The encoded TMA
-    descriptors of an address set seen before are reused, so tensors over the buffer are
-    made only for new addresses. On the H100 a repeat call at 1001^3 took 25.8-29.0 us of
-    host time so, against 46.6-54.9 us through views of two buffers (ragged_small/host_ab.py;
-    where the time went: docs/data/bench/host_copies/)."""
-    buf, pa, pb = copier.launch(a, b)
-    pc = c.data_ptr()
-    ws = counts = pc                            # unused without a split
-    if route.split != 1:
-        ws, counts = buffers(route.split, a.shape[0], b.shape[1], a.device, c)
-    if not route.tma:                           # the pointer kernel on the copies
-        plan(pa, pb, pc, ws, counts)
-        return c
-
-    def descriptors():
-        return _descriptors((*copier.views(buf, a, b), c)[:2 if route.c_ptr else 3],
-                            route.b_kmajor, plan.config)
-
-    if route.c_ptr:                             # C by masked stores
-        plan.tma_at((pa, pb), descriptors, pc, ws, counts)
-    else:
-        plan.tma_at((pa, pb, pc), descriptors, ws, counts)
     return c
 
 

@@ -17,7 +17,7 @@ call the full way again. A call whose rows are not 16-byte aligned runs on copie
 operands TMA cannot read, in rows of a 128-byte pitch (``copies``), or of every operand,
 zero-padded (``pad``); its route is its copies' route, so marked (:meth:`RouteCache.adopt`),
 and a repeat call makes the copies and goes straight to their plan (``copies``: by device
-address, the copies in one buffer, :func:`.matmul._follow_copies`). So do calls on a copy of
+address, the copies in one buffer, :func:`.express._follow_copies`). So do calls on a copy of
 B in rows of a 128-byte pitch (``pitch``) and TF32's K-major copy of B (``kcopy``). Calls that
 copy an operand any other way (fp8 scales that are not contiguous) go the full way every
 time.

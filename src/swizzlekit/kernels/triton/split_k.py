@@ -163,10 +163,7 @@ def tail_buffers(device, programs: int, area: int):
     tile, fewer than ``programs``). Kept one per device and stream, as :func:`counters`."""
     import torch
 
-    from triton.runtime.driver import driver
-
-    stream = driver.active.get_current_stream(device.index) if device.type == "cuda" else 0
-    key = (device.type, device.index, stream)
+    key = _stream_key(device)
     have = _TAIL_WS.get(key)
     if have is None or have.numel() < programs * area:
         have = torch.empty(programs * area, device=device, dtype=torch.float32)
@@ -180,15 +177,21 @@ def counters(device, tiles: int):
     stream, grown (a fresh zeroed tensor) when a launch needs more."""
     import torch
 
-    from triton.runtime.driver import driver
-
-    stream = driver.active.get_current_stream(device.index) if device.type == "cuda" else 0
-    key = (device.type, device.index, stream)
+    key = _stream_key(device)
     have = _COUNTERS.get(key)
     if have is None or have.numel() < tiles:
         have = torch.zeros(max(tiles, 1024), device=device, dtype=torch.int32)
         _COUNTERS[key] = have
     return have
+
+
+def _stream_key(device) -> tuple:
+    """The key of ``device``'s current stream: buffers kept per stream are never shared by
+    launches that may overlap."""
+    from triton.runtime.driver import driver
+
+    stream = driver.active.get_current_stream(device.index) if device.type == "cuda" else 0
+    return (device.type, device.index, stream)
 
 
 _COUNTERS: dict = {}

@@ -1,5 +1,6 @@
 """Plan stage, with no Triton import: how full the last wave of a GEMM's tiles runs, and where
-a 16-bit call times a composite tile (:mod:`.wide_kernel`) against its autotuned config.
+a 16-bit call times a composite tile (:mod:`.wide_kernel`) or a tail split (``TAIL`` in
+:mod:`.tma_kernel`; :func:`tail_for`, below) against its autotuned config.
 
 With one CTA per SM, T tiles on S SMs run in ``ceil(T / S)`` waves, the last ``T mod S`` of
 ``S`` full: the wave fill ``T / (S ceil(T / S))``. At M = 600-768 by N = 4096 and K = 14336
