@@ -8,7 +8,10 @@
 #            then `python3 docs/data/bench/tf32_copy/fit.py DIR PRESET` here, no GPU
 #   heldout  composite tiles held out, both sets (composite/heldout.py; about 60 s each)
 #   wave     the wave-edge suite in bf16 (about 30 s)
-# A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together.
+#   tail     the tail split on and off, the probe's and the held-out shapes
+#            (tail_aligned/library.py; about 50 + 40 s on the H100)
+# A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
+# `heldout wave tail`.
 set -u
 OUT=$1
 shift
@@ -27,6 +30,10 @@ for part in "$@"; do
              tail -n 2 "$OUT/heldout.txt" "$OUT/heldout2.txt" ;;
     wave) timeout 150 swizzlekit bench --suite wave-edge --precision bf16 --kernel triton \
             --kernel triton_baseline --out "$OUT/wave" > "$OUT/wave.log" 2>&1; tail -n 2 "$OUT/wave.log" ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave" >&2; exit 2 ;;
+    tail) for set in probe heldout; do
+            timeout 250 python3 docs/data/bench/tail_aligned/library.py "$OUT/tail_$set.jsonl" $set \
+              > "$OUT/tail_$set.txt" 2>&1; tail -n 3 "$OUT/tail_$set.txt"
+          done ;;
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail" >&2; exit 2 ;;
   esac
 done
