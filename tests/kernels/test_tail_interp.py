@@ -70,7 +70,8 @@ def test_tail_route(elem, persistent, tma, slots, ok):
 
 @pytest.mark.parametrize("m,n,k", [(160, 32, 96), (100, 72, 200), (33, 264, 64), (150, 40, 40)])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
-def test_the_tma_kernel_splits_the_last_wave(m, n, k, dtype):
+@pytest.mark.parametrize("kmajor", [False, True], ids=["B row-major", "B K-major"])
+def test_the_tma_kernel_splits_the_last_wave(m, n, k, dtype, kmajor):
     """``matmul._launch(..., tail=True)`` in the interpreter (four programs): the whole tiles,
     then the last partial wave's split in shares whose partials the last to count adds; the
     result against float64, and the counters left zero for the next launch."""
@@ -83,13 +84,16 @@ def test_the_tma_kernel_splits_the_last_wave(m, n, k, dtype):
         pytest.skip("the interpreter's test (the GPU tier runs the call itself)")
     torch.manual_seed(0)
     a = torch.randn(m, k, dtype=dtype)
-    b = torch.randn(k, n, dtype=dtype)
+    bt = torch.randn(n, k, dtype=dtype)
+    b = bt.T if kmajor else bt.T.contiguous()     # K-major: TMA reads Bᵀ's rows
+    b_op = bt if kmajor else b
     tiles = -(-m // 32) * -(-n // 32)
     ways = tail_ways(tiles, 4, -(-k // 32))
     precision = "ieee" if dtype == torch.float32 else "tf32"
     for _ in range(2):                          # twice: the counters start from zero again
         c = poisoned(m, n, dtype, "cpu")
-        go = (a, b, b, b, c, None, "grouped", 8, precision, False, True, False, False, False)
+        go = (a, b, b_op, b_op, c, None, "grouped", 8, precision, False, True, kmajor, False,
+              False)
         mm._launch(*go, 1, None, False, True)
         err = relative_error(c, a, b)
         assert err == err and err < (1e-5 if dtype == torch.float32 else 1e-2), (err, ways)
