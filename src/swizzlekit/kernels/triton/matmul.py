@@ -185,7 +185,8 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     ``order`` and its parameter ``p`` (the group or width the kernel takes), ``split_k``,
     ``copies`` ("copies", "pad" or ""), and whether B is read from a pitched or K-major copy
     and C written by masked stores (its rows no 16-byte multiples) or from registers in the
-    tiles of :data:`.matmul_configs.C_REGS_TILES`. None before a route is kept (from a
+    tiles of :data:`.matmul_configs.C_REGS_TILES`, and whether the last wave's tiles run a tail
+    split (``tail_split``, :func:`.waves.tail_for`). None before a route is kept (from a
     fingerprint's second call, on a GPU), or where the caches dropped it."""
     from swizzlekit.kernels.triton.choose import config_label
 
