@@ -149,8 +149,8 @@ def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
 # that the last wave runs about that many times shorter, plus the sum of the fp32 partials.
 # The shares of one K slice run at once, which keeps the L2 reuse of whole tiles: stream-K's
 # unequal ranges put the programs that share a panel of B at different K and ran up to 2.1x
-# slower on the H100 (docs/data/bench/stream_k/); a fixed 4-way split of the last wave ran
-# slower where the remainder was past a third of the SMs (docs/data/bench/tail_split/). On the
+# slower on the H100 (docs/data/bench/stream_k/); a 4-way split of the last wave whatever its
+# remainder ran 13-50% slower at six shapes on the H200 (docs/data/bench/tail_split/). On the
 # H100 (docs/data/bench/tail_aligned/) the first call kept the split at 8 of 12 held-out shapes
 # and ran 1.028x faster geomean for it (0.989-1.106x), and lost where matmul's autotuned config
 # was another tile (1100x4096x4096 against a composite one). So a call times it on its first
