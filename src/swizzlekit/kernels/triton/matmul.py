@@ -257,7 +257,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
           pitch, copied)
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
                       lambda s: _launch(*go, s, None))
-    timed = split_k == 1 and sig is not None    # what the first call may time (.waves)
+    timed = split_k == 1 and sig is not None    # what the first call may time
     tiles = (wide_timed(M, N, K, _sms(a.device)) if timed and WIDE_TILES_ON and wide_route(
         a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c)) else ())
     tail = (timed and auto_split and TAIL_SPLIT_ON
@@ -270,8 +270,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
             return _launch(*go, 1, print_, False, True)
         if wave:
             return _launch_wide(wave, a, b_arg, c, sig, print_)
-    if (split_k == 1 and sig is not None
-            and c_regs_timed(a.element_size(), precision, use_tma, b_kmajor, persistent)):
+    if timed and c_regs_timed(a.element_size(), precision, use_tma, b_kmajor, persistent):
         # C from registers (C_REGS), timed against the plain plan on the first call
         return _launch(*go, 1, print_, REGS.kept(sig, lambda: pick_regs(go, _launch)))
     return _launch(*go, split_k, print_)
@@ -281,8 +280,14 @@ def _work(split: int, tail: bool, M: int, N: int, device, unused):
     """A launch's workspace and counters: a tail split's (:func:`.split_k.tail_buffers`), a
     split K's (:func:`.split_k.buffers`), or ``unused`` for both."""
     if tail:
-        return tail_buffers(device, _sms(device) if device.type == "cuda" else 4, MAX_TILE_AREA)
+        return tail_buffers(device, _one_per_sm(device), MAX_TILE_AREA)
     return buffers(split, M, N, device, unused)
+
+
+def _one_per_sm(device) -> int:
+    """Programs of a launch that runs one per SM (flattened configs, a tail split): the
+    device's SMs, or 4 in the interpreter."""
+    return _sms(device) if device.type == "cuda" else 4
 
 
 def _launch_wide(plan, a, b_arg, c, sig, print_):
@@ -323,7 +328,7 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
         kernel_order, p = _order_args(*_auto_order(a, M, N, K, precision, use_tma, b_kmajor,
                                                    persistent))
     programs = _sms(a.device) * 2 if persistent and on_gpu else 8
-    flat_programs = _sms(a.device) if on_gpu else 4       # flattened configs: one per SM
+    flat_programs = _one_per_sm(a.device)     # flattened configs and tail splits
 
     def grid(meta):
         if tail:                                        # one program an SM
