@@ -80,6 +80,15 @@ def _k_range(K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
 
 
 @triton.jit
+def _counted_last(count, parts):
+    """After this program stored its partial: count it at ``count`` (released to the GPU, so
+    that the partial is seen before the count) and say whether it counted last of ``parts``.
+    The last adds the partials, then zeroes ``count`` for the next launch."""
+    tl.debug_barrier()          # every thread's part of the partial is written before the count
+    return tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == parts - 1
+
+
+@triton.jit
 def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl.constexpr,
                BLOCK_N: tl.constexpr, SPLIT_K: tl.constexpr):
     """This split's fp32 partial tile into plane ``program_id(1)`` of the workspace (S x M x N,
@@ -92,9 +101,8 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
     at = offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
     # S x M x N < 2**31 (splits.check_split), so plane offsets fit 32 bits
     tl.store(ws_ptr + tl.program_id(1) * M * N + at, acc, mask=inside)
-    tl.debug_barrier()          # every thread's part of the partial is written before the count
     count = counts_ptr + pid_m * tiles_n + pid_n
-    last = tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == SPLIT_K - 1
+    last = _counted_last(count, SPLIT_K)
     if last:
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for s in tl.static_range(SPLIT_K):      # L2 only (.cg): written by other SMs
@@ -125,9 +133,8 @@ def _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M: tl.constexpr,
     last adds the tile's ``ways`` blocks in share order."""
     offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
     tl.store(ws_ptr + tl.program_id(0).to(tl.int64) * (BLOCK_M * BLOCK_N) + offs, acc)
-    tl.debug_barrier()          # every thread's part of the partial is written before the count
     count = counts_ptr + tail_tile
-    last = tl.atomic_add(count, 1, sem="acq_rel", scope="gpu") == ways - 1
+    last = _counted_last(count, ways)
     if last:
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         first = (tail_tile * ways).to(tl.int64) * (BLOCK_M * BLOCK_N)
