@@ -5,6 +5,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swizzlekit.cli import main
 
@@ -164,6 +166,39 @@ def test_bench_needs_a_gpu_and_names_bad_choices(tmp_path):
     plan = runs(["seed001"], ["bf16", "tf32"], ["triton", "table_gemm"])
     assert plan[0].kernel == "cublas"                      # the baseline runs first
     assert not any(r.kernel == "table_gemm" and r.precision == "tf32" for r in plan)
+
+
+@given(st.lists(st.tuples(*[st.integers(1, 30000)] * 3), min_size=1, max_size=5),
+       st.sampled_from([[], ["seed001"]]))
+@settings(max_examples=50, deadline=None)
+def test_bench_runs_shapes_of_ones_own(shapes, suites):
+    """``bench --mnk``: each shape given, once, under suite "mnk", after the suites' shapes,
+    cuBLAS first for each; one above BENCH_MAX_MNK refused, the limit named."""
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.lab.bench import BENCH_MAX_MNK, MNK_SUITE, SUITES, runs
+
+    if any(m * n * k > BENCH_MAX_MNK for m, n, k in shapes):
+        with pytest.raises(SwizzleKitError, match=r"limit of 2\^44 \(BENCH_MAX_MNK\)"):
+            runs(suites, ["bf16"], ["triton"], shapes=shapes)
+        return
+    plan = runs(suites, ["bf16"], ["triton"], shapes=shapes)
+    mine = [r for r in plan if r.suite == MNK_SUITE]
+    assert [r.shape for r in mine if r.kernel == "cublas"] == list(dict.fromkeys(shapes))
+    assert [r.kernel for r in mine] == ["cublas", "triton"] * len(set(shapes))
+    assert [r.shape for r in plan if r.suite != MNK_SUITE and r.kernel == "cublas"] == [
+        s for suite in suites for s in SUITES[suite]]
+    assert plan[:len(plan) - len(mine)] == [r for r in plan if r.suite != MNK_SUITE]
+
+
+def test_bench_needs_shapes():
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.lab.bench import runs
+
+    with pytest.raises(SwizzleKitError, match="no shapes to run: name a suite"):
+        runs([], ["bf16"], ["triton"])
+    for bad in ("3000x5000x4000", [(3000, 5000)], [(3000, 5000, 0)], [(3000.0, 5000, 4000)], 3):
+        with pytest.raises(SwizzleKitError):
+            runs([], ["bf16"], ["triton"], shapes=bad)
 
 
 def test_kernels_list_and_reproduce_without_gpu(capsys):

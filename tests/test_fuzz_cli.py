@@ -104,6 +104,9 @@ NASTY = [  # (args, exit code); {tmp} is a fresh folder, {file} an existing file
     (["bench", "--order", "grouped:group=abc"], 2),
     (["bench", "--kernel", "cuda_naive", "--precision", "bf16"], 2),
     (["bench", "--suite", "nope"], 2),
+    (["bench", "--mnk", "3000x5000"], 2),
+    (["bench", "--mnk", "3000x5000x0"], 2),
+    (["bench", "--mnk", "40000x40000x40000"], 2),          # above BENCH_MAX_MNK
     (["bench", "--out", "{file}"], 2),
     (["bench", "--cluster", "bogus"], 2),
     pytest.param(["bench", "--cluster", "tcp://127.0.0.1:1"], 2,   # nothing listens there:

@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from swizzlekit.cli.common import emit, need_gpu, out_dir, parse_order
+from swizzlekit.cli.common import dims, emit, need_gpu, out_dir, parse_order
 from swizzlekit.lab.cluster import CLUSTER_HELP, check_cluster, open_cluster
 
 __all__ = ["add", "run_bench", "run_reproduce"]
@@ -18,6 +18,9 @@ def add(top) -> None:
 
     p.add_argument("--suite", action="append", default=None,
                    help=", ".join(SUITES) + " (repeat)")
+    p.add_argument("--mnk", action="append", default=None, type=dims(3), metavar="MxNxK",
+                   help="a shape of your own, e.g. 3000x5000x4000 (repeat; results under suite "
+                   "'mnk'; without --suite, only these run)")
     p.add_argument("--precision", action="append", default=None,
                    help=", ".join(PRECISIONS) + " (repeat; fp8: e4m3 with scales, against "
                    "torch._scaled_mm)")
@@ -46,8 +49,9 @@ def run_bench(args: argparse.Namespace) -> int:
     from swizzlekit.report.summary import kernel_summary
 
     orders = [parse_order(text) for text in args.order or ["auto"]]
-    run_list = runs(args.suite or ["square"], args.precision or ["bf16"],
-                    args.kernel or ["triton"], orders)
+    suites = args.suite or ([] if args.mnk else ["square"])
+    run_list = runs(suites, args.precision or ["bf16"], args.kernel or ["triton"], orders,
+                    shapes=args.mnk or ())
     out_dir(args.out)
     if check_cluster(args.cluster) == "none":
         need_gpu("bench")

@@ -23,7 +23,7 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.lab.records import BenchRow, NcuRow, Table, write_json
 
-__all__ = ["SUITES", "PRECISIONS", "Run", "runs", "bench", "operands", "time_group", "plan_label",
+__all__ = ["SUITES", "PRECISIONS", "MNK_SUITE", "BENCH_MAX_MNK", "Run", "runs", "shapes_of", "bench", "operands", "time_group", "plan_label",
            "chart", "ragged_pair_ratios", "profile_runs", "profile_one", "NCU_METRICS"]
 
 SUITES: dict[str, list[tuple[int, int, int]]] = {
@@ -123,12 +123,54 @@ class Run:
                 json.dumps(dict(self.params), sort_keys=True))
 
 
+#: The suite name of shapes given one by one (``bench --mnk``), in results and charts.
+MNK_SUITE = "mnk"
+#: The largest M*N*K a shape given one by one may have: 2^44 (about 26000³), four times the
+#: largest in :data:`SUITES` (16384³). Each is checked against a float64 product, whose
+#: operands and result take 8 bytes an element on the GPU beside the run's own.
+BENCH_MAX_MNK = 2**44
+
+
+def shapes_of(mnk: Iterable) -> list[tuple[int, int, int]]:
+    """Shapes given one by one, each ``(M, N, K)`` of positive integers with M*N*K at most
+    :data:`BENCH_MAX_MNK`, in order, repeats dropped.
+
+    >>> shapes_of([(3000, 5000, 4000), (2000, 5000, 4000), (3000, 5000, 4000)])
+    [(3000, 5000, 4000), (2000, 5000, 4000)]
+    >>> shapes_of([(32768, 32768, 32768)])
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: shape 32768x32768x32768 has M*N*K = 2^45.0, above the bench's limit of 2^44 (BENCH_MAX_MNK)
+    """
+    import math
+
+    from swizzlekit.errors import check_ints
+
+    if isinstance(mnk, (str, bytes)) or not isinstance(mnk, Iterable):
+        raise SwizzleKitError(f"shapes must be a list of (M, N, K), got {mnk!r:.80}")
+    out: list[tuple[int, int, int]] = []
+    for shape in mnk:
+        m, n, k = check_ints("shape", shape, 3)
+        if m * n * k > BENCH_MAX_MNK:
+            raise SwizzleKitError(f"shape {m}x{n}x{k} has M*N*K = 2^{math.log2(m * n * k):.1f}, "
+                                  f"above the bench's limit of 2^44 (BENCH_MAX_MNK)")
+        if (m, n, k) not in out:
+            out.append((m, n, k))
+    return out
+
+
 def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str],
-         orders: Iterable[tuple[str, dict]] = (("auto", {}),)) -> list[Run]:
-    """Every run, cuBLAS first for each shape and precision (the ratios need it)."""
+         orders: Iterable[tuple[str, dict]] = (("auto", {}),), shapes: Iterable = ()) -> list[Run]:
+    """Every run, cuBLAS first for each shape and precision (the ratios need it): the shapes of
+    ``suites``, then ``shapes`` given one by one (:func:`shapes_of`) as suite
+    :data:`MNK_SUITE`."""
     from swizzlekit.kernels import KERNELS
 
     suites, precisions, kernels = list(suites), list(precisions), list(kernels)
+    extra = shapes_of(shapes)
+    if not suites and not extra:
+        raise SwizzleKitError("no shapes to run: name a suite (valid: " + ", ".join(SUITES)
+                              + ") or shapes")
     for prec in precisions:
         if prec not in PRECISIONS:
             raise SwizzleKitError(f"unknown precision {prec!r}; valid: " + ", ".join(PRECISIONS))
@@ -143,17 +185,18 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
     for suite in suites:
         if suite not in SUITES:
             raise SwizzleKitError(f"unknown suite {suite!r}; valid suites: " + ", ".join(SUITES))
-        for shape in SUITES[suite]:
-            for prec in precisions:
-                for name in ["cublas"] + [k for k in kernels if k != "cublas"]:
-                    if name not in KERNELS:
-                        raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: "
-                                              + ", ".join(KERNELS))
-                    spec = KERNELS[name]
-                    if prec not in spec.dtypes:
-                        continue
-                    for o, params in (orders if spec.takes_order else [("", {})]):
-                        out.append(Run(suite, shape, prec, name, o, tuple(sorted(params.items()))))
+    for suite, shape in ([(suite, shape) for suite in suites for shape in SUITES[suite]]
+                         + [(MNK_SUITE, shape) for shape in extra]):
+        for prec in precisions:
+            for name in ["cublas"] + [k for k in kernels if k != "cublas"]:
+                if name not in KERNELS:
+                    raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: "
+                                          + ", ".join(KERNELS))
+                spec = KERNELS[name]
+                if prec not in spec.dtypes:
+                    continue
+                for o, params in (orders if spec.takes_order else [("", {})]):
+                    out.append(Run(suite, shape, prec, name, o, tuple(sorted(params.items()))))
     return out
 
 
