@@ -219,3 +219,33 @@ def test_ragged_repeat_calls_route_through_fresh_copies(padded_route, persistent
         assert err == err and err < _bound(torch.bfloat16), (persistent, err)
 
     padded_route(scaled, run)
+
+
+@pytest.mark.parametrize("m,n,k,tma,kernel,copies,c_masked", [
+    (256, 512, 384, True, "tma", "", False),
+    (256, 512, 384, False, "pointer", "", False),
+    (1000, 1103, 304, True, "tma", "", True),         # C's rows 2206 bytes: masked stores
+    (1001, 1503, 1431, None, "tma", "pad", True)])     # K of 1431 bytes: padded copies
+def test_scaled_describe_says_how_the_call_ran(m, n, k, tma, kernel, copies, c_masked):
+    """``scaled_describe``: None before a call's route is kept, then the route and plan its
+    calls follow (load path, copies, C's stores, a config of the kernel's lists, the split
+    asked for); each call checked against float64 into a poisoned C."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda")
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    scaled.PLANS.clear()
+    scaled.ROUTES.clear()
+    assert scaled.scaled_describe(a, b, sa, sb, out=c, tma=tma, split_k=1) is None
+    for _ in range(2):
+        c.fill_(float("nan"))
+        scaled.scaled_matmul(a, b, sa, sb, out=c, tma=tma, split_k=1)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < _bound(torch.bfloat16), err
+    told = scaled.scaled_describe(a, b, sa, sb, out=c, tma=tma, split_k=1)
+    assert (told["kernel"], told["copies"], told["c_masked"], told["split_k"]) == (
+        kernel, copies, c_masked, 1), told
+    bm, bn, rest = told["config"].split("x", 2)
+    assert int(bm) in (16, 32, 64, 128, 256) and int(bn) in (16, 32, 64, 128, 256), told
+    assert told["order"] and not told["tail_split"] and not told["b_pitch_copy"]

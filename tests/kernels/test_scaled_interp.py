@@ -211,3 +211,36 @@ def test_a_column_major_out_is_written_where_it_lies(persistent, split_k, tma):
     assert buffer[n].isnan().all()
     err = relative_error(out, ref=ref)
     assert err == err and err < TOLERANCE["bfloat16"], err
+
+
+def test_scaled_describe_reads_the_kept_route(monkeypatch):
+    """``scaled_describe`` gives the route and plan a repeat call of the same arguments would
+    follow (here put by hand, as a GPU call keeps them), None for any other call, and answers
+    bad arguments at the door as ``scaled_matmul`` does."""
+    from types import SimpleNamespace
+
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
+
+    monkeypatch.setattr(scaled, "ROUTES", RouteCache(8))
+    monkeypatch.setattr(scaled, "PLANS", scaled.PlanCache(8))
+    a, b = _ab(m=300, n=64, k=1008)
+    sa, sb = torch.ones(()), torch.ones(())
+    scaled.ROUTES.put(fingerprint((a, b, sa, sb, None), (None, "auto", False, None, 2)),
+                      Route(("sig",), 2, True, True, pad=True, c_ptr=True))
+    scaled.PLANS.put(("sig",), SimpleNamespace(
+        config={"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 128},
+        info={"num_stages": 4, "num_warps": 4, "ORDER": "grouped", "P": 8}))
+    a2, b2 = _ab(m=300, n=64, k=1008)                # fresh tensors of the same layout
+    assert scaled.scaled_describe(a2, b2, sa, sb, split_k=2) == {
+        "kernel": "tma", "config": "128x64x128/s4/w4", "order": "grouped", "p": 8,
+        "split_k": 2, "copies": "pad", "b_pitch_copy": False, "b_kmajor_copy": False,
+        "c_masked": True, "c_registers": False, "tail_split": False}
+    assert scaled.scaled_describe(a, b, sa, sb) is None                  # split_k=None
+    assert scaled.scaled_describe(a, b, sa, sb, split_k=2, tma=False) is None
+    for call, message in [(lambda: scaled.scaled_describe(a, "b", sa, sb), "b"),
+                          (lambda: scaled.scaled_describe(a, b, sa, sb, "zigzag"), "hilbert"),
+                          (lambda: scaled.scaled_describe(a, b, sa, sb, tma="on"), "tma"),
+                          (lambda: scaled.scaled_describe(a, b, sa, sb, split_k=0), "split_k")]:
+        with pytest.raises(SwizzleKitError, match=message):
+            call()

@@ -72,15 +72,16 @@ def _triton_pointer(a, b, out=None, precision="tf32", order="auto", **params):
 
 
 def _describe(persistent: bool = False, tma: bool | None = None) -> Callable:
-    """The ``describe`` of a ``matmul`` spec (fp8 calls: None, scaled_matmul's plans are not
-    described)."""
+    """The ``describe`` of a ``matmul`` spec (fp8 calls, with scales: ``scaled_describe``)."""
     def describe(a, b, out=None, precision="tf32", order="auto", scale_a=None, scale_b=None,
                  **params):
+        flags = dict(persistent=True) if persistent else dict(tma=tma) if tma is not None else {}
         if scale_a is not None:
-            return None
+            from swizzlekit.kernels.triton.scaled import scaled_describe
+
+            return scaled_describe(a, b, scale_a, scale_b, order, out=out, **flags, **params)
         from swizzlekit.kernels.triton.matmul import describe as _describe_call
 
-        flags = dict(persistent=True) if persistent else dict(tma=tma) if tma is not None else {}
         return _describe_call(a, b, order, out=out, precision=precision, **flags, **params)
     return describe
 

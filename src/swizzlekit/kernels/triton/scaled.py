@@ -43,7 +43,7 @@ from swizzlekit.kernels.triton.scaled_configs import (FP8_TMA_MIN_M, FP8_TMA_MIN
                                                       tma_by_size)
 from swizzlekit.kernels.triton.tuning import _autotune
 
-__all__ = ["scaled_matmul", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
+__all__ = ["scaled_matmul", "scaled_describe", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
            "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K", "tma_by_size"]
 
 # ------------------------------------------------------------------------------------ kernel
@@ -229,6 +229,38 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         return c
     return _plan(a, b, c, scale_a, scale_b, kernel_order, p, rowwise, persistent, tma, split_k,
                  print_)
+
+
+def scaled_describe(a, b, scale_a, scale_b, order: str = "auto", *, out=None, out_dtype=None,
+                    persistent: bool = False, tma: bool | None = None,
+                    split_k: int | None = None, **order_params) -> dict | None:
+    """How :func:`scaled_matmul` with these arguments runs now (the route and plan its earlier
+    calls kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``), ``order`` and
+    its parameter ``p``, ``split_k``, ``copies`` ("pad" where it runs on zero-padded aligned
+    copies of A and Bᵀ, else ""), and ``c_masked`` (C written by masked stores, its rows no
+    16-byte multiples); the other keys of :func:`.matmul.describe`, which no fp8 call takes,
+    False. None before a route is kept (from a fingerprint's second call, on a
+    GPU), or where the caches dropped it."""
+    from swizzlekit.kernels.triton.choose import config_label
+
+    _check(a, b, scale_a, scale_b, out, out_dtype)     # the door's own checks
+    _check_flags(persistent, tma)
+    check_split(split_k, persistent, a.shape[0], b.shape[1])
+    _requested_order(order, order_params)
+    params = tuple(sorted(order_params.items()))
+    found = ROUTES.follow(fingerprint((a, b, scale_a, scale_b, out),
+                                      (out_dtype, order, persistent, tma, split_k, *params)),
+                          PLANS)
+    if found is None:
+        return None
+    route, plan = found
+    info = plan.info
+    config = (config_label(plan.config, info["num_stages"], info["num_warps"])
+              if "num_stages" in info and "BLOCK_M" in plan.config else "")
+    return {"kernel": "tma" if route.tma else "pointer", "config": config,
+            "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
+            "copies": "pad" if route.pad else "", "b_pitch_copy": False, "b_kmajor_copy": False,
+            "c_masked": bool(route.c_ptr), "c_registers": False, "tail_split": False}
 
 
 # ------------------------------------------------------------------------------------ plan
