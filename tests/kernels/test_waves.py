@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from swizzlekit.errors import SwizzleKitError
-from swizzlekit.kernels.triton.waves import (PLAIN_MAX_FILL, PLAIN_TILE, WIDE_MIN_FILL,
+from swizzlekit.kernels.triton.waves import (PLAIN_MAX_FILL, PLAIN_TILE, PLAIN_TILES,
+                                             WIDE_MIN_FILL, WIDE_MIN_SAVING, round_cost,
                                              WIDE_MIN_MNK, WIDE_TILES, tiles_of, wave_fill,
                                              wide_for)
 
@@ -38,10 +39,30 @@ def test_wide_for_keeps_its_promise(M, N, K, sms):
     plain = wave_fill(math.ceil(M / PLAIN_TILE[0]) * math.ceil(N / PLAIN_TILE[1]), sms)
     fills = {t: wave_fill(math.ceil(M / t.height) * math.ceil(N / t.width), sms)
              for t in WIDE_TILES}
-    if M * N * K < WIDE_MIN_MNK or plain > PLAIN_MAX_FILL:
+
+    def rounds_by_count(bm, bn):        # one tile an SM: hand the tiles out a round at a time
+        left, rounds = math.ceil(M / bm) * math.ceil(N / bn), 0
+        while left > 0:
+            left, rounds = left - sms, rounds + 1
+        return rounds * bm * bn
+
+    least_plain = min(rounds_by_count(bm, bn) for bm, bn in PLAIN_TILES)
+    if M * N * K < WIDE_MIN_MNK:
         assert tiles == ()
-    else:                   # exactly the tiles that fill their last wave well, in order
-        assert tiles == tuple(t for t in WIDE_TILES if fills[t] >= WIDE_MIN_FILL)
+    else:      # exactly the tiles that fill a sparse last wave well or cost fewer rounds, in order
+        assert tiles == tuple(
+            t for t in WIDE_TILES
+            if (plain <= PLAIN_MAX_FILL and fills[t] >= WIDE_MIN_FILL)
+            or rounds_by_count(t.height, t.width) <= (1 - WIDE_MIN_SAVING) * least_plain)
+
+
+def test_round_cost_against_a_count():
+    for sms in (1, 7, 132):
+        for M, N in [(7168, 384), (1, 1), (129, 257), (640, 4096), (6016, 768)]:
+            for bm, bn in PLAIN_TILES + ((128, 160), (192, 192)):
+                tiles = math.ceil(M / bm) * math.ceil(N / bn)
+                rounds = len(range(0, tiles, sms))
+                assert round_cost(M, N, bm, bn, sms) == rounds * bm * bn
 
 
 def test_wide_tiles_are_power_of_two_parts():

@@ -14,12 +14,14 @@ rows: three tiles of 192 rows, not five of 128). They ran those shapes 11-27% fa
 ``matmul`` and lost where the plain tiles fill their waves (docs/data/bench/composite/). So a
 call times them, on its first call, only where :func:`wide_for` names some: the plain 128x256
 tiles fill at most :data:`PLAIN_MAX_FILL` of their last wave and each named tile at least
-:data:`WIDE_MIN_FILL`.
+:data:`WIDE_MIN_FILL`, or a named tile's rounds cost at least :data:`WIDE_MIN_SAVING` less
+than the plain tiles' (:func:`round_cost`: tall outputs of few columns, whose plain tiles
+waste N's edge).
 
 >>> round(wave_fill(130, 132), 3), round(wave_fill(160, 132), 3)
 (0.985, 0.606)
->>> [t.label for t in wide_for(640, 4096, 14336, 132)]
-['128x(128+32)x64/s4/w8']
+>>> [t.label for t in wide_for(640, 4096, 14336, 132)]   # 128x192: 110 tiles, one round
+['128x(128+32)x64/s4/w8', '128x(128+64)x64/s4/w8']
 >>> [t.label for t in wide_for(529, 8192, 4096, 132)]
 ['128x(128+32)x64/s4/w8', '(128+64)x(128+64)x64/s3/w8']
 >>> wide_for(4096, 4096, 4096, 132)                # 512 tiles of 128x256: 97% of 4 waves
@@ -33,8 +35,9 @@ from typing import NamedTuple
 from swizzlekit.errors import check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
-__all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_MAX_FILL", "WIDE_MIN_FILL",
-           "WIDE_MIN_MNK", "wave_fill", "tiles_of", "wide_for", "wide_timed", "wide_route",
+__all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_TILES", "PLAIN_MAX_FILL",
+           "WIDE_MIN_FILL", "WIDE_MIN_MNK", "WIDE_MIN_SAVING", "wave_fill", "tiles_of",
+           "round_cost", "wide_for", "wide_timed", "wide_route",
            "tail_ways", "tail_for", "tail_timed", "tail_route"]
 
 
@@ -83,6 +86,15 @@ PLAIN_MAX_FILL, WIDE_MIN_FILL = 0.8, 0.9
 #: ... and from this many multiply-adds: below, a call is too short for a wave to matter
 #: against its launch, and the probe measured none.
 WIDE_MIN_MNK = 2**33
+#: A composite tile is also timed where its rounds cost this much less than the plain
+#: tiles' (:func:`round_cost`): where N's edge wastes much of the plain tiles (7168 x 384:
+#: two 128x256 tiles a row, one half empty) whatever their wave fill. The composite tiles ran
+#: about 15% slower per output element than plain ones (docs/data/bench/composite/), so a
+#: smaller saving would not pay.
+WIDE_MIN_SAVING = 0.15
+#: The plain tiles :func:`round_cost` weighs a composite tile against: the large tiles the
+#: config model picks at these sizes.
+PLAIN_TILES = ((128, 256), (128, 128))
 
 
 def wave_fill(tiles: int, sms: int) -> float:
@@ -120,18 +132,37 @@ def wide_route(elem_bytes: int, persistent: bool, tma: bool, b_kmajor: bool, pit
             and not b_kmajor and not pitch and c_by_tma)
 
 
+def round_cost(M: int, N: int, block_m: int, block_n: int, sms: int) -> int:
+    """The critical path of an M x N output in ``block_m x block_n`` tiles on ``sms`` SMs, one
+    tile an SM at a time, in output elements: its rounds times one tile's area (the K loop's
+    length is the same for every tile, so it drops out).
+
+    >>> round_cost(7168, 384, 128, 256, 132), round_cost(7168, 384, 128, 192, 132)
+    (32768, 24576)
+    """
+    return -(-tiles_of(M, N, block_m, block_n) // sms) * block_m * block_n
+
+
 def wide_for(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
     """The composite tiles a 16-bit call of M x N x K on ``sms`` SMs times against its
-    autotuned config on its first call, or none (module docstring): those of
-    :data:`WIDE_TILES` that fill at least :data:`WIDE_MIN_FILL` of their last wave, where the
-    :data:`PLAIN_TILE` tiles fill at most :data:`PLAIN_MAX_FILL` and M N K >=
-    :data:`WIDE_MIN_MNK`."""
+    autotuned config on its first call, or none (module docstring), from M N K >=
+    :data:`WIDE_MIN_MNK`: those of :data:`WIDE_TILES` that fill at least
+    :data:`WIDE_MIN_FILL` of their last wave where the :data:`PLAIN_TILE` tiles fill at most
+    :data:`PLAIN_MAX_FILL`, and those whose :func:`round_cost` is at least
+    :data:`WIDE_MIN_SAVING` below the least of :data:`PLAIN_TILES`'.
+
+    >>> [t.label for t in wide_for(7168, 384, 4160, 132)]    # N's edge: 128 x (128 + 64)
+    ['128x(128+64)x64/s4/w8']
+    """
     M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
                                                            ("sms", sms)))
-    if M * N * K < WIDE_MIN_MNK or wave_fill(tiles_of(M, N, *PLAIN_TILE), sms) > PLAIN_MAX_FILL:
+    if M * N * K < WIDE_MIN_MNK:
         return ()
+    sparse = wave_fill(tiles_of(M, N, *PLAIN_TILE), sms) <= PLAIN_MAX_FILL
+    plain = min(round_cost(M, N, bm, bn, sms) for bm, bn in PLAIN_TILES)
     return tuple(t for t in WIDE_TILES
-                 if wave_fill(tiles_of(M, N, t.height, t.width), sms) >= WIDE_MIN_FILL)
+                 if (sparse and wave_fill(tiles_of(M, N, t.height, t.width), sms) >= WIDE_MIN_FILL)
+                 or round_cost(M, N, t.height, t.width, sms) <= (1 - WIDE_MIN_SAVING) * plain)
 
 
 def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
