@@ -34,8 +34,10 @@ def test_wide_kernel_matches_float64(tile, order, p, dtype):
 
 @pytest.mark.parametrize("wins", [True, False], ids=["wide wins", "plain wins"])
 @pytest.mark.parametrize("m,n,k,tile", [
-    (640, 4096, 14336, 0), (600, 4096, 14336, 0), (640, 4096, 14335, 0), (529, 8192, 4096, 1)],
-    ids=["640", "600 ragged M", "A copied (K = 14335)", "529: two tiles, the second kept"])
+    (640, 4096, 14336, 0), (600, 4096, 14336, 0), (640, 4096, 14335, 0), (529, 8192, 4096, 1),
+    (13989, 280, 3072, 0)],
+    ids=["640", "600 ragged M", "A copied (K = 14335)", "529: two tiles, the second kept",
+         "B pitched (rows of 560 bytes)"])
 def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, past_the_door, wins, m, n, k,
                                                       tile):
     """At wave edges (:func:`.waves.wide_for` names 128x(128+32), and at 529 x 8192 x 4096
@@ -55,7 +57,7 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, past_the_door
     from swizzlekit.kernels.triton.waves import wide_for
 
     tiles = wide_for(m, n, k, torch.cuda.get_device_properties(0).multi_processor_count)
-    assert len(tiles) == tile + 1
+    assert len(tiles) > tile
     monkeypatch.setattr(first_call, "pick_split", lambda run, splits: (
         [run(s) for s in splits], tile + 1 if wins else 0)[1])
     a, b = past_the_door(lambda: random_operands(m, n, k, torch.bfloat16, "cuda"), "bfloat16")
@@ -65,3 +67,4 @@ def test_matmul_times_a_composite_tile_at_a_wave_edge(monkeypatch, past_the_door
     assert told is not None and told["kernel"] == "tma"
     assert (told["config"] == tiles[tile].label) is wins
     assert told["copies"] == ("copies" if k % 8 else "")
+    assert told["b_pitch_copy"] is (n * 2 % 64 != 0)

@@ -280,9 +280,11 @@ def test_splits_are_those_the_first_call_times(M, N, K, precision, persistent, m
 @example(529, 8192, 4096, "bf16", False)
 @example(640, 4096, 14336, "bf16", True)
 @example(4096, 4096, 4096, "bf16", False)
+@example(13990, 280, 3072, "bf16", False)                 # B pitched, a composite tile named
 def test_wide_is_the_composite_tile_the_first_call_times(M, N, K, precision, persistent):
     """``wide``: a composite tile exactly where a 16-bit, not persistent call runs the TMA
-    kernel on A and B as given (no copies: 16-byte rows here), C by TMA, and the wave rule
+    kernel on A and B as given or B's pitched copy (no copies for TMA: 16-byte rows here), C
+    by TMA, and the wave rule
     names one, on the card's SMs (132 on the H100), in a mode that times first calls;
     restated here, not read from the code."""
     from unittest import mock
@@ -295,8 +297,7 @@ def test_wide_is_the_composite_tile_the_first_call_times(M, N, K, precision, per
             plan = _plan(M, N, K, precision, "auto", persistent, gpu="h100-sxm")
         tiles = wide_for(M, N, K, 132)
         expect = (tuple(t.label for t in tiles) if precision != "tf32" and not persistent
-                  and mode != "0" and plan.kernel == "tma" and not plan.b_pitch_copy
-                  and not plan.copies else ())
+                  and mode != "0" and plan.kernel == "tma" and not plan.copies else ())
         assert plan.wide == expect, mode
     if (M, N, K, precision, persistent) == (640, 4096, 14336, "bf16", False):
         assert expect == () and [t.label for t in tiles] == ["128x(128+32)x64/s4/w8",

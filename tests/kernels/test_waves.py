@@ -82,11 +82,10 @@ def test_tiles_of_covers_the_output():
 def test_wide_route_takes_16bit_tma_routes_only():
     from swizzlekit.kernels.triton.waves import wide_route
 
-    ok = dict(elem_bytes=2, persistent=False, tma=True, b_kmajor=False, pitch=False,
-              c_by_tma=True)
+    ok = dict(elem_bytes=2, persistent=False, tma=True, b_kmajor=False, c_by_tma=True)
     assert wide_route(**ok)
     for name, bad in [("elem_bytes", 1), ("elem_bytes", 4), ("persistent", True), ("tma", False),
-                      ("b_kmajor", True), ("pitch", True), ("c_by_tma", False)]:
+                      ("b_kmajor", True), ("c_by_tma", False)]:
         assert not wide_route(**{**ok, name: bad}), name
     with pytest.raises(SwizzleKitError, match="elem_bytes must be an integer"):
         wide_route(**{**ok, "elem_bytes": 2.0})

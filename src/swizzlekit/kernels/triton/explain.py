@@ -352,6 +352,6 @@ def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Rout
     from swizzlekit.kernels.triton.waves import wide_route, wide_timed
 
     if not wide_route(PRECISIONS[precision][0], persistent, route.tma, route.b_kmajor,
-                      route.pitch, not route.c_masked):
+                      not route.c_masked):
         return ()
     return tuple(t.label for t in wide_timed(M, route.N, route.K, preset(gpu).sms))

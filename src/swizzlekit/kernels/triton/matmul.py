@@ -259,7 +259,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
                       lambda s: _launch(*go, s, None))
     timed = split_k == 1 and sig is not None    # what the first call may time
     tiles = (wide_timed(M, N, K, _sms(a.device)) if timed and WIDE_TILES_ON and wide_route(
-        a.element_size(), persistent, use_tma, b_kmajor, pitch, _tma_ok(c)) else ())
+        a.element_size(), persistent, use_tma, b_kmajor, _tma_ok(c)) else ())
     tail = (timed and auto_split and TAIL_SPLIT_ON
             and tail_route(a.element_size(), persistent, use_tma,
                           kernel_order == AUTO or kernel_order in FLAT_ORDERS)
@@ -269,7 +269,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
         if wave is TAIL:
             return _launch(*go, 1, print_, False, True)
         if wave:
-            return _launch_wide(wave, a, b_arg, c, sig, print_)
+            return _launch_wide(wave, a, b_arg, c, sig, print_, pitch)
     if timed and c_regs_timed(a.element_size(), precision, use_tma, b_kmajor, persistent):
         # C from registers (C_REGS), timed against the plain plan on the first call
         return _launch(*go, 1, print_, REGS.kept(sig, lambda: pick_regs(go, _launch)))
@@ -290,12 +290,13 @@ def _one_per_sm(device) -> int:
     return _sms(device) if device.type == "cuda" else 4
 
 
-def _launch_wide(plan, a, b_arg, c, sig, print_):
-    """Launch a wide plan and keep its route for repeat calls (key: the signature's)."""
+def _launch_wide(plan, a, b_arg, c, sig, print_, pitch: bool):
+    """Launch a wide plan and keep its route for repeat calls (key: the signature's; ``pitch``:
+    ``b_arg`` is B's pitched copy, which each repeat call makes afresh)."""
     key = (*sig, "wide")
     PLANS.put(key, plan)
     if print_ is not None:
-        ROUTES.put(print_, Route(key, 1, True, False, wide=True))
+        ROUTES.put(print_, Route(key, 1, True, False, pitch=pitch, wide=True))
     launch_wide(plan, a, b_arg, c)
     return c
 

@@ -117,19 +117,20 @@ def tiles_of(M: int, N: int, block_m: int, block_n: int) -> int:
     return -(-M // block_m) * -(-N // block_n)
 
 
-def wide_route(elem_bytes: int, persistent: bool, tma: bool, b_kmajor: bool, pitch: bool,
+def wide_route(elem_bytes: int, persistent: bool, tma: bool, b_kmajor: bool,
                c_by_tma: bool) -> bool:
     """Whether a call's route may take a composite tile: 16-bit operands, by TMA on B
-    row-major as given or copied (no pitched copy), C written by TMA, not persistent. The
-    GEMM's plan (``matmul._plan``) and its CPU restatement (``explain``) both ask this.
+    row-major (as given, copied for TMA, or from its copy in rows of a 128-byte pitch), C
+    written by TMA, not persistent. The GEMM's plan (``matmul._plan``) and its CPU
+    restatement (``explain``) both ask this.
 
-    >>> wide_route(2, False, True, False, False, True)      # bf16 by TMA, as given
+    >>> wide_route(2, False, True, False, True)      # bf16 by TMA
     True
-    >>> wide_route(4, False, True, False, False, True)      # fp32
+    >>> wide_route(4, False, True, False, True)      # fp32
     False
     """
     return (check_int("elem_bytes", elem_bytes, 1) == 2 and not persistent and tma
-            and not b_kmajor and not pitch and c_by_tma)
+            and not b_kmajor and c_by_tma)
 
 
 def round_cost(M: int, N: int, block_m: int, block_n: int, sms: int) -> int:
