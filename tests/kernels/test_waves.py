@@ -56,6 +56,13 @@ def test_wide_for_keeps_its_promise(M, N, K, sms):
             or rounds_by_count(t.height, t.width) <= (1 - WIDE_MIN_SAVING) * least_plain)
 
 
+@pytest.mark.parametrize("args", [(0, 384, 128, 256, 132), (7168, 384, 128, 256, 0),
+                                  (7168, 384.0, 128, 256, 132), (7168, 384, -128, 256, 132)])
+def test_round_cost_refuses_bad_sizes(args):
+    with pytest.raises(SwizzleKitError, match="must be"):
+        round_cost(*args)
+
+
 def test_round_cost_against_a_count():
     for sms in (1, 7, 132):
         for M, N in [(7168, 384), (1, 1), (129, 257), (640, 4096), (6016, 768)]:

@@ -43,8 +43,8 @@ from swizzlekit.kernels.triton.scaled_configs import (FP8_TMA_MIN_M, FP8_TMA_MIN
                                                       tma_by_size)
 from swizzlekit.kernels.triton.tuning import _autotune
 
-__all__ = ["scaled_matmul", "scaled_describe", "OUT_DTYPES", "TOLERANCE", "PLANS", "FP8_TMA_MIN_MNK",
-           "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K", "tma_by_size"]
+__all__ = ["scaled_matmul", "scaled_describe", "OUT_DTYPES", "TOLERANCE", "PLANS",
+           "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K", "tma_by_size"]
 
 # ------------------------------------------------------------------------------------ kernel
 @triton.jit

@@ -141,6 +141,8 @@ def round_cost(M: int, N: int, block_m: int, block_n: int, sms: int) -> int:
     >>> round_cost(7168, 384, 128, 256, 132), round_cost(7168, 384, 128, 192, 132)
     (32768, 24576)
     """
+    M, N, block_m, block_n, sms = (check_int(name, v, 1) for name, v in (
+        ("M", M), ("N", N), ("block_m", block_m), ("block_n", block_n), ("sms", sms)))
     return -(-tiles_of(M, N, block_m, block_n) // sms) * block_m * block_n
 
 
