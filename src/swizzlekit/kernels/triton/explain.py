@@ -331,17 +331,16 @@ def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
 def _tail(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route, order: str,
           gpu: str) -> int:
     """The shares of a tail split ``matmul._plan`` times on the first call (its 128x256
-    tiles', :func:`~.waves.tail_ways`), where the route may take one; else 0."""
+    tiles', :func:`~.waves.tail_shares`), where the route may take one; else 0."""
     from swizzlekit.gpus import gpu as preset
     from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
-    from swizzlekit.kernels.triton.waves import (PLAIN_TILE, tail_route, tail_timed, tail_ways,
-                                                 tiles_of)
+    from swizzlekit.kernels.triton.waves import tail_route, tail_shares, tail_timed
 
     sms = preset(gpu).sms
     if not (tail_route(PRECISIONS[precision][0], persistent, route.tma, order in FLAT_ORDERS)
             and tail_timed(M, route.N, route.K, sms)):
         return 0
-    return tail_ways(tiles_of(M, route.N, *PLAIN_TILE), sms, -(-route.K // 64))
+    return tail_shares(M, route.N, route.K, sms)
 
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,

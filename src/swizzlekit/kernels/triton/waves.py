@@ -38,7 +38,7 @@ from swizzlekit.kernels.triton.configs import current_mode
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_TILES", "PLAIN_MAX_FILL",
            "WIDE_MIN_FILL", "WIDE_MIN_MNK", "WIDE_MIN_SAVING", "wave_fill", "tiles_of",
            "round_cost", "wide_for", "wide_timed", "wide_route",
-           "tail_ways", "tail_for", "tail_timed", "tail_route"]
+           "tail_ways", "tail_shares", "tail_for", "tail_timed", "tail_route"]
 
 
 class WideTile(NamedTuple):
@@ -226,19 +226,30 @@ def tail_route(elem_bytes: int, persistent: bool, tma: bool, slots_are_tiles: bo
             and slots_are_tiles)
 
 
+def tail_shares(M: int, N: int, K: int, sms: int) -> int:
+    """The shares a 16-bit call of M x N x K on ``sms`` SMs splits each of its last partial
+    wave's :data:`PLAIN_TILE` tiles into (:func:`tail_ways`, K in steps of 64), from
+    :data:`WIDE_MIN_MNK` multiply-adds; 1 where it splits none.
+
+    >>> tail_shares(1163, 4096, 4096, 132), tail_shares(4096, 4096, 4096, 132)
+    (4, 1)
+    """
+    M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
+                                                           ("sms", sms)))
+    if M * N * K < WIDE_MIN_MNK:
+        return 1
+    return tail_ways(tiles_of(M, N, *PLAIN_TILE), sms, -(-K // 64))
+
+
 def tail_for(M: int, N: int, K: int, sms: int) -> bool:
     """Whether a 16-bit call of M x N x K on ``sms`` SMs times the tail split against its
     autotuned config on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at
-    most half full after at least one full wave (:func:`tail_ways` of 2 or more, K in steps of
-    64), from :data:`WIDE_MIN_MNK` multiply-adds.
+    most half full after at least one full wave (:func:`tail_shares` of 2 or more).
 
     >>> tail_for(1163, 4096, 4096, 132), tail_for(4096, 4096, 4096, 132)
     (True, False)
     """
-    M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
-                                                           ("sms", sms)))
-    return (M * N * K >= WIDE_MIN_MNK
-            and tail_ways(tiles_of(M, N, *PLAIN_TILE), sms, -(-K // 64)) >= 2)
+    return tail_shares(M, N, K, sms) >= 2
 
 
 def tail_timed(M: int, N: int, K: int, sms: int) -> bool:
