@@ -121,3 +121,23 @@ def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch
     script = {0: iter([2.0] * 5), 1: iter([2.0] * 5)}
     order.clear()
     assert split_k.pick_split(run, (0, 1)) == 0         # a tie: the first
+
+
+def test_the_workspace_holds_every_block_of_every_tile():
+    """``buffers`` sizes each plane for the blocks of any tile of sides 16 to MAX_BLOCK: the
+    last block of the last plane, as ``_split_sum`` places it (plane ``cdiv(M, BM) x
+    cdiv(N, BN)`` blocks of ``BM x BN``), ends inside the buffer; every shape of a random draw,
+    every tile, S from 2 to 16."""
+    import random
+
+    from swizzlekit.kernels.triton.split_k import MAX_BLOCK, buffers
+
+    sides = [1 << i for i in range(4, MAX_BLOCK.value.bit_length())]
+    rng = random.Random(20261126)
+    for _ in range(200):
+        M, N, split = rng.randint(1, 2000), rng.randint(1, 2000), rng.randint(2, 16)
+        ws, _ = buffers(split, M, N, torch.device("cpu"), None)
+        for bm in sides:
+            for bn in sides:
+                plane = -(-M // bm) * -(-N // bn) * bm * bn
+                assert (split - 1) * plane + plane <= ws.numel()

@@ -6,7 +6,8 @@ one round leaves SMs idle, and ``matmul`` times a split of K only from M <= 512
 checked against float64 into a NaN-poisoned C; 5 interleaved, rotated replicates of do_bench
 medians (L2 flushed).
 
-    python3 docs/data/bench/narrow_split/probe.py OUT.jsonl     (on a GPU)
+    python3 docs/data/bench/narrow_split/probe.py OUT.jsonl [MxNxK ...]     (on a GPU;
+    the shapes named, else SHAPES)
 """
 import json
 import statistics
@@ -24,7 +25,8 @@ SHAPES = [(4864, 256, 15936), (6912, 256, 3200), (7936, 256, 8576), (3000, 256, 
           (8192, 128, 8192), (2048, 384, 14336)]
 
 with open(sys.argv[1], "a") as f:
-    for M, N, K in SHAPES:
+    named = [tuple(int(v) for v in arg.split("x")) for arg in sys.argv[2:]]
+    for M, N, K in named or SHAPES:
         torch.manual_seed(0)
         a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)

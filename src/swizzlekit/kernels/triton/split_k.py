@@ -3,9 +3,10 @@ a tile adds them.
 
 ``matmul(..., split_k=S)`` launches its tiles S times over (program id 1). Split s of S takes
 an even share of the K steps (:func:`_k_range`; the last shares may be short or empty),
-stores its fp32 partial tile into plane s of an S x M x N workspace, and counts itself in
-the tile's counter. The split that counts last adds the S planes, in plane order, and the
-kernel's epilogue writes C (:func:`_split_sum`)::
+stores its fp32 partial tile into its tile's block of plane s of the workspace (each plane
+the tiles' blocks, each contiguous), and counts itself in the tile's counter. The split that
+counts last adds the S blocks, in plane order, and the kernel's epilogue writes C
+(:func:`_split_sum`)::
 
     K steps   0 1 2 3 | 4 5 6 7 | 8 9 . .        S = 3, 10 steps: shares of 4, 4, 2
     planes    ws[0]     ws[1]     ws[2]          each split: store, then count
@@ -49,6 +50,10 @@ __all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "PICK
 #: the benchmarks here call anything fastest.
 PICK_REPLICATES, PICK_REP_MS = 5, 10
 
+#: The longest tile side of any config (the 256 of 256x128 and 128x256): a split's workspace
+#: plane holds the blocks of up to ``ceil(M / 256) 256 x ceil(N / 256) 256`` elements.
+MAX_BLOCK = tl.constexpr(256)
+
 
 def pick_split(run, splits=AUTO_SPLITS) -> int:
     """The candidate of ``splits`` whose ``run(candidate)`` is fastest: each run once first (it
@@ -91,22 +96,29 @@ def _counted_last(count, parts):
 @triton.jit
 def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl.constexpr,
                BLOCK_N: tl.constexpr, SPLIT_K: tl.constexpr):
-    """This split's fp32 partial tile into plane ``program_id(1)`` of the workspace (S x M x N,
-    row-major), then the tile's count. Returns ``(total, last)``: ``last`` for the split that
-    counted last, whose ``total`` is the sum of the S planes in plane order (the others'
-    ``total`` is their own partial, not to be stored)."""
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    inside = (offs_m[:, None] < M) & (offs_n[None, :] < N)
-    at = offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
-    # S x M x N < 2**31 (splits.check_split), so plane offsets fit 32 bits
-    tl.store(ws_ptr + tl.program_id(1) * M * N + at, acc, mask=inside)
-    count = counts_ptr + pid_m * tiles_n + pid_n
+    """This split's fp32 partial tile into its block of plane ``program_id(1)`` of the
+    workspace (each plane the tiles' blocks in tile order, each block ``BLOCK_M x BLOCK_N``
+    contiguous: :func:`buffers`), then the tile's count. Returns ``(total, last)``: ``last``
+    for the split that counted last, whose ``total`` is the sum of the S blocks in plane order
+    (the others' ``total`` is their own partial, not to be stored).
+
+    Whole blocks, offsets of a constant stride and a loop the compiler cannot unroll keep the
+    sum's registers few: with M x N planes, masked stores and 64-bit offsets, 128x256 tiles
+    took 255 registers and spilled 1.2-1.6 KB a thread at S = 2 and 3 (Triton 3.6, sm_90;
+    docs/data/bench/narrow_split/)."""
+    tl.static_assert((BLOCK_M <= MAX_BLOCK) & (BLOCK_N <= MAX_BLOCK))
+    area: tl.constexpr = BLOCK_M * BLOCK_N
+    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    tile = pid_m * tiles_n + pid_n
+    plane = tl.cdiv(M, BLOCK_M).to(tl.int64) * tiles_n * area
+    block = ws_ptr + tile.to(tl.int64) * area
+    tl.store(block + tl.program_id(1) * plane + offs, acc)
+    count = counts_ptr + tile
     last = _counted_last(count, SPLIT_K)
     if last:
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for s in tl.static_range(SPLIT_K):      # L2 only (.cg): written by other SMs
-            acc += tl.load(ws_ptr + s * M * N + at, mask=inside, other=0.0, cache_modifier=".cg")
+        for s in range(0, tl.num_programs(1)):  # the S planes (L2 only: other SMs wrote them)
+            acc += tl.load(block + s * plane + offs, cache_modifier=".cg")
         tl.atomic_xchg(count, 0)                # zero again for the next launch
     return acc, last
 
@@ -154,13 +166,17 @@ def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run) 
 
 
 def buffers(split: int, M: int, N: int, device, unused):
-    """The workspace (``split`` fp32 planes of M x N) and the counters (one per tile of the
-    smallest config, 16 x 16) of a launch; ``unused`` for both when it does not split."""
+    """The workspace of a split (``split`` planes, each the blocks of the tiles that cover
+    M x N, for any tile of sides up to :data:`MAX_BLOCK`: :func:`_split_sum`) and the
+    counters (one per tile of the smallest config, 16 x 16) of a launch; ``unused`` for both
+    when it does not split."""
     import torch
 
     if split == 1:
         return unused, unused
-    return (torch.empty((split, M, N), device=device, dtype=torch.float32),
+    side = MAX_BLOCK.value
+    plane = -(-M // side) * side * -(-N // side) * side
+    return (torch.empty(split * plane, device=device, dtype=torch.float32),
             counters(device, -(-M // 16) * -(-N // 16)))      # not triton.cdiv: a JIT call
 
 

@@ -19,8 +19,8 @@ __all__ = ["split_k_for", "check_split", "auto_split", "MAX_SPLIT_K", "MIN_STEPS
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
 MAX_SPLIT_K, MIN_STEPS_PER_SPLIT = 8, 4
-#: The workspace's planes are offset in 32-bit arithmetic by :func:`.split_k._split_sum`:
-#: S x M x N elements.
+#: The most partial sums a split may hold, S x M x N fp32 elements (8 GiB): a bound on the
+#: workspace's memory (its planes are padded to whole blocks of 256, :func:`.split_k.buffers`).
 MAX_WORKSPACE = 2**31 - 1
 
 
@@ -81,5 +81,5 @@ def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
         raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
     if split_k > 1 and split_k * M * N > MAX_WORKSPACE:
         raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs {split_k * M * N} "
-                              f"workspace elements; at most {MAX_WORKSPACE} (2**31 - 1) are "
-                              f"addressed: use a smaller split_k")
+                              f"workspace elements; at most {MAX_WORKSPACE} (2**31 - 1, 8 GiB) "
+                              f"are allowed: use a smaller split_k")
