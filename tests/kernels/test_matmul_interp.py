@@ -84,7 +84,7 @@ def test_out_and_edge_sizes():
      "persistent must be True or False"),
     # a 65536 x 32768 output (broadcast views: nothing allocated) split 2 ways
     (lambda m: m(torch.randn(1, 4).expand(2**16, 4), torch.randn(4, 1).expand(4, 2**15),
-                 split_k=2), r"at most 2147483647 \(2\*\*31 - 1\)"),
+                 split_k=2), r"at most 2147483647 \(2\*\*31 - 1, 8 GiB\)"),
 ])
 def test_bad_input(call, message):
     from swizzlekit.kernels.triton.matmul import matmul
