@@ -6,7 +6,7 @@ Each variant is checked against float64 into a NaN-poisoned C, then timed with c
 (``torch._scaled_mm``, fast accumulation) and ``scaled_matmul``'s default in 5 interleaved,
 rotated replicates (do_bench medians, L2 flushed). One JSON line a shape.
 
-    python3 docs/data/bench/composite/fp8_probe.py OUT.jsonl [deeper|resident]     (on a GPU)
+    python3 docs/data/bench/composite/fp8_probe.py OUT.jsonl [deeper|resident|mid]   (on a GPU)
 """
 import json
 import sys
@@ -151,6 +151,20 @@ if len(sys.argv) > 2 and sys.argv[2] == "resident":
     }
     SHAPES = [(256, 14336, 4096), (128, 14336, 4096), (256, 28672, 4096), (512, 14336, 4096),
               (384, 14336, 4096)]
+
+#: ``mid``: the fourth run, aligned mid-size shapes whose 128x128 tiles fill just over two
+#: waves (6016x768x2432: 282 tiles, 0.67x `_scaled_mm` in docs/data/bench/heldout_draw/),
+#: where 192x192 tiles fill one (128 tiles); 2688x768x2432 (126 tiles of 128x128) as control
+if len(sys.argv) > 2 and sys.argv[2] == "mid":
+    VARIANTS = {
+        "128x128x128/s4/w8": ((128,), (128,), 128, 4, 8),
+        "128x128x128/s6/w4": ((128,), (128,), 128, 6, 4),
+        "(128+64)x(128+64)x128/s3/w8": ((128, 64), (128, 64), 128, 3, 8),
+        "(128+64)x(128+64)x64/s5/w8": ((128, 64), (128, 64), 64, 5, 8),
+        "128x(128+64)x128/s4/w8": ((128,), (128, 64), 128, 4, 8),
+        "(128+64)x128x128/s4/w8": ((128, 64), (128,), 128, 4, 8),
+    }
+    SHAPES = [(6016, 768, 2432), (2304, 2048, 4096), (3072, 1536, 2048), (2688, 768, 2432)]
 
 with open(sys.argv[1], "a") as f:
     for M, N, K in SHAPES:
