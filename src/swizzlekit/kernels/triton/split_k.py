@@ -35,7 +35,8 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
-from swizzlekit.kernels.triton.splits import AUTO_SPLITS, auto_split
+from swizzlekit.kernels.triton.splits import (AUTO_SPLITS, WORKSPACE_SIDE, auto_split,
+                                              workspace_elements)
 
 __all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "PICK_REPLICATES",
            "PICK_REP_MS"]
@@ -50,9 +51,9 @@ __all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "PICK
 #: the benchmarks here call anything fastest.
 PICK_REPLICATES, PICK_REP_MS = 5, 10
 
-#: The longest tile side of any config (the 256 of 256x128 and 128x256): a split's workspace
-#: plane holds the blocks of up to ``ceil(M / 256) 256 x ceil(N / 256) 256`` elements.
-MAX_BLOCK = tl.constexpr(256)
+#: The longest tile side a split may take: its workspace's planes hold whole blocks of tiles
+#: up to this side (:func:`.splits.workspace_elements`).
+MAX_BLOCK = tl.constexpr(WORKSPACE_SIDE)
 
 
 def pick_split(run, splits=AUTO_SPLITS) -> int:
@@ -103,9 +104,10 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
     (the others' ``total`` is their own partial, not to be stored).
 
     Whole blocks, offsets of a constant stride and a loop the compiler cannot unroll keep the
-    sum's registers few: with M x N planes, masked stores and 64-bit offsets, 128x256 tiles
-    took 255 registers and spilled 1.2-1.6 KB a thread at S = 2 and 3 (Triton 3.6, sm_90;
-    docs/data/bench/narrow_split/)."""
+    sum's registers few. With M x N planes, masked stores and 64-bit offsets, the 128x256
+    and 256x128 variants took 255 registers and spilled (H100, Triton 3.6: ``n_spills`` 32-38
+    at S = 2, 166-176 at S = 3); with blocks they take 132-178 and spill nothing
+    (docs/data/bench/narrow_split/)."""
     tl.static_assert((BLOCK_M <= MAX_BLOCK) & (BLOCK_N <= MAX_BLOCK))
     area: tl.constexpr = BLOCK_M * BLOCK_N
     offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
@@ -174,9 +176,7 @@ def buffers(split: int, M: int, N: int, device, unused):
 
     if split == 1:
         return unused, unused
-    side = MAX_BLOCK.value
-    plane = -(-M // side) * side * -(-N // side) * side
-    return (torch.empty(split * plane, device=device, dtype=torch.float32),
+    return (torch.empty(workspace_elements(split, M, N), device=device, dtype=torch.float32),
             counters(device, -(-M // 16) * -(-N // 16)))      # not triton.cdiv: a JIT call
 
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
-__all__ = ["split_k_for", "check_split", "auto_split", "MAX_SPLIT_K", "MIN_STEPS_PER_SPLIT",
-           "MAX_WORKSPACE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M"]
+__all__ = ["split_k_for", "check_split", "auto_split", "workspace_elements", "MAX_SPLIT_K",
+           "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "WORKSPACE_SIDE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M"]
 
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
 MAX_SPLIT_K, MIN_STEPS_PER_SPLIT = 8, 4
-#: The most partial sums a split may hold, S x M x N fp32 elements (8 GiB): a bound on the
-#: workspace's memory (its planes are padded to whole blocks of 256, :func:`.split_k.buffers`).
+#: The most fp32 elements a split's workspace may take (8 GiB): :func:`workspace_elements`.
 MAX_WORKSPACE = 2**31 - 1
+#: The longest tile side of any config (the 256 of 256x128 and 128x256): each plane of a
+#: split's workspace holds the blocks of the tiles of any config (:func:`workspace_elements`).
+WORKSPACE_SIDE = 256
 
 
 def split_k_for(M: int, N: int, K: int, sms: int) -> int:
@@ -69,9 +71,21 @@ def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
             and top * M * N <= MAX_WORKSPACE)
 
 
+def workspace_elements(split: int, M: int, N: int) -> int:
+    """The fp32 elements of a split's workspace (``split_k._split_sum``, ``split_k.buffers``):
+    ``split`` planes, each M and N rounded up to :data:`WORKSPACE_SIDE`, so that a plane holds
+    the tiles' blocks of any config, whole.
+
+    >>> workspace_elements(2, 300, 520), workspace_elements(3, 256, 256)
+    (786432, 196608)
+    """
+    side = WORKSPACE_SIDE
+    return split * -(-M // side) * side * -(-N // side) * side
+
+
 def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
     """The door for ``matmul``'s ``split_k``: None or 1 to 16, not with a persistent grid,
-    and a workspace of S x M x N fp32 elements within :data:`MAX_WORKSPACE`."""
+    and a workspace (:func:`workspace_elements`) within :data:`MAX_WORKSPACE`."""
     if split_k is None:
         return
     if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= 16:
@@ -79,7 +93,8 @@ def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
                               f"{split_k!r}")
     if persistent and split_k > 1:
         raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
-    if split_k > 1 and split_k * M * N > MAX_WORKSPACE:
-        raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs {split_k * M * N} "
-                              f"workspace elements; at most {MAX_WORKSPACE} (2**31 - 1, 8 GiB) "
-                              f"are allowed: use a smaller split_k")
+    if split_k > 1 and workspace_elements(split_k, M, N) > MAX_WORKSPACE:
+        raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs "
+                              f"{workspace_elements(split_k, M, N)} workspace elements; at most "
+                              f"{MAX_WORKSPACE} (2**31 - 1, 8 GiB) are allowed: use a smaller "
+                              f"split_k")
