@@ -1,9 +1,9 @@
 """The TMA GEMM kernels' variants that keep a large fp32 tile live across a split's sum
 (split K at S = 2 and 3, the tail split; 16-bit and fp8) compile for sm_90 with no registers
 spilled. Before split K's partial sums went to whole blocks (8eb230f), 11 of these 15
-spilled under Triton 3.6 and 3.9 alike: every 16-bit split variant in 128x256, 256x128 or 4-warp 128x128 tiles
-(128-712 bytes a thread) and every fp8 one; the H100 ran the 16-bit ones with local-memory
-stalls (docs/data/bench/narrow_split/).
+spilled under Triton 3.6 and 3.9 alike: every 16-bit split variant in 128x256, 256x128 or
+4-warp 128x128 tiles (128-712 bytes a thread) and every fp8 one; the H100 ran the 16-bit
+ones with local-memory stalls (docs/data/bench/narrow_split/).
 
 Each variant is compiled with ``triton.compile`` for sm_90, specialized as the JIT
 specializes a call whose pointers and sizes are multiples of 16, and read back with
