@@ -14,7 +14,8 @@ from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["split_k_for", "check_split", "auto_split", "workspace_elements", "MAX_SPLIT_K",
-           "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "WORKSPACE_SIDE", "AUTO_SPLITS", "AUTO_SPLIT_MAX_M"]
+           "MIN_STEPS_PER_SPLIT", "MAX_WORKSPACE", "WORKSPACE_SIDE", "AUTO_SPLITS",
+           "AUTO_SPLIT_MAX_M"]
 
 
 #: Split-K: at most this many splits, and never fewer than this many K steps of 64 a split.
@@ -57,8 +58,8 @@ AUTO_SPLITS, AUTO_SPLIT_MAX_M = (1, 2), 512
 def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
     """Whether ``split_k=None`` times :data:`AUTO_SPLITS` for a GPU call (else it means 1):
     not persistent, M <= :data:`AUTO_SPLIT_MAX_M`, K of at least 2 x 4 steps of 64, a
-    workspace within :data:`MAX_WORKSPACE`, and not under ``SWIZZLEKIT_AUTOTUNE=0`` (no
-    timing at all).
+    workspace (:func:`workspace_elements`, as the door counts it) within
+    :data:`MAX_WORKSPACE`, and not under ``SWIZZLEKIT_AUTOTUNE=0`` (no timing at all).
 
     >>> auto_split(64, 4096, 4096, False), auto_split(4096, 4096, 4096, False)
     (True, False)
@@ -68,7 +69,7 @@ def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
     top = max(AUTO_SPLITS)
     return (not persistent and M <= AUTO_SPLIT_MAX_M and current_mode() != "0"
             and -(-K // 64) >= top * MIN_STEPS_PER_SPLIT
-            and top * M * N <= MAX_WORKSPACE)
+            and workspace_elements(top, M, N) <= MAX_WORKSPACE)
 
 
 def workspace_elements(split: int, M: int, N: int) -> int:
