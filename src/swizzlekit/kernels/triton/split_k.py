@@ -110,18 +110,30 @@ def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl
     (docs/data/bench/narrow_split/)."""
     tl.static_assert((BLOCK_M <= MAX_BLOCK) & (BLOCK_N <= MAX_BLOCK))
     area: tl.constexpr = BLOCK_M * BLOCK_N
-    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
     tile = pid_m * tiles_n + pid_n
     plane = tl.cdiv(M, BLOCK_M).to(tl.int64) * tiles_n * area
     block = ws_ptr + tile.to(tl.int64) * area
-    tl.store(block + tl.program_id(1) * plane + offs, acc)
-    count = counts_ptr + tile
-    last = _counted_last(count, SPLIT_K)
+    return _add_blocks(acc, block + tl.program_id(1) * plane, block, plane,
+                       counts_ptr + tile, tl.num_programs(1), BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def _add_blocks(acc, mine, first, stride, count, parts, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr):
+    """The sum of a tile's partials, :func:`_split_sum`'s and :func:`_tail_sum`'s: store this
+    program's ``acc`` at block ``mine`` (``BLOCK_M x BLOCK_N`` fp32, contiguous), count it at
+    ``count``, and if it counted last of ``parts``, add the ``parts`` blocks at ``first``,
+    ``first + stride``, ... (L2 only, ``.cg``: other SMs wrote them) in that order and zero the
+    count for the next launch. Returns ``(total, last)``. ``parts`` is a runtime value, so the
+    sum's loop is never unrolled."""
+    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    tl.store(mine + offs, acc)
+    last = _counted_last(count, parts)
     if last:
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for s in range(0, tl.num_programs(1)):  # the S planes (L2 only: other SMs wrote them)
-            acc += tl.load(block + s * plane + offs, cache_modifier=".cg")
-        tl.atomic_xchg(count, 0)                # zero again for the next launch
+        for j in range(0, parts):
+            acc += tl.load(first + j * stride + offs, cache_modifier=".cg")
+        tl.atomic_xchg(count, 0)
     return acc, last
 
 
@@ -145,17 +157,10 @@ def _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M: tl.constexpr,
     program's own block of the workspace (``BLOCK_M x BLOCK_N``, contiguous), then the tail
     tile's count. Returns ``(total, last)`` as :func:`_split_sum` does: the share that counted
     last adds the tile's ``ways`` blocks in share order."""
-    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
-    tl.store(ws_ptr + tl.program_id(0).to(tl.int64) * (BLOCK_M * BLOCK_N) + offs, acc)
-    count = counts_ptr + tail_tile
-    last = _counted_last(count, ways)
-    if last:
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        first = (tail_tile * ways).to(tl.int64) * (BLOCK_M * BLOCK_N)
-        for j in range(0, ways):                # L2 only (.cg): written by other SMs
-            acc += tl.load(ws_ptr + first + j * (BLOCK_M * BLOCK_N) + offs, cache_modifier=".cg")
-        tl.atomic_xchg(count, 0)                # zero again for the next launch
-    return acc, last
+    area: tl.constexpr = BLOCK_M * BLOCK_N
+    return _add_blocks(acc, ws_ptr + tl.program_id(0).to(tl.int64) * area,
+                       ws_ptr + (tail_tile * ways).to(tl.int64) * area, area,
+                       counts_ptr + tail_tile, ways, BLOCK_M, BLOCK_N)
 
 
 def resolve(split_k, picks, sig, M: int, N: int, K: int, persistent: bool, run) -> int:
