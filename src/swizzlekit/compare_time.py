@@ -9,15 +9,18 @@ neither half, timed once the split was fixed.
     python -m swizzlekit.compare_time --heldout     the figures of TIME_FITTED (about 20 s)
     python -m swizzlekit.compare_time --fit         the grid search behind TIME_FITTED
     python -m swizzlekit.compare_time --noise       the replicate spread per card
+    python -m swizzlekit.compare_time --defaults    each order as the default, fit halves
 
 A problem is judged over its non-random, non-persistent orders: each order's predicted time
 relative to the problem's predicted fastest, against its measured median relative to the
 measured fastest (the error, in points of %), and the regret of the order picked as
-:func:`swizzlekit.cta.rank.verdict` picks: the predicted fastest, or grouped(8) where no order
-is predicted faster than it by more than the card's noise band
-(:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`). Each such grouped(8) pick is a claim that
-the order does not matter there; it is true where grouped(8)'s measured median lies within
-the band of the measured fastest.
+:func:`swizzlekit.cta.rank.verdict` picks: the predicted fastest, or the default order
+(:data:`swizzlekit.cta.rank.DEFAULT_ORDER`, grouped(16)) where no order is predicted faster
+than it by more than the card's noise band (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`).
+Each such default pick is a claim that the order does not matter there (within the band);
+it is true where the default's measured median lies within the band of the measured
+fastest. ``--defaults`` judges every order of the tables as that default on the fit halves
+(how :data:`~swizzlekit.cta.rank.DEFAULT_ORDER` was chosen).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import numpy as np
 
 from swizzlekit.data import path
 
-__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "main"]
+__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "defaults", "main"]
 
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
 CARDS = {"h100": "h100-sxm", "h200": "h200"}
@@ -78,23 +81,36 @@ def _times(card: str, pairs, parameters: dict | None = None) -> np.ndarray:
                      for r, p in pairs])
 
 
-def judge(card: str, part: str, parameters: dict | None = None) -> dict:
-    """The time model's figures on ``part`` of ``card``'s tables (see the module's text)."""
+def _is(row, order: tuple[str, dict]) -> bool:
+    """Whether a table row runs ``order`` (its parameters, defaults filled in)."""
+    from swizzlekit.cta.orders import ORDERS
+
+    name, params = order
+    full = {**ORDERS[name].params, **params}
+    return row.order == name and {**ORDERS[name].params, **row.params_dict} == full
+
+
+def judge(card: str, part: str, parameters: dict | None = None,
+          default: tuple[str, dict] | None = None) -> dict:
+    """The time model's figures on ``part`` of ``card``'s tables (see the module's text),
+    with ``default`` (default: :data:`swizzlekit.cta.rank.DEFAULT_ORDER`) taken where no
+    order is predicted faster than it by more than the noise band."""
+    from swizzlekit.cta.rank import DEFAULT_ORDER
     from swizzlekit.cta.timing import ORDER_NOISE_PCT
 
     band = ORDER_NOISE_PCT[CARDS[card]] / 100
+    default = DEFAULT_ORDER if default is None else default
     errs, regrets, claims, log_errs = [], [], [], []
     for group in _problems(runs(card, part)):
         meas = np.array([r.ms for r, _ in group]) * 1e-3
         pred = _times(card, group, parameters)
         errs += list(np.abs(pred / pred.min() - meas / meas.min()))
         log_errs += list(np.abs(pred / meas - 1))
-        g8 = next(i for i, (r, _) in enumerate(group)
-                  if r.order == "grouped" and r.params_dict == {"group": 8})
-        pick = g8 if pred[g8] <= pred.min() * (1 + band) else int(np.argmin(pred))
+        d = next(i for i, (r, _) in enumerate(group) if _is(r, default))
+        pick = d if pred[d] <= pred.min() * (1 + band) else int(np.argmin(pred))
         regrets.append(meas[pick] / meas.min() - 1)
-        if pick == g8:
-            claims.append(bool(meas[g8] <= meas.min() * (1 + band)))
+        if pick == d:
+            claims.append(bool(meas[d] <= meas.min() * (1 + band)))
     regrets = np.array(regrets)
     return {"problems": len(regrets), "runs": len(errs),
             "rel_err_median_pct": round(float(np.median(errs)) * 100, 1),
@@ -153,6 +169,18 @@ def fit(card: str) -> dict:
             "efficiency": {s: round(e * scale, 3) for s, e in eff.items()}}
 
 
+def defaults(part: str = "fit") -> dict:
+    """``{order label: {card preset: share of problems picked within 2%}}``: each non-random
+    order of the tables judged as the default (:func:`judge`'s ``default``) on ``part``."""
+    from swizzlekit.cta.rank import label
+
+    orders = {}
+    for r, _ in runs("h100", part):
+        orders.setdefault(label(r.order, r.params_dict), (r.order, r.params_dict))
+    return {name: {CARDS[card]: judge(card, part, default=o)["pick_within_2pct"]
+                   for card in CARDS} for name, o in sorted(orders.items())}
+
+
 def noise() -> dict:
     """The 90th percentile over non-random runs of the replicates' interquartile range over
     their median, per card (%)."""
@@ -174,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if "--noise" in argv:
         print(noise())
+        return 0
+    if "--defaults" in argv:
+        for name, shares in defaults().items():
+            print(f"{name:30s} " + "  ".join(f"{g} {v:.2f}" for g, v in shares.items()))
         return 0
     for gpu, parts in heldout().items():
         for part, e in parts.items():

@@ -1,6 +1,7 @@
 """order="auto" (swizzlekit.kernels.triton.auto_order): the pick is the candidate of least
-predicted time, as simulating cta.rank's sweep computes it independently, grouped(8) unless the
-gain beats the GPU's noise band, and the GEMMs take it as their default."""
+predicted time, as simulating cta.rank's sweep computes it independently, the default order
+(cta.rank.DEFAULT_ORDER, grouped(16)) unless the gain beats the GPU's noise band, and the GEMMs
+take it as their default."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -8,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from swizzlekit.cta.timing import ORDER_NOISE_PCT
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.orders import order
-from swizzlekit.cta.rank import SWEEP
+from swizzlekit.cta.rank import DEFAULT_ORDER, SWEEP
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton import auto_order, choose
 from swizzlekit.kernels.triton.auto_order import CANDIDATES, DEFAULT, pick
@@ -42,18 +43,23 @@ def test_pick_is_the_fastest_candidate_beyond_the_noise_band(M, N, K, elems):
         return
     pred = _oracle(M, N, K, p.config, elem, out)
     band = ORDER_NOISE_PCT["h200"] / 100
-    assert (p.default_dram_bytes, p.default_time_s) == (pred[(8, "m")].dram_read_bytes,
-                                                        pred[(8, "m")].time_s)
+    base = pred[(16, "m")]
+    assert (p.default_dram_bytes, p.default_time_s) == (base.dram_read_bytes, base.time_s)
     best = min(x.time_s for x in pred.values())
     if (p.order, p.params) == DEFAULT:
-        assert best >= pred[(8, "m")].time_s * (1 - band)
+        assert best >= base.time_s * (1 - band)
     else:
         mine = pred[(p.params["group"], p.params["along"])]
         assert p.time_s == best == mine.time_s and p.dram_bytes == mine.dram_read_bytes
-        assert best < pred[(8, "m")].time_s * (1 - band)
+        assert best < base.time_s * (1 - band)
 
 
-def test_small_problems_keep_grouped_8_without_the_model():
+def test_the_default_is_the_rankings_default():
+    assert DEFAULT == DEFAULT_ORDER == ("grouped", {"group": 16, "along": "m"})
+    assert DEFAULT in CANDIDATES
+
+
+def test_small_problems_keep_the_default_without_the_model():
     p = pick(2048, 2048, 2048, "16bit", "tma", LABELS, 2, 2)
     assert (p.order, p.params, p.dram_bytes) == (*DEFAULT, 0)
     assert "fit in half the L2" in p.reason

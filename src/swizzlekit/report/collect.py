@@ -126,11 +126,11 @@ def cta_section(gpu: str, img: Path | None) -> dict:
         v = verdict(ranked, gpu)
         entry = {"shape": [m, n, k], "ranking": ranked,
                  "model_pick": v["pick"], "recommended": v["pick"],
-                 "confidence": (f"the order matters: predicted {v['gain_vs_grouped8_pct']}% "
-                                f"faster than grouped(8)" if v["matters"]
-                                else f"the order does not matter here: no order is predicted "
-                                     f"faster than grouped(8) by more than the noise band "
-                                     f"({v['noise_band_pct']}%)"),
+                 "confidence": (f"the order matters: predicted {v['gain_vs_default_pct']}% "
+                                f"faster than {v['default']}" if v["matters"]
+                                else f"the order does not matter here (within "
+                                     f"{v['noise_band_pct']}%): no order is predicted faster "
+                                     f"than {v['default']} by more than the noise band"),
                  "status": "model only", "verdict": v,
                  "best_grouped": label(grouped[0]["order"], grouped[0]["params"]),
                  "row": next(r for r in ranked if r["order"] == "row")}

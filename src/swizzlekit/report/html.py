@@ -165,9 +165,9 @@ def _cta(d: dict, img: Path) -> dict:
                  f"{t['rel_err_median_pct']}% at the median and {t['rel_err_worst_pct']}% at "
                  f"worst, and its pick runs within 2% of the fastest order on "
                  f"{t['pick_within_2pct']:.0%} of {t['problems']} problems "
-                 f"({t['pick_within_5pct']:.0%} within 5%; docs/cta.md). Orders predicted "
-                 f"within the card's noise band of grouped(8) are not told apart: grouped(8) "
-                 f"is recommended there.")
+                 f"({t['pick_within_5pct']:.0%} within 5%; docs/cta.md). Where no order is "
+                 f"predicted faster than grouped(16) by more than the card's noise band, the "
+                 f"order does not matter within that band, and grouped(16) is recommended.")
     out = {"gpu": d["gpu"], "gpu_name": d["gpu_name"], "tile": d["tile"], "sms": d["sms"],
            "ctas_per_sm": d["ctas_per_sm"], "l2_mib": f"{d['l2_bytes'] / 2**20:.0f}",
            "time_line": time_line,

@@ -4,13 +4,18 @@ shape.
 For a call of M x N x K, :func:`pick` takes the tile config the config model ranks first
 (:mod:`~swizzlekit.kernels.triton.choose`) with that config's residency, asks the L2 model
 (:func:`swizzlekit.cta.l2.simulate`) for the predicted time of every order in
-:data:`CANDIDATES` (its ``time_s``, :mod:`swizzlekit.cta.timing`), and keeps grouped(8), the
-order of Triton's tutorial and of swizzlekit's earlier default, unless another candidate is
+:data:`CANDIDATES` (its ``time_s``, :mod:`swizzlekit.cta.timing`), and keeps the default
+order, grouped(16) (:data:`swizzlekit.cta.rank.DEFAULT_ORDER`), unless another candidate is
 predicted faster by more than the GPU's noise band
 (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`), as :func:`swizzlekit.cta.rank.verdict`
-does. It also keeps grouped(8),
-without asking the model, where A, B and C together fit in half the L2 (no order re-reads
-anything there), and where the grid is too large to rank within :data:`MAX_TILE_STEPS`.
+does. It also keeps the default, without asking the model, where A, B and C together fit in
+half the L2 (no order re-reads anything there), and where the grid is too large to rank
+within :data:`MAX_TILE_STEPS`.
+
+Timed on the H100 (docs/data/bench/order_tiebreak/, 19 shapes of M*N*K >= 2^35 in 5
+interleaved replicates), grouped(16) ran within 2% of the fastest of row, column, grouped(8)
+and grouped(16) at 15 of 19 shapes in bf16 and in fp8, grouped(8), Triton's tutorial order
+and this module's default before, at 12 and 14.
 
 The candidates are the grouped orders, along M and along N, in groups of 4, 8 and 16: on
 the H200's order-table measurements (docs/data/l2_checks/JOURNAL.md) they were never more than a few percent
@@ -22,7 +27,7 @@ the most at 16384³).
 'A, B and C fit in half the L2: the order re-reads nothing from DRAM'
 >>> p = pick(16384, 16384, 2048, "16bit", "tma", ("128x256x64/s3/w8",), 2, 2, gpu_name="h200")
 >>> p.order, p.params, "noise band" in p.reason
-('grouped', {'group': 8}, True)
+('grouped', {'group': 16, 'along': 'm'}, True)
 """
 
 from __future__ import annotations
@@ -30,14 +35,15 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+from swizzlekit.cta.rank import DEFAULT_ORDER
 from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["AUTO", "CANDIDATES", "DEFAULT", "MAX_TILE_STEPS", "Pick", "pick"]
 
 #: The ``order`` value that asks for the model's pick (the GEMMs' default).
 AUTO = "auto"
-#: The order kept unless the model sees a clear gain.
-DEFAULT = ("grouped", {"group": 8})
+#: The order kept unless the model sees a clear gain (the ranking's default order).
+DEFAULT = DEFAULT_ORDER
 #: The orders the pick chooses among.
 CANDIDATES = tuple(("grouped", {"group": g, "along": a}) for g in (4, 8, 16) for a in "mn")
 #: Tiles x K steps beyond which the pick keeps :data:`DEFAULT` without simulating (each
@@ -47,8 +53,8 @@ MAX_TILE_STEPS = 2**22
 
 class Pick(NamedTuple):
     """The order a call runs (``order``, ``params``), the config the model sized it for, the
-    predicted DRAM bytes of the pick and of grouped(8) (0 when not simulated), why, and the
-    predicted times of the pick and of grouped(8) (0 when not simulated)."""
+    predicted DRAM bytes of the pick and of the default order (0 when not simulated), why,
+    and the predicted times of the pick and of the default (0 when not simulated)."""
     order: str
     params: dict
     config: str
@@ -104,17 +110,19 @@ def _pick(M: int, N: int, K: int, fam: str, kernel: str, configs: tuple[str, ...
         pred[(params["group"], params["along"])] = simulate(
             M, N, K, order(name, tm, tn, **params), tile=(bm, bn, bk), elem_bytes=elem_bytes,
             out_bytes=out_bytes, gpu=gpu_name, ctas_per_sm=ctas, persistent=persistent)
-    base = pred[(8, "m")]
+    key = (DEFAULT[1]["group"], DEFAULT[1]["along"])
+    base = pred[key]
     (group, along), best = min(pred.items(),
                                key=lambda kv: (kv[1].time_s, kv[1].dram_read_bytes,
-                                               kv[0] != (8, "m")))
+                                               kv[0] != key))
     band = ORDER_NOISE_PCT[time_parameters(gpu_name)["fitted"]]
     if best.time_s >= base.time_s * (1 - band / 100):
         return Pick(*DEFAULT, config, base.dram_read_bytes, base.dram_read_bytes,
-                    f"no candidate is predicted faster than grouped(8) by more than the noise "
-                    f"band ({band}%)", base.time_s, base.time_s)
+                    f"no candidate is predicted faster than grouped({key[0]}) by more than "
+                    f"the noise band ({band}%)", base.time_s, base.time_s)
+    fewer = 100 * (1 - best.dram_read_bytes / max(base.dram_read_bytes, 1))
     return Pick("grouped", {"group": group, "along": along}, config, best.dram_read_bytes,
                 base.dram_read_bytes,
                 f"predicted {100 * (1 - best.time_s / base.time_s):.0f}% faster than "
-                f"grouped(8) (the L2 model: {100 * (1 - best.dram_read_bytes / max(base.dram_read_bytes, 1)):.0f}% "
-                f"fewer DRAM bytes)", best.time_s, base.time_s)
+                f"grouped({key[0]}) (the L2 model: {fewer:.0f}% fewer DRAM bytes)",
+                best.time_s, base.time_s)
