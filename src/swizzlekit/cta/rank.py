@@ -120,9 +120,9 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     ``gpu`` (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`, how far replicate timings of one
     order lie apart): it does unless no order is predicted faster than :data:`DEFAULT_ORDER`
     by more than the band; then the order does not matter here (within the band) and the pick
-    is :data:`DEFAULT_ORDER`. Also the gains over grouped(8) and the row order, the best group
-    size, and the held-out figures of the time model on that GPU. The gains are the predicted
-    fastest order's over the default and over grouped(8).
+    is :data:`DEFAULT_ORDER`. Also the predicted fastest order's gains over the default and
+    over grouped(8), the row order against it and against the pick, the best group size, and
+    the held-out figures of the time model on that GPU.
 
     >>> v = verdict(rank(8192, 8192, 8192))
     >>> v["matters"], v["pick"], v["gain_vs_default_pct"], v["gain_vs_grouped8_pct"]

@@ -49,8 +49,8 @@ def _compute_tile(a_ptr, b_ptr, c_ptr, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n
     c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
     inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     if SPLIT_K > 1:         # the last split of the tile writes the sum of all S
-        acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M,
-                               BLOCK_N, SPLIT_K)
+        acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, BLOCK_M,
+                               BLOCK_N)
         if last:
             tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
     else:

@@ -83,8 +83,8 @@ def _scaled_kernel(a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N
         c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
         inside = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
         if SPLIT_K > 1:     # the last split of the tile scales and writes the sum of all S
-            acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
-                                         BLOCK_M, BLOCK_N, SPLIT_K)
+            acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
+                                         BLOCK_M, BLOCK_N)
             if last_split:
                 acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
                 tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=inside)
@@ -152,8 +152,8 @@ def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid
     offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     if SPLIT_K > 1:         # the last split of the tile scales and writes the sum of all S
-        acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
-                                     BLOCK_M, BLOCK_N, SPLIT_K)
+        acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
+                                     BLOCK_M, BLOCK_N)
         if last_split:
             acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
             _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,

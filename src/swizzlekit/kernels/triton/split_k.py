@@ -95,8 +95,8 @@ def _counted_last(count, parts):
 
 
 @triton.jit
-def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N, BLOCK_M: tl.constexpr,
-               BLOCK_N: tl.constexpr, SPLIT_K: tl.constexpr):
+def _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, BLOCK_M: tl.constexpr,
+               BLOCK_N: tl.constexpr):
     """This split's fp32 partial tile into its block of plane ``program_id(1)`` of the
     workspace (each plane the tiles' blocks in tile order, each block ``BLOCK_M x BLOCK_N``
     contiguous: :func:`buffers`), then the tile's count. Returns ``(total, last)``: ``last``

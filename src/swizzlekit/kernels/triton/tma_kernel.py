@@ -132,8 +132,8 @@ def _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n
         acc = _tma_acc(a_desc, b_desc, pid_m, pid_n, first, last, PRECISION, B_KMAJOR,
                        BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
         if SPLIT_K > 1:     # the last split of the tile writes the sum of all S
-            acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M, N,
-                                   BLOCK_M, BLOCK_N, SPLIT_K)
+            acc, last = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
+                                   BLOCK_M, BLOCK_N)
             if last:
                 _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR,
                          BLOCK_M, BLOCK_N)
