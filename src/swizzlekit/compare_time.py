@@ -83,11 +83,9 @@ def _times(card: str, pairs, parameters: dict | None = None) -> np.ndarray:
 
 def _is(row, order: tuple[str, dict]) -> bool:
     """Whether a table row runs ``order`` (its parameters, defaults filled in)."""
-    from swizzlekit.cta.orders import ORDERS
+    from swizzlekit.cta.rank import canonical
 
-    name, params = order
-    full = {**ORDERS[name].params, **params}
-    return row.order == name and {**ORDERS[name].params, **row.params_dict} == full
+    return canonical(row.order, row.params_dict) == canonical(*order)
 
 
 def judge(card: str, part: str, parameters: dict | None = None,

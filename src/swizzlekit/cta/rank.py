@@ -24,7 +24,7 @@ from swizzlekit.cta.orders import ORDERS, order
 from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "DEFAULT_ORDER", "rank", "verdict", "label", "RANK_MAX_TILES",
+__all__ = ["SWEEP", "DEFAULT_ORDER", "rank", "verdict", "label", "canonical", "RANK_MAX_TILES",
            "RANK_MAX_TILE_STEPS", "RANK_MAX_WAVES"]
 
 #: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
@@ -66,6 +66,16 @@ def label(name: str, params: dict) -> str:
                               f"({', '.join(ORDERS[name].params) or 'none'}); got {params!r}")
     order(name, 1, 1, **params)                         # the values, checked as order() does
     return " ".join([name] + [f"{k}={v}" for k, v in params.items()])
+
+
+def canonical(name: str, params: dict) -> str:
+    """An order's label with every parameter spelled out (defaults filled in), so that
+    ``grouped group=8`` and ``grouped group=8 along=m`` compare equal.
+
+    >>> canonical("grouped", {"group": 8}) == canonical("grouped", {"group": 8, "along": "m"})
+    True
+    """
+    return label(name, {**ORDERS[name].params, **params}) if name in ORDERS else label(name, params)
 
 
 def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int] = (128, 128, 64),

@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from swizzlekit.cta.rank import canonical
 from swizzlekit.data import FOLDER
 
 __all__ = ["SHAPES", "smem_section", "cta_section", "judge_picks", "committed_kernels",
@@ -95,15 +96,6 @@ def smem_section(img: Path | None) -> dict:
             for (entry, *_), png in zip(jobs, pngs):
                 entry["png"] = png
     return out
-
-
-def canonical(name: str, params: dict) -> str:
-    """An order's label with every parameter spelled out (defaults filled in), so that
-    ``grouped group=8`` and ``grouped group=8 along=m`` compare equal."""
-    from swizzlekit.cta.orders import ORDERS
-    from swizzlekit.cta.rank import label
-
-    return label(name, {**ORDERS[name].params, **params}) if name in ORDERS else label(name, params)
 
 
 #: The kernel the CTA section ranks orders for: the order-table GEMM in 128x128x64 fp16 tiles,
