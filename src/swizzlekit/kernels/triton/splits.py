@@ -94,8 +94,8 @@ def check_split(split_k, persistent: bool, M: int = 1, N: int = 1) -> None:
                               f"{split_k!r}")
     if persistent and split_k > 1:
         raise SwizzleKitError("split_k > 1 does not combine with persistent=True; choose one")
-    if split_k > 1 and workspace_elements(split_k, M, N) > MAX_WORKSPACE:
-        raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs "
-                              f"{workspace_elements(split_k, M, N)} workspace elements; at most "
-                              f"{MAX_WORKSPACE} (2**31 - 1, 8 GiB) are allowed: use a smaller "
-                              f"split_k")
+    needs = workspace_elements(split_k, M, N)
+    if split_k > 1 and needs > MAX_WORKSPACE:
+        raise SwizzleKitError(f"split_k={split_k} on a {M}x{N} output needs {needs} workspace "
+                              f"elements; at most {MAX_WORKSPACE} (2**31 - 1, 8 GiB) are "
+                              f"allowed: use a smaller split_k")
