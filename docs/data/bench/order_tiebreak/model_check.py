@@ -18,10 +18,10 @@ from swizzlekit.kernels.triton import choose
 from swizzlekit.kernels.triton.matmul_configs import _order_pick
 from swizzlekit.kernels.triton.scaled_configs import _order_pick as _scaled_pick
 
+from probe import ORDERS          # the four orders the probe times
+
 GPU = "h100-sxm"
 HERE = Path(__file__).parent
-ORDERS = {"grouped8": ("grouped", {"group": 8}), "grouped16": ("grouped", {"group": 16}),
-          "row": ("row", {}), "col": ("col", {})}
 
 
 def check(path: Path, precision: str) -> None:

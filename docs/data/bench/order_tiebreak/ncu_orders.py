@@ -13,9 +13,9 @@ import torch
 from swizzlekit.kernels import matmul
 from swizzlekit.lab.bench import operands
 
+from probe import ORDERS          # the four orders the probe times
+
 SHAPES = [(3000, 5000, 4000), (8192, 8192, 8192), (4096, 16384, 4096)]
-ORDERS = {"grouped8": ("grouped", {"group": 8}), "grouped16": ("grouped", {"group": 16}),
-          "row": ("row", {}), "col": ("col", {})}
 
 for M, N, K in SHAPES:
     torch.manual_seed(0)

@@ -13,10 +13,10 @@ from pathlib import Path
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.orders import order
 
+from probe import ORDERS          # the four orders the probe times
+
 HERE = Path(__file__).parent
 SHAPES = [(3000, 5000, 4000), (8192, 8192, 8192), (4096, 16384, 4096)]
-ORDERS = {"grouped8": ("grouped", {"group": 8}), "grouped16": ("grouped", {"group": 16}),
-          "row": ("row", {}), "col": ("col", {})}
 METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "lts__t_sectors_op_read.sum",
            "lts__t_sectors_srcunit_ltcfabric.sum",
            "lts__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -32,9 +32,13 @@ def launches() -> list[dict]:
     return [out[k] for k in sorted(out)]
 
 
-if __name__ == "__main__":
-    runs = launches()
-    per = len(runs) // (len(SHAPES) * len(ORDERS))        # launches a call (in launch order)
+def per_call(runs: list[dict]) -> int:
+    """Launches a call: the calls ran in the order of SHAPES, then ORDERS."""
+    return len(runs) // (len(SHAPES) * len(ORDERS))
+
+
+def print_table(runs: list[dict]) -> None:
+    per = per_call(runs)
     print(f"{len(runs)} launches, {per} a call; medians. time us | DRAM GB (model) | L2 sectors "
           f"M (fabric M; model lookups M) | L2 % | tensor %")
     i = 0
@@ -67,9 +71,8 @@ def paired_sectors(M: int, N: int, K: int, name: str, pair: int = 2) -> float:
     return total / 32 / 1e6
 
 
-def print_pairs() -> None:
-    runs = launches()
-    per = len(runs) // (len(SHAPES) * len(ORDERS))
+def print_pairs(runs: list[dict]) -> None:
+    per = per_call(runs)
     print("\nL2 sectors read, less the fabric's (M), against every CTA reading its own tiles "
           "and against consecutive pairs of CTAs merging their requests:")
     i = 0
@@ -84,4 +87,6 @@ def print_pairs() -> None:
 
 
 if __name__ == "__main__":
-    print_pairs()
+    runs = launches()
+    print_table(runs)
+    print_pairs(runs)
