@@ -1,6 +1,6 @@
 """The TMA GEMM kernels' variants that keep a large fp32 tile live across a split's sum
 (split K at S = 2 and 3, the tail split; 16-bit and fp8) compile for sm_90 with no registers
-spilled. Before split K's partial sums went to whole blocks (8eb230f), 11 of these 15
+spilled. Before split K's partial sums went to whole blocks (8eb230f), 11 of the first 15
 spilled under Triton 3.6 and 3.9 alike: every 16-bit split variant in 128x256, 256x128 or
 4-warp 128x128 tiles (128-712 bytes a thread) and every fp8 one; the H100 ran the 16-bit
 ones with local-memory stalls (docs/data/bench/narrow_split/).
@@ -29,7 +29,8 @@ VARIANTS = [("bf16", 128, 256, 64, 3, 8, 1, False), ("bf16", 128, 256, 64, 3, 8,
             ("bf16", 128, 128, 64, 5, 8, 3, False), ("bf16", 128, 256, 64, 3, 8, 1, True),
             ("bf16", 128, 128, 64, 4, 8, 1, True), ("fp8", 128, 256, 128, 3, 8, 2, False),
             ("fp8", 128, 256, 128, 3, 8, 3, False), ("fp8", 256, 128, 128, 3, 8, 3, False),
-            ("fp8", 128, 128, 128, 4, 4, 3, False)]
+            ("fp8", 128, 128, 128, 4, 4, 3, False), ("fp8", 128, 256, 128, 3, 8, 1, True),
+            ("fp8", 128, 128, 128, 4, 8, 1, True)]
 
 
 def _kernel(kind, bm, bn, bk, split, tail):
@@ -39,7 +40,8 @@ def _kernel(kind, bm, bn, bk, split, tail):
     if kind == "fp8":
         from swizzlekit.kernels.triton.scaled import _scaled_tma_kernel as kernel
         consts = dict(ORDER="grouped", P=8, PERSISTENT=False, ROWWISE=False, OUT_BYTES=2,
-                      SPLIT_K=split, C_PTR=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, FLAT=False)
+                      SPLIT_K=split, TAIL=tail, C_PTR=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                      FLAT=False)
         types = {"a_desc": f"tensordesc<fp8e4nv[{bm}, {bk}]>",
                  "b_desc": f"tensordesc<fp8e4nv[{bn}, {bk}]>", "sa_ptr": "*fp32",
                  "sb_ptr": "*fp32"}

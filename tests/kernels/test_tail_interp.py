@@ -60,7 +60,7 @@ def test_tail_for_names_half_empty_last_waves_only():
 
 
 @pytest.mark.parametrize("elem,persistent,tma,slots,ok", [
-    (2, False, True, True, True), (4, False, True, True, False), (1, False, True, True, False),
+    (2, False, True, True, True), (4, False, True, True, False), (1, False, True, True, True),
     (2, True, True, True, False), (2, False, False, True, False), (2, False, True, False, False)])
 def test_tail_route(elem, persistent, tma, slots, ok):
     from swizzlekit.kernels.triton.waves import tail_route
@@ -100,6 +100,38 @@ def test_the_tma_kernel_splits_the_last_wave(m, n, k, dtype, kmajor):
         _, counts = tail_buffers(a.device, 4, mm.MAX_TILE_AREA)
         assert not counts.any()
     assert ways > 1 or (m, n, k) == (100, 72, 200)     # the shapes split, but for one
+
+
+@pytest.mark.parametrize("m,n,k", [(160, 32, 96), (68, 72, 208), (33, 264, 64)])
+@pytest.mark.parametrize("rowwise", [False, True], ids=["per tensor", "per row and column"])
+@pytest.mark.parametrize("c_masked", [False, True], ids=["C by TMA", "C by masked stores"])
+def test_the_fp8_tma_kernel_splits_the_last_wave(m, n, k, rowwise, c_masked):
+    """``scaled._launch(..., tail=True)`` in the interpreter (four programs): the whole
+    tiles, then the last partial wave's tiles in shares whose partials the last to count
+    adds, scales and stores; against the float64 product of the scaled operands, NaN-poisoned
+    C (a view of a wider buffer where C goes by masked stores), the counters left zero."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.kernels.triton.split_k import tail_buffers
+    from swizzlekit.kernels.triton.waves import tail_ways
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    if not scaled._INTERPRET:
+        pytest.skip("the interpreter's test (the GPU tier runs the call itself)")
+    torch.manual_seed(1)
+    ways = tail_ways(-(-m // 32) * -(-n // 32), 4, -(-k // 32))
+    for _ in range(2):                          # twice: the counters start from zero again
+        a, b, sa, sb, ref = scaled_operands(m, n, k, "cpu", rowwise=rowwise)
+        wide = torch.full((m, n + 3 if c_masked else n), float("nan"), dtype=torch.bfloat16)
+        c = wide[:, :n]
+        go = (a, b, c, sa.reshape(-1).contiguous(), sb.reshape(-1).contiguous(), None,
+              "grouped", 8, rowwise, False, True, c_masked)
+        scaled._launch(*go, 1, None, True)
+        err = relative_error(c, ref=ref)
+        assert err == err and err < scaled.TOLERANCE["bfloat16"], (err, ways)
+        _, counts = tail_buffers(a.device, 4, scaled.MAX_TILE_AREA)
+        assert not counts.any()
+        assert wide[:, n:].isnan().all()        # nothing written past C's columns
+    assert ways > 1
 
 
 @pytest.mark.parametrize("winner", [0, 1, 2])

@@ -285,8 +285,8 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         wide=_wide(M, N, K, precision, persistent, route, gpu),
                         c_regs=_c_regs(precision, persistent, route),
                         hints=_hints(route, precision),
-                        tail_ways=_tail(M, N, K, precision, persistent, route, chosen.order,
-                                        gpu))
+                        tail_ways=_tail(M, precision, kernel, persistent, route,
+                                        chosen.order, gpu))
 
 
 def _hints(route: _Route, precision: str) -> tuple[str, ...]:
@@ -328,19 +328,24 @@ def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
                  c_regs_timed(elem, mm_precision, route.tma, route.b_kmajor, persistent))
 
 
-def _tail(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route, order: str,
+def _tail(M: int, precision: str, kernel: str, persistent: bool, route: _Route, order: str,
           gpu: str) -> int:
-    """The shares of a tail split ``matmul._plan`` times on the first call (its 128x256
-    tiles', :func:`~.waves.tail_shares`), where the route may take one; else 0."""
+    """The shares of a tail split the GEMM's plan times on the first call (its 128x256 tiles',
+    :func:`~.waves.tail_shares`, K in steps of 64, fp8's of 128), where the route may take
+    one; else 0. An fp8 call times it by TMA whatever its plain plan's loads, where its rows
+    allow TMA and ``kernel`` is not "pointer" (``scaled._plan``)."""
     from swizzlekit.gpus import gpu as preset
     from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
     from swizzlekit.kernels.triton.waves import tail_route, tail_shares, tail_timed
 
-    sms = preset(gpu).sms
-    if not (tail_route(PRECISIONS[precision][0], persistent, route.tma, order in FLAT_ORDERS)
-            and tail_timed(M, route.N, route.K, sms)):
+    fp8 = precision == "fp8"
+    by_tma = (kernel != "pointer" and not _ragged(route.N, route.K, precision)) if fp8 \
+        else route.tma
+    block_k, sms = (128 if fp8 else 64), preset(gpu).sms
+    if not (tail_route(PRECISIONS[precision][0], persistent, by_tma, order in FLAT_ORDERS)
+            and tail_timed(M, route.N, route.K, sms, block_k)):
         return 0
-    return tail_shares(M, route.N, route.K, sms)
+    return tail_shares(M, route.N, route.K, sms, block_k)
 
 
 def _wide(M: int, N: int, K: int, precision: str, persistent: bool, route: _Route,

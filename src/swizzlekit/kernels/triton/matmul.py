@@ -34,8 +34,8 @@ from swizzlekit.kernels.triton.copies import (COPY_B_MIN_M, COPY_MIN_MNK, PAD_MI
                                               _pitched, _tma_copies)
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _sms
-from swizzlekit.kernels.triton.split_k import buffers, resolve, tail_buffers
+from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _one_per_sm, _sms
+from swizzlekit.kernels.triton.split_k import launch_buffers, resolve
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
 from swizzlekit.kernels.triton.matmul_configs import (C_REGS, FLAT_ORDERS, MAX_TILE_AREA,
                                                       TMA_MIN_M, TMA_MIN_MNK, _auto_order,
@@ -139,7 +139,8 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
             a2, b2, c2 = (*_tma_copies(a, b, print_), c) if route.copies else (a, b, c)
         if route.pitch:             # B read from rows of a 128-byte pitch (copies._pitched)
             b2 = _pitched(b2)
-        ws, counts = _work(route.split, route.tail, M, b2.shape[1], a.device, c2)
+        ws, counts = launch_buffers(route.split, route.tail, M, b2.shape[1], a.device, c2,
+                                    MAX_TILE_AREA)
         if route.kcopy:             # TF32: B's K-major copy (N x K), as _plan made it
             b2 = kmajor_copy(b2)
         elif route.tma and route.b_kmajor:
@@ -276,20 +277,6 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
     return _launch(*go, split_k, print_)
 
 
-def _work(split: int, tail: bool, M: int, N: int, device, unused):
-    """A launch's workspace and counters: a tail split's (:func:`.split_k.tail_buffers`), a
-    split K's (:func:`.split_k.buffers`), or ``unused`` for both."""
-    if tail:
-        return tail_buffers(device, _one_per_sm(device), MAX_TILE_AREA)
-    return buffers(split, M, N, device, unused)
-
-
-def _one_per_sm(device) -> int:
-    """Programs of a launch that runs one per SM (flattened configs, a tail split): the
-    device's SMs, or 4 in the interpreter."""
-    return _sms(device) if device.type == "cuda" else 4
-
-
 def _launch_wide(plan, a, b_arg, c, sig, print_, pitch: bool):
     """Launch a wide plan and keep its route for repeat calls (key: the signature's; ``pitch``:
     ``b_arg`` is B's pitched copy, which each repeat call makes afresh)."""
@@ -312,7 +299,7 @@ def _launch(a, b, b_op, b_arg, c, sig, kernel_order: str, p: int, precision: str
     M, K = a.shape
     N = b.shape[1]
     on_gpu = a.device.type == "cuda"
-    ws, counts = _work(split_k, tail, M, N, a.device, c)
+    ws, counts = launch_buffers(split_k, tail, M, N, a.device, c, MAX_TILE_AREA)
     mark = ("regs",) if regs else ("tail",) if tail else ()
     key = (*sig, split_k, *mark) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None

@@ -30,18 +30,22 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags
 from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.triton.tiles import (_by_tma, _descriptors, _launch_slots,
-                                             _pointer_acc, _set_blocks_of, _sms, _store_c,
-                                             _tile)
+                                             _one_per_sm, _pointer_acc, _set_blocks_of, _sms,
+                                             _store_c, _tile)
+from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
 from swizzlekit.kernels.triton.pad import pad_k
 from swizzlekit.kernels.triton.plans import PlanCache, capture
 from swizzlekit.kernels.triton.routes import Route, RouteCache, fingerprint
-from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, buffers, resolve
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, _tail_plan, _tail_sum,
+                                              launch_buffers, pick_split, resolve)
 from swizzlekit.kernels.triton.splits import check_split
 from swizzlekit.kernels.triton.scaled_configs import (FP8_TMA_MIN_M, FP8_TMA_MIN_MNK,
-                                                      FP8_TMA_MIN_MNK_WIDE, POINTER_K,
+                                                      FP8_TMA_MIN_MNK_WIDE, MAX_TILE_AREA,
+                                                      POINTER_K,
                                                       _auto_order, _configs, _prune,
                                                       tma_by_size)
 from swizzlekit.kernels.triton.tuning import _autotune
+from swizzlekit.kernels.triton.waves import tail_route, tail_timed
 
 __all__ = ["scaled_matmul", "scaled_describe", "OUT_DTYPES", "TOLERANCE", "PLANS",
            "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K", "tma_by_size"]
@@ -101,15 +105,15 @@ def _set_blocks(nargs):
 
 @_autotune("fp8_tma", configs=_configs(_set_blocks, flat=True),
            key=["M", "N", "K", "ORDER", "P", "PERSISTENT", "ROWWISE", "OUT_BYTES", "SPLIT_K",
-                "C_PTR"],
+                "TAIL", "C_PTR"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.jit
 def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, M, N, K,
                        stride_cm, stride_cn, ORDER: tl.constexpr, P: tl.constexpr,
                        PERSISTENT: tl.constexpr, NUM_PROGRAMS, ROWWISE: tl.constexpr,
-                       OUT_BYTES: tl.constexpr, SPLIT_K: tl.constexpr, C_PTR: tl.constexpr,
-                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       FLAT: tl.constexpr):
+                       OUT_BYTES: tl.constexpr, SPLIT_K: tl.constexpr, TAIL: tl.constexpr,
+                       C_PTR: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       BLOCK_K: tl.constexpr, FLAT: tl.constexpr):
     """Tiles moved by TMA (zero-filled past the edges, stores clipped); ``b_desc`` describes
     Bᵀ (N x K), and its tiles are transposed on load. ``PERSISTENT``: ``NUM_PROGRAMS``
     programs walk the launch slots with a stride. ``FLAT``: one program per SM walks the
@@ -118,7 +122,11 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
     would key on, and the staged C tile's size decides which configs fit. ``SPLIT_K``: as
     the pointer kernel (not with ``FLAT`` or ``PERSISTENT``). ``C_PTR``: ``c_desc`` is C's
     pointer (strides ``stride_cm`` and ``stride_cn``: rows not 16-byte aligned, or C not
-    row-major), written by masked stores (:func:`.tiles._store_c`)."""
+    row-major), written by masked stores (:func:`.tiles._store_c`). ``TAIL``: one program per
+    SM (``NUM_PROGRAMS``) walks whole waves of tiles, then the last partial wave's tiles are
+    split in even shares of their K steps, one program a share, as in the 16-bit kernel
+    (:mod:`.tma_kernel`, :func:`.split_k._tail_plan`); the share that counts last scales and
+    stores the tile."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     if FLAT:
@@ -127,6 +135,32 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
             _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
                          pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, SPLIT_K, C_PTR,
                          BLOCK_M, BLOCK_N, BLOCK_K)
+    elif TAIL:
+        steps = tl.cdiv(K, BLOCK_K)
+        whole, ways = _tail_plan(tiles_m * tiles_n, NUM_PROGRAMS, steps)
+        if TAIL == 2:
+            for slot in tl.range(tl.program_id(0), whole, NUM_PROGRAMS, flatten=True):
+                pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
+                             pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
+                             BLOCK_M, BLOCK_N, BLOCK_K)
+        else:
+            for slot in range(tl.program_id(0), whole, NUM_PROGRAMS):
+                pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
+                             pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
+                             BLOCK_M, BLOCK_N, BLOCK_K)
+        tail_tile = tl.program_id(0) // ways
+        if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
+            pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
+            share = tl.cdiv(steps, ways)
+            first = (tl.program_id(0) % ways) * share
+            acc = _scaled_acc(a_desc, b_desc, pid_m, pid_n, first,
+                              tl.minimum(steps, first + share), BLOCK_M, BLOCK_N, BLOCK_K)
+            acc, last = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
+            if last:
+                _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, stride_cm,
+                              stride_cn, ROWWISE, C_PTR, BLOCK_M, BLOCK_N)
     else:
         step = NUM_PROGRAMS if PERSISTENT else slots
         for slot in range(tl.program_id(0), slots, step):
@@ -143,24 +177,40 @@ def _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid
                  SPLIT_K: tl.constexpr, C_PTR: tl.constexpr, BLOCK_M: tl.constexpr,
                  BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """One tile by TMA: the K loop (this split's share of it), the scales, and the store."""
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     first, last = _k_range(K, BLOCK_K, SPLIT_K)
-    for k in range(first, last):
-        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-        b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-        acc = tl.dot(a, b, acc)
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = _scaled_acc(a_desc, b_desc, pid_m, pid_n, first, last, BLOCK_M, BLOCK_N, BLOCK_K)
     if SPLIT_K > 1:         # the last split of the tile scales and writes the sum of all S
         acc, last_split = _split_sum(acc, ws_ptr, counts_ptr, pid_m, pid_n, tiles_n, M,
                                      BLOCK_M, BLOCK_N)
         if last_split:
-            acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-            _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M,
-                     BLOCK_N)
+            _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, stride_cm,
+                          stride_cn, ROWWISE, C_PTR, BLOCK_M, BLOCK_N)
     else:
-        acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
-        _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M, BLOCK_N)
+        _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, stride_cm, stride_cn,
+                      ROWWISE, C_PTR, BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def _scaled_acc(a_desc, b_desc, pid_m, pid_n, first, last, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """The fp32 sum over K steps ``first`` to ``last`` of tile ``(pid_m, pid_n)``, by TMA."""
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(first, last):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+        acc = tl.dot(a, b, acc)
+    return acc
+
+
+@triton.jit
+def _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, stride_cm, stride_cn,
+                  ROWWISE: tl.constexpr, C_PTR: tl.constexpr, BLOCK_M: tl.constexpr,
+                  BLOCK_N: tl.constexpr):
+    """The epilogue of a finished tile: the scales, then C's store (:func:`.tiles._store_c`)."""
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = _scaled(acc, sa_ptr, sb_ptr, offs_cm, offs_cn, M, N, ROWWISE)
+    _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR, BLOCK_M, BLOCK_N)
 
 
 # ---------------------------------------------------------------------------------- launcher
@@ -170,6 +220,16 @@ PLANS = PlanCache()
 SPLITS = PlanCache()
 #: Repeat calls by fingerprint: the door's verdict and the plan's key (:mod:`.routes`).
 ROUTES = RouteCache(4096)
+#: Where :func:`.waves.tail_for` holds: whether each signature's first call timed the tail
+#: split (``TAIL``) faster than its plain plan.
+TAILS = PlanCache()
+#: Whether calls may time a tail split; off, every call runs its plain plan (a switch for
+#: measuring the two against each other).
+TAIL_SPLIT_ON = True
+#: The K step of the tiles :func:`.waves.tail_for` counts for fp8 (its configs go 128 deep).
+BLOCK_K_STEP = 128
+
+
 def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
                   out_dtype=None, persistent: bool = False, tma: bool | None = None,
                   split_k: int | None = None, **order_params):
@@ -206,7 +266,8 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         c = out if out is not None else torch.empty((M, N), device=a.device,
                                                     dtype=out_dtype or torch.bfloat16)
         a2, b2 = _aligned_copies(a, b) if route.pad else (a, b)
-        ws, counts = buffers(route.split, M, N, a.device, scale_a)
+        ws, counts = launch_buffers(route.split, route.tail, M, N, a.device, scale_a,
+                                    MAX_TILE_AREA)
         return _follow(route, plan, a2, b2, c, scale_a, scale_b, ws, counts)
     M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
     _check_flags(persistent, tma)
@@ -237,10 +298,10 @@ def scaled_describe(a, b, scale_a, scale_b, order: str = "auto", *, out=None, ou
     """How :func:`scaled_matmul` with these arguments runs now (the route and plan its earlier
     calls kept): ``kernel`` (tma or pointer), ``config`` (``BMxBNxBK/sS/wW``), ``order`` and
     its parameter ``p``, ``split_k``, ``copies`` ("pad" where it runs on zero-padded aligned
-    copies of A and Bᵀ, else ""), and ``c_masked`` (C written by masked stores, its rows no
-    16-byte multiples); the other keys of :func:`.matmul.describe`, which no fp8 call takes,
-    False. None before a route is kept (from a fingerprint's second call, on a
-    GPU), or where the caches dropped it."""
+    copies of A and Bᵀ, else ""), ``c_masked`` (C written by masked stores, its rows no
+    16-byte multiples) and ``tail_split`` (the last wave's tiles split, ``TAIL``); the other
+    keys of :func:`.matmul.describe`, which no fp8 call takes, False. None before a route is
+    kept (from a fingerprint's second call, on a GPU), or where the caches dropped it."""
     from swizzlekit.kernels.triton.choose import config_label
 
     _check(a, b, scale_a, scale_b, out, out_dtype)     # the door's own checks
@@ -260,15 +321,17 @@ def scaled_describe(a, b, scale_a, scale_b, order: str = "auto", *, out=None, ou
     return {"kernel": "tma" if route.tma else "pointer", "config": config,
             "order": info.get("ORDER", ""), "p": info.get("P"), "split_k": route.split,
             "copies": "pad" if route.pad else "", "b_pitch_copy": False, "b_kmajor_copy": False,
-            "c_masked": bool(route.c_ptr), "c_registers": False, "tail_split": False}
+            "c_masked": bool(route.c_ptr), "c_registers": False, "tail_split": route.tail}
 
 
 # ------------------------------------------------------------------------------------ plan
 def _plan(a, b, c, scale_a, scale_b, kernel_order: str, p: int, rowwise: bool,
           persistent: bool, tma, split_k, print_):
     """The plan of a checked call on operands it can run on as they are: TMA or pointer
-    loads, C by TMA or masked stores, the launch signature, and the split of K (timed once
-    per signature where ``split_k`` is None, through :func:`_launch`); then :func:`_launch`."""
+    loads, C by TMA or masked stores, the launch signature, the split of K (timed once per
+    signature where ``split_k`` is None, through :func:`_launch`), and where
+    :func:`.waves.tail_for` holds, a tail split by TMA timed against that plan once per
+    signature (:data:`TAILS`); then :func:`_launch`."""
     M, K = a.shape
     N = b.shape[1]
     bt = b.T                                     # N x K, K contiguous
@@ -281,34 +344,52 @@ def _plan(a, b, c, scale_a, scale_b, kernel_order: str, p: int, rowwise: bool,
                               f"(K={K} must be a multiple of 16)")
     if persistent and not use_tma:
         raise SwizzleKitError("persistent=True needs TMA: A and Bᵀ with 16-byte aligned rows")
-    c_ptr = use_tma and not _tma_ok(c)      # TMA loads, C by masked stores
     sa, sb = scale_a.reshape(-1).contiguous(), scale_b.reshape(-1).contiguous()
-    sig = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
-            a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
-            sb.data_ptr() % 16, kernel_order, p, rowwise, use_tma, persistent, c_ptr)
-           if on_gpu else None)   # the JIT specializes on each pointer's 16-byte alignment
-    go = (a, b, c, sa, sb, sig, kernel_order, p, rowwise, persistent, use_tma, c_ptr)
+
+    def go(by_tma: bool) -> tuple:
+        """The launch arguments by TMA or pointer loads (C by masked stores where TMA cannot
+        store it), with their signature: the JIT specializes on each pointer's alignment."""
+        c_ptr = by_tma and not _tma_ok(c)
+        sig = ((a.device.index, M, N, K, *a.stride(), *b.stride(), *c.stride(), c.dtype,
+                a.data_ptr() % 16, b.data_ptr() % 16, c.data_ptr() % 16, sa.data_ptr() % 16,
+                sb.data_ptr() % 16, kernel_order, p, rowwise, by_tma, persistent, c_ptr)
+               if on_gpu else None)
+        return (a, b, c, sa, sb, sig, kernel_order, p, rowwise, persistent, by_tma, c_ptr)
+
+    plain = go(use_tma)
+    sig = plain[5]
+    auto_split = split_k is None
     split_k = resolve(split_k, SPLITS, sig, M, N, K, persistent,
-                      lambda s: _launch(*go, s, None))
-    contiguous = scale_a.is_contiguous() and scale_b.is_contiguous()
-    return _launch(*go, split_k, print_ if contiguous else None)
+                      lambda s: _launch(*plain, s, None))
+    print_ = print_ if scale_a.is_contiguous() and scale_b.is_contiguous() else None
+    if (split_k == 1 and auto_split and sig is not None and TAIL_SPLIT_ON and ok
+            and tma is not False
+            and tail_route(1, persistent, True,
+                           kernel_order == AUTO or kernel_order in FLAT_ORDERS)
+            and tail_timed(M, N, K, _sms(a.device), BLOCK_K_STEP)):
+        # the last wave's tiles split by TMA, timed against the plain plan (either loads)
+        runs = (lambda: _launch(*plain, 1, None), lambda: _launch(*go(True), 1, None, True))
+        if TAILS.kept(sig, lambda: bool(pick_split(lambda i: runs[i](), (0, 1)))):
+            return _launch(*go(True), 1, print_, True)
+    return _launch(*plain, split_k, print_)
 
 
 # ---------------------------------------------------------------------------------- launch
 def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, persistent: bool,
-            use_tma: bool, c_ptr: bool, split_k: int, print_):
+            use_tma: bool, c_ptr: bool, split_k: int, print_, tail: bool = False):
     """Launch the plan of ``sig`` and ``split_k`` (kept under ``print_`` for repeat calls:
     contiguous scales are their flat views' memory), or, on the signature's first call,
-    autotune and compile it and keep it."""
+    autotune and compile it and keep it. ``tail``: the TMA kernel with a tail split
+    (``TAIL``), one program an SM."""
     M, K = a.shape
     N = b.shape[1]
     bt = b.T
     on_gpu = a.device.type == "cuda" and not _INTERPRET
-    ws, counts = buffers(split_k, M, N, a.device, sa)
-    key = (*sig, split_k) if sig is not None else None
+    ws, counts = launch_buffers(split_k, tail, M, N, a.device, sa, MAX_TILE_AREA)
+    key = (*sig, split_k, *(("tail",) if tail else ())) if sig is not None else None
     plan = PLANS.get(key) if key is not None else None
     if plan is not None:
-        route = Route(key, split_k, use_tma, True, c_ptr=c_ptr)
+        route = Route(key, split_k, use_tma, True, c_ptr=c_ptr, tail=tail)
         if print_ is not None:
             ROUTES.put(print_, route)
         return _follow(route, plan, a, b, c, sa, sb, ws, counts)
@@ -316,10 +397,11 @@ def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, pers
         kernel_order, p = _order_args(*_auto_order(M, N, K, c.element_size(), use_tma,
                                                    persistent))
     programs = _sms(a.device) * 2 if persistent and on_gpu else 8
-
-    flat_programs = _sms(a.device) if on_gpu else 4
+    flat_programs = _one_per_sm(a.device)     # flattened configs and tail splits
 
     def grid(meta):
+        if tail:                                        # one program an SM
+            return (flat_programs, 1)
         slots = _slots(kernel_order, p, triton.cdiv(M, meta["BLOCK_M"]),
                        triton.cdiv(N, meta["BLOCK_N"]))
         if meta.get("FLAT"):
@@ -331,14 +413,13 @@ def _launch(a, b, c, sa, sb, sig, kernel_order: str, p: int, rowwise: bool, pers
         by_tma, by_pointer = _by_tma(a, bt, c, c_ptr)
         descs = [*_descriptors(by_tma, True, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16}),
                  *by_pointer]
+        consts = dict(PERSISTENT=persistent, NUM_PROGRAMS=flat_programs if tail else programs,
+                      OUT_BYTES=c.element_size(), C_PTR=c_ptr, TAIL=tail, **options)
         compiled = _scaled_tma_kernel[grid](*descs, sa, sb, ws, counts, M, N, K, *c.stride(),
-                                            PERSISTENT=persistent, NUM_PROGRAMS=programs,
-                                            OUT_BYTES=c.element_size(), C_PTR=c_ptr, **options)
+                                            **consts)
         named = dict(zip(("a_desc", "b_desc", "c_desc", "sa_ptr", "sb_ptr", "ws_ptr",
                           "counts_ptr", "M", "N", "K", "stride_cm", "stride_cn"),
-                         (*descs, sa, sb, ws, counts, M, N, K, *c.stride())),
-                     PERSISTENT=persistent, NUM_PROGRAMS=programs, OUT_BYTES=c.element_size(),
-                     C_PTR=c_ptr, **options)
+                         (*descs, sa, sb, ws, counts, M, N, K, *c.stride())), **consts)
         kernel = _scaled_tma_kernel
     else:
         args = (a, b, c, sa, sb, ws, counts, M, N, K, a.stride(0), a.stride(1), b.stride(0),

@@ -17,7 +17,7 @@ from swizzlekit.kernels.triton.configs import (_INTERPRET, FP8_DEEP_TILES, INTER
 from swizzlekit.kernels.triton.footprint import element_size
 from swizzlekit.kernels.triton.matmul_configs import _rows_class, flat_ok
 
-__all__ = ["FLAT_TILES", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K",
+__all__ = ["FLAT_TILES", "MAX_TILE_AREA", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K",
            "tma_by_size"]
 
 
@@ -51,6 +51,11 @@ def _tile_configs(pre_hook=None):
 #: H200 (2026-11-23, docs/data/bench/JOURNAL.md) 8192x8192x512 ran 917 against 756 TFLOP/s, and
 #: 16384x16384x2048 1196 against 1101, for the same 128x256 tile one per program.
 FLAT_TILES = [(128, 256, 128, 3, 8), (128, 128, 128, 4, 8)]
+
+
+#: The largest ``BLOCK_M x BLOCK_N`` of the TMA kernel's configs (a tail split's workspace
+#: block, :func:`.split_k.tail_buffers`).
+MAX_TILE_AREA = max(c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] for c in _configs(flat=True))
 
 
 def _prune(configs, named_args, **kwargs):

@@ -38,8 +38,8 @@ import triton.language as tl
 from swizzlekit.kernels.triton.splits import (AUTO_SPLITS, WORKSPACE_SIDE, auto_split,
                                               workspace_elements)
 
-__all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "PICK_REPLICATES",
-           "PICK_REP_MS"]
+__all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "launch_buffers",
+           "PICK_REPLICATES", "PICK_REP_MS"]
 
 
 #: Replicates of each candidate :func:`pick_split` times, interleaved, the order rotated each
@@ -197,6 +197,17 @@ def tail_buffers(device, programs: int, area: int):
         have = torch.empty(programs * area, device=device, dtype=torch.float32)
         _TAIL_WS[key] = have
     return have, counters(device, programs)
+
+
+def launch_buffers(split: int, tail: bool, M: int, N: int, device, unused, area: int):
+    """A launch's workspace and counters: a tail split's (:func:`tail_buffers`, one block of
+    ``area`` elements a program, one program an SM), a split K's (:func:`buffers`), or
+    ``unused`` for both."""
+    from swizzlekit.kernels.triton.tiles import _one_per_sm
+
+    if tail:
+        return tail_buffers(device, _one_per_sm(device), area)
+    return buffers(split, M, N, device, unused)
 
 
 def counters(device, tiles: int):

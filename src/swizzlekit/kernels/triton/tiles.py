@@ -176,6 +176,12 @@ def _sms(device) -> int:
     return torch.cuda.get_device_properties(device).multi_processor_count
 
 
+def _one_per_sm(device) -> int:
+    """Programs of a launch that runs one per SM (flattened configs, a tail split): the
+    device's SMs, or 4 in the interpreter."""
+    return _sms(device) if device.type == "cuda" else 4
+
+
 def _descriptors(tensors, b_kmajor: bool, blocks: dict):
     """TMA descriptors of A, B (or Bᵀ when ``b_kmajor``) and C with the config's blocks."""
     from triton.tools.tensor_descriptor import TensorDescriptor

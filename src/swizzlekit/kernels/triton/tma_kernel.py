@@ -87,10 +87,16 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
                      BLOCK_N)
     elif TAIL:
         whole, ways = _tail_plan(tiles_m * tiles_n, NUM_PROGRAMS, tl.cdiv(K, BLOCK_K))
-        for slot in range(tl.program_id(0), whole, NUM_PROGRAMS):
-            _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
-                      M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, 1,
-                      C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+        if TAIL == 2:
+            for slot in tl.range(tl.program_id(0), whole, NUM_PROGRAMS, flatten=True):
+                _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
+                          M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, 1,
+                          C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+        else:
+            for slot in range(tl.program_id(0), whole, NUM_PROGRAMS):
+                _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
+                          M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, 1,
+                          C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
         tail_tile = tl.program_id(0) // ways
         if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
             pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)

@@ -214,45 +214,52 @@ def tail_ways(tiles: int, sms: int, steps: int) -> int:
 
 
 def tail_route(elem_bytes: int, persistent: bool, tma: bool, slots_are_tiles: bool) -> bool:
-    """Whether a call's route may take a tail split: 16-bit operands by TMA (any C, B as given
-    or copied), not persistent, under an order whose launch slots are its tiles
-    (``slots_are_tiles``: :data:`.matmul_configs.FLAT_ORDERS`, or ``auto``, which picks a
-    grouped order). ``matmul._plan`` and ``kernels configs`` both ask this.
+    """Whether a call's route may take a tail split: 16-bit operands (``matmul``) or fp8 ones
+    (``scaled_matmul``), by TMA (any C, B as given or copied; an fp8 call whose plain plan
+    takes pointer loads times its tail split by TMA where its rows allow), not persistent,
+    under an order whose launch slots are its tiles (``slots_are_tiles``:
+    :data:`.matmul_configs.FLAT_ORDERS`, or ``auto``, which picks a grouped order). The
+    GEMMs' plans and ``kernels configs`` ask this.
 
-    >>> tail_route(2, False, True, True), tail_route(2, False, False, True)
-    (True, False)
+    >>> tail_route(2, False, True, True), tail_route(1, False, True, True)
+    (True, True)
+    >>> tail_route(4, False, True, True), tail_route(2, False, False, True)
+    (False, False)
     """
-    return (check_int("elem_bytes", elem_bytes, 1) == 2 and not persistent and tma
+    return (check_int("elem_bytes", elem_bytes, 1) in (1, 2) and not persistent and tma
             and slots_are_tiles)
 
 
-def tail_shares(M: int, N: int, K: int, sms: int) -> int:
-    """The shares a 16-bit call of M x N x K on ``sms`` SMs splits each of its last partial
-    wave's :data:`PLAIN_TILE` tiles into (:func:`tail_ways`, K in steps of 64), from
-    :data:`WIDE_MIN_MNK` multiply-adds; 1 where it splits none.
+def tail_shares(M: int, N: int, K: int, sms: int, block_k: int = 64) -> int:
+    """The shares a call of M x N x K on ``sms`` SMs splits each of its last partial wave's
+    :data:`PLAIN_TILE` tiles into (:func:`tail_ways`, K in steps of ``block_k``: 64 for
+    16-bit tiles, 128 for fp8's), from :data:`WIDE_MIN_MNK` multiply-adds; 1 where it splits
+    none.
 
     >>> tail_shares(1163, 4096, 4096, 132), tail_shares(4096, 4096, 4096, 132)
     (4, 1)
+    >>> tail_shares(6016, 768, 2432, 132), tail_shares(6016, 768, 2432, 132, 128)
+    (13, 10)
     """
-    M, N, K, sms = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K),
-                                                           ("sms", sms)))
+    M, N, K, sms, block_k = (check_int(name, v, 1) for name, v in (
+        ("M", M), ("N", N), ("K", K), ("sms", sms), ("block_k", block_k)))
     if M * N * K < WIDE_MIN_MNK:
         return 1
-    return tail_ways(tiles_of(M, N, *PLAIN_TILE), sms, -(-K // 64))
+    return tail_ways(tiles_of(M, N, *PLAIN_TILE), sms, -(-K // block_k))
 
 
-def tail_for(M: int, N: int, K: int, sms: int) -> bool:
-    """Whether a 16-bit call of M x N x K on ``sms`` SMs times the tail split against its
-    autotuned config on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at
-    most half full after at least one full wave (:func:`tail_shares` of 2 or more).
+def tail_for(M: int, N: int, K: int, sms: int, block_k: int = 64) -> bool:
+    """Whether a call of M x N x K on ``sms`` SMs times the tail split against its plain plan
+    on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at most half full
+    after at least one full wave (:func:`tail_shares` of 2 or more).
 
     >>> tail_for(1163, 4096, 4096, 132), tail_for(4096, 4096, 4096, 132)
     (True, False)
     """
-    return tail_shares(M, N, K, sms) >= 2
+    return tail_shares(M, N, K, sms, block_k) >= 2
 
 
-def tail_timed(M: int, N: int, K: int, sms: int) -> bool:
+def tail_timed(M: int, N: int, K: int, sms: int, block_k: int = 64) -> bool:
     """:func:`tail_for`, where this process times anything on a first call (not under
     ``SWIZZLEKIT_AUTOTUNE=0``)."""
-    return tail_for(M, N, K, sms) and current_mode() != "0"
+    return tail_for(M, N, K, sms, block_k) and current_mode() != "0"
