@@ -11,7 +11,9 @@ reverted after this run): the wave-edge shapes it newly named, then 8 drawn the 
 with seed 20261129 where that rule named the 128x128 tile and the 128x256 one did not (41
 draws).
 
-Each call checked against float64 into a NaN-poisoned C; then 5 interleaved, rotated
+"tail off" names the default order (grouped(16) since bcb2e8c; grouped(8) in the runs before),
+so that its fingerprint, and the route it keeps, differ from "tail on"'s. Each call checked
+against float64 into a NaN-poisoned C; then 5 interleaved, rotated
 replicates (do_bench medians, L2 flushed); what each kept (``matmul.describe``). One JSON
 line a shape.
 
@@ -49,7 +51,7 @@ with open(sys.argv[1], "a") as f:
         c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
         runs = {"cublas": lambda out=c: torch.matmul(a, b, out=out),
                 "tail on": lambda out=c: mm.matmul(a, b, out=out),
-                "tail off": lambda out=c: mm.matmul(a, b, out=out, order="grouped", group=8)}
+                "tail off": lambda out=c: mm.matmul(a, b, out=out, order="grouped", group=16)}
         mm.TAIL_SPLIT_ON = False
         errs = {"tail off": error_of(runs["tail off"], a, b)}
         runs["tail off"]()                              # its route kept, without the split
@@ -57,7 +59,7 @@ with open(sys.argv[1], "a") as f:
         errs.update({k: error_of(runs[k], a, b) for k in ("cublas", "tail on")})
         runs["tail on"]()
         kept = {"tail on": mm.describe(a, b, out=c),
-                "tail off": mm.describe(a, b, out=c, order="grouped", group=8)}
+                "tail off": mm.describe(a, b, out=c, order="grouped", group=16)}
         bad = {k: e for k, e in errs.items() if not e < 1e-2}
         times = {} if bad else interleaved_ms(runs, 5, warmup_ms=10, rep_ms=40)
         ms = {k: statistics.median(t) for k, t in times.items()}

@@ -123,10 +123,10 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
     the pointer kernel (not with ``FLAT`` or ``PERSISTENT``). ``C_PTR``: ``c_desc`` is C's
     pointer (strides ``stride_cm`` and ``stride_cn``: rows not 16-byte aligned, or C not
     row-major), written by masked stores (:func:`.tiles._store_c`). ``TAIL``: one program per
-    SM (``NUM_PROGRAMS``) walks whole waves of tiles, then the last partial wave's tiles are
-    split in even shares of their K steps, one program a share, as in the 16-bit kernel
-    (:mod:`.tma_kernel`, :func:`.split_k._tail_plan`); the share that counts last scales and
-    stores the tile."""
+    SM (``NUM_PROGRAMS``) walks whole waves of tiles in a loop flattened with the K loop, then
+    the last partial wave's tiles are split in even shares of their K steps, one program a
+    share, as in the 16-bit kernel (:mod:`.tma_kernel`, :func:`.split_k._tail_plan`); the
+    share that counts last scales and stores the tile."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     if FLAT:
@@ -138,18 +138,11 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
     elif TAIL:
         steps = tl.cdiv(K, BLOCK_K)
         whole, ways = _tail_plan(tiles_m * tiles_n, NUM_PROGRAMS, steps)
-        if TAIL == 2:
-            for slot in tl.range(tl.program_id(0), whole, NUM_PROGRAMS, flatten=True):
-                pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
-                             pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
-                             BLOCK_M, BLOCK_N, BLOCK_K)
-        else:
-            for slot in range(tl.program_id(0), whole, NUM_PROGRAMS):
-                pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
-                _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
-                             pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
-                             BLOCK_M, BLOCK_N, BLOCK_K)
+        for slot in tl.range(tl.program_id(0), whole, NUM_PROGRAMS, flatten=True):
+            pid_m, pid_n = _tile(slot, tiles_m, tiles_n, ORDER, P)
+            _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
+                         pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
+                         BLOCK_M, BLOCK_N, BLOCK_K)
         tail_tile = tl.program_id(0) // ways
         if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
             pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
@@ -252,7 +245,11 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     ``split_k``: K split S ways in one launch, the last split of each tile adding the fp32
     partials (:mod:`.split_k`; not with ``persistent``). As in ``matmul``, the default (None)
     times S = 1 and 2 on a signature's first call where M <= 512 on a GPU, and keeps the
-    faster; elsewhere it means 1.
+    faster; elsewhere it means 1. Where it means 1 and the 128x256 tiles leave a last wave at
+    most half full after a full one (:func:`.waves.tail_for`), the first call also times a tail
+    split by TMA (the last partial wave's tiles split in even shares of their K steps, one
+    program an SM; not with ``tma=False``, ``persistent`` or an order whose slots are not its
+    tiles) against the plain plan and keeps the faster; :func:`scaled_describe` says which.
     """
     import torch
 
