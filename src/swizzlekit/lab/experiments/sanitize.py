@@ -12,7 +12,8 @@ the three composite tiles and a tail split (launched directly: calls this small 
 them; the tail split's shares add their partials across SMs, racecheck's case), TF32
 (on aligned copies of ragged operands too, and on B K-major with C from registers, launched
 directly too) and fp32; fp8 with
-scales by pointer loads and by TMA, per tensor and per row; the tutorial baseline; and the
+scales by pointer loads and by TMA, per tensor and per row, and its tail split (launched
+directly); the tutorial baseline; and the
 order-table GEMM. Shapes are small and ragged, so edge tiles and K tails run. The child runs
 with ``SWIZZLEKIT_AUTOTUNE=0`` (one config per path, not a timing sweep under the tool), and
 copies forced from any size (``copies.PAD_MIN_MNK`` and ``copies.COPY_MIN_MNK`` 1) so the copies'
@@ -65,6 +66,8 @@ TRITON_PATHS = (
     ("fp32 ieee", 130, 136, 64, "fp32", {"precision": "ieee"}),
     ("fp8 pointer", 129, 272, 256, "fp8", {"tma": False}),
     ("fp8 TMA rowwise", 256, 256, 208, "fp8", {"tma": True, "rowwise": True}),
+    ("fp8 tail split, rowwise, C by masked stores", 1163, 4100, 256, "fp8",
+     {"tail": True, "rowwise": True}),
     ("baseline bf16", 256, 256, 128, "baseline", {}),
     ("order table", 300, 260, 128, "table", {}),
 )
@@ -94,11 +97,18 @@ def _triton_path(name: str, m: int, n: int, k: int, kind: str, kwargs: dict) -> 
     if kind == "fp8":
         a = torch.randn(m, k, device="cuda", generator=gen).to(torch.float8_e4m3fn)
         bt = torch.randn(n, k, device="cuda", generator=gen).to(torch.float8_e4m3fn)
-        rowwise = kwargs.pop("rowwise", False)
+        rowwise, tail = kwargs.pop("rowwise", False), kwargs.pop("tail", False)
         sa = torch.rand(m if rowwise else 1, 1, device="cuda", generator=gen) + 0.5
         sb = torch.rand(1, n if rowwise else 1, device="cuda", generator=gen) + 0.5
-        out = scaled_matmul(a, bt.T, sa.reshape(-1, 1) if rowwise else sa.reshape(()),
-                            sb.reshape(1, -1) if rowwise else sb.reshape(()), **kwargs)
+        if tail:                # what an fp8 call at a half-empty last wave times, launched
+            from swizzlekit.kernels.triton import scaled    # directly (C's rows 8200 bytes)
+            out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            scaled._launch(a, bt.T, out, sa.reshape(-1).contiguous(),
+                           sb.reshape(-1).contiguous(), None, "grouped", 16, rowwise, False,
+                           True, True, 1, None, True)
+        else:
+            out = scaled_matmul(a, bt.T, sa.reshape(-1, 1) if rowwise else sa.reshape(()),
+                                sb.reshape(1, -1) if rowwise else sb.reshape(()), **kwargs)
         ref = (a.double() * sa.double()) @ (bt.double().T * sb.double())
         _check(out, ref, name)
         return
