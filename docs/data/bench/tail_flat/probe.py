@@ -8,6 +8,9 @@ replicates of do_bench medians (L2 flushed), with ``torch._scaled_mm`` (fast acc
 ``torch.matmul`` beside them; µs.
 
     python3 docs/data/bench/tail_flat/probe.py OUT.jsonl [fp8|bf16 ...]     (on a GPU)
+
+It ran on the tree of 578ceff. From e10f7d6 the kernels have the flattened loop only, so
+``tail`` and ``tail_flat`` run the same kernel there.
 """
 import json
 import os

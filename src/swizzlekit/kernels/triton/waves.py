@@ -186,10 +186,12 @@ def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
 # unequal ranges put the programs that share a panel of B at different K and ran up to 2.1x
 # slower on the H100 (docs/data/bench/stream_k/); a 4-way split of the last wave whatever its
 # remainder ran 13-50% slower at six shapes on the H200 (docs/data/bench/tail_split/). On the
-# H100 (docs/data/bench/tail_aligned/) the first call kept the split at 8 of 12 held-out shapes
-# and ran 1.028x faster geomean for it (0.989-1.106x), and lost where matmul's autotuned config
-# was another tile (1100x4096x4096 against a composite one). So a call times it on its first
-# call beside its autotuned config and the composite tiles (:func:`tail_timed`).
+# H100 (docs/data/bench/tail_aligned/) the first call kept the split at 8 of 12 held-out bf16
+# shapes and ran 1.032x faster geomean for it (0.976-1.090x; its whole tiles in a flattened
+# loop, docs/data/bench/tail_flat/), and lost where matmul's autotuned config was another tile
+# (1100x4096x4096 against a composite one). In fp8 it kept the split at 3 of 8 shapes, 2-3%
+# faster. So a call times it on its first call beside its autotuned config and the
+# composite tiles (:func:`tail_timed`).
 
 def tail_ways(tiles: int, sms: int, steps: int) -> int:
     """The shares each of the last partial wave's tiles is split into (1: no split): with
