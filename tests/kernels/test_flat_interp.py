@@ -77,11 +77,11 @@ def test_matmul_flat_writes_a_c_tma_cannot_store(layout):
 @pytest.mark.parametrize("column_major", [False, True])
 def test_scaled_flat(rowwise, column_major):
     """fp8 flattened, C by TMA, or by masked stores into a column-major out."""
-    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.kernels.triton import scaled, scaled_kernel
     from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
 
-    kernel = scaled._scaled_tma_kernel
-    saved = _forced(kernel, scaled._set_blocks)
+    kernel = scaled_kernel._scaled_tma_kernel
+    saved = _forced(kernel, scaled_kernel._set_blocks)
     try:
         m, n, k = 200, 136, 80
         a, b, sa, sb, ref = scaled_operands(m, n, k, "cpu", rowwise=rowwise)

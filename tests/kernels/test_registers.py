@@ -38,7 +38,7 @@ def _kernel(kind, bm, bn, bk, split, tail):
     from swizzlekit.kernels.triton.plans import _layers
 
     if kind == "fp8":
-        from swizzlekit.kernels.triton.scaled import _scaled_tma_kernel as kernel
+        from swizzlekit.kernels.triton.scaled_kernel import _scaled_tma_kernel as kernel
         consts = dict(ORDER="grouped", P=8, PERSISTENT=False, ROWWISE=False, OUT_BYTES=2,
                       SPLIT_K=split, TAIL=tail, C_PTR=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
                       FLAT=False)

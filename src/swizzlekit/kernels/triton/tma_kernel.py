@@ -13,7 +13,7 @@ TMA stores need C's rows 16-byte aligned, as its loads need A's and B's; a C who
 not (N = 2999 in bf16) is written by masked stores (``C_PTR``), so that a call whose A and B
 TMA can read, as given or from copies in aligned rows (:func:`.copies._tma_copies`), writes
 its result straight into C: no aligned buffer for C, and no copy back
-(docs/data/bench/ragged_tma/). The fp8 kernel (:mod:`.scaled`) writes C the same way
+(docs/data/bench/ragged_tma/). The fp8 kernel (:mod:`.scaled_kernel`) writes C the same way
 (:func:`.tiles._store_c`).
 
 Config selection, the prune and the block shapes are :mod:`.matmul_configs`'s; the tile order

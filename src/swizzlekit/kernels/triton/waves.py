@@ -1,6 +1,6 @@
 """Plan stage, with no Triton import: how full the last wave of a GEMM's tiles runs, and where
 a 16-bit call times a composite tile (:mod:`.wide_kernel`) or a 16-bit or fp8 call a tail split
-(``TAIL`` in :mod:`.tma_kernel` and :mod:`.scaled`; :func:`tail_for`, below) against its
+(``TAIL`` in :mod:`.tma_kernel` and :mod:`.scaled_kernel`; :func:`tail_for`, below) against its
 autotuned config.
 
 With one CTA per SM, T tiles on S SMs run in ``ceil(T / S)`` waves, the last ``T mod S`` of
