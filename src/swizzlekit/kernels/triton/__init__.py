@@ -5,5 +5,6 @@ auto_order.py, tuning.py, timing.py, splits.py, split_k.py, waves.py, explain.py
 footprint.py, device.py) and the launch (a compiled plan: plans.py, pad.py, kmajor.py),
 around the kernels (pointer_kernel.py, tma_kernel.py, wide_kernel.py, scaled_kernel.py,
 tiles.py, baseline.py, and the lab's table_gemm.py; matmul.py holds the 16-bit and fp32
-call's door, plan and launch, scaled.py the fp8 call's). Each module's first line names its stage; none imports another in a
-circle, and no function re-enters itself (tests/test_imports.py)."""
+call's door, plan and launch, scaled.py the fp8 call's). Each module's first line names its
+stage; none imports another in a circle, and no function re-enters itself
+(tests/test_imports.py)."""
