@@ -17,8 +17,8 @@ from swizzlekit.kernels.triton.configs import (_INTERPRET, FP8_DEEP_TILES, INTER
 from swizzlekit.kernels.triton.footprint import element_size
 from swizzlekit.kernels.triton.matmul_configs import _rows_class, flat_ok
 
-__all__ = ["FLAT_TILES", "MAX_TILE_AREA", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M", "FP8_TMA_MIN_MNK_WIDE", "POINTER_K",
-           "tma_by_size"]
+__all__ = ["FLAT_TILES", "MAX_TILE_AREA", "FP8_TMA_MIN_MNK", "FP8_TMA_MIN_M",
+           "FP8_TMA_MIN_MNK_WIDE", "POINTER_K", "tma_by_size"]
 
 
 def _configs(pre_hook=None, flat: bool = False):
