@@ -78,6 +78,14 @@ def canonical(name: str, params: dict) -> str:
     return label(name, {**ORDERS[name].params, **params}) if name in ORDERS else label(name, params)
 
 
+def _entry(ranked: list[dict], name: str, params: dict) -> dict | None:
+    """The entry of ``ranked`` that runs order ``name`` with ``params`` (defaults filled in on
+    both sides, :func:`canonical`), or None."""
+    key = canonical(name, params)
+    return next((r for r in ranked if isinstance(r["params"], dict)
+                 and canonical(r["order"], r["params"]) == key), None)
+
+
 def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int] = (128, 128, 64),
          elem_bytes: int = 2, ctas_per_sm: int = 1, persistent: bool = False,
          concurrent: int | None = None, dispatch: str = "coin",
@@ -142,19 +150,16 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
 
     fitted = time_parameters(gpu)["fitted"]
     band = ORDER_NOISE_PCT[fitted]
-    g8_params = {"group": 8, "along": "m"}
     name, params = DEFAULT_ORDER
-    if (not isinstance(ranked, list) or not all(isinstance(r, dict) and {"order", "params",
-                                                "time_s"} <= set(r) for r in ranked)
-            or not any(r["order"] == "row" for r in ranked)
-            or not any(r["order"] == "grouped" and r["params"] == g8_params for r in ranked)
-            or not any(r["order"] == name and r["params"] == params for r in ranked)):
+    if not isinstance(ranked, list) or not all(isinstance(r, dict) and {"order", "params",
+                                               "time_s"} <= set(r) for r in ranked):
+        ranked = []
+    row, g8, default = (_entry(ranked, *o) for o in (("row", {}), ("grouped", {"group": 8}),
+                                                      DEFAULT_ORDER))
+    if not ranked or row is None or g8 is None or default is None:
         raise SwizzleKitError("verdict takes the list rank() returns (every order, the row "
                               "order, grouped(8) and grouped(16) among them)")
     best = ranked[0]
-    row = next(r for r in ranked if r["order"] == "row")
-    g8 = next(r for r in ranked if r["order"] == "grouped" and r["params"] == g8_params)
-    default = next(r for r in ranked if r["order"] == name and r["params"] == params)
     grouped = next(r for r in ranked if r["order"] == "grouped")
     gain = default["time_s"] / best["time_s"] - 1
     row_gain = row["time_s"] / best["time_s"] - 1

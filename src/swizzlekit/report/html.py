@@ -145,6 +145,7 @@ def _pct(x) -> str:
 
 
 def _cta(d: dict, img: Path) -> dict:
+    from swizzlekit.cta.rank import DEFAULT_ORDER, label
     from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
 
     picks = []
@@ -158,6 +159,7 @@ def _cta(d: dict, img: Path) -> dict:
                       {"kind": "flag", "text": s["status"]} if flagged else s["status"],
                       _code(s["best_grouped"])])
     held = d.get("heldout")
+    default = label(*DEFAULT_ORDER)
     fitted = time_parameters(d["gpu"])["fitted"]
     t = TIME_HELDOUT[fitted]["heldout"]
     time_line = (f"Ranked by the time model (swizzlekit.cta.timing, fitted on {fitted}): held "
@@ -166,8 +168,8 @@ def _cta(d: dict, img: Path) -> dict:
                  f"worst, and its pick runs within 2% of the fastest order on "
                  f"{t['pick_within_2pct']:.0%} of {t['problems']} problems "
                  f"({t['pick_within_5pct']:.0%} within 5%; docs/cta.md). Where no order is "
-                 f"predicted faster than grouped(16) by more than the card's noise band, the "
-                 f"order does not matter within that band, and grouped(16) is recommended.")
+                 f"predicted faster than {default} by more than the card's noise band, the "
+                 f"order does not matter within that band, and {default} is recommended.")
     out = {"gpu": d["gpu"], "gpu_name": d["gpu_name"], "tile": d["tile"], "sms": d["sms"],
            "ctas_per_sm": d["ctas_per_sm"], "l2_mib": f"{d['l2_bytes'] / 2**20:.0f}",
            "time_line": time_line,
