@@ -15,7 +15,8 @@ import triton
 import triton.language as tl
 
 from swizzlekit.kernels.triton.scaled_configs import _configs, _prune
-from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, _tail_plan, _tail_sum
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, _tail_plan, _tail_share,
+                                              _tail_sum)
 from swizzlekit.kernels.triton.tiles import (_launch_slots, _pointer_acc, _set_blocks_of,
                                              _store_c, _tile)
 from swizzlekit.kernels.triton.tuning import _autotune
@@ -115,15 +116,13 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
             _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
                          pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
                          BLOCK_M, BLOCK_N, BLOCK_K)
-        tail_tile = tl.program_id(0) // ways
+        tail_tile, first, last = _tail_share(ways, steps)
         if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
             pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
-            share = tl.cdiv(steps, ways)
-            first = (tl.program_id(0) % ways) * share
-            acc = _scaled_acc(a_desc, b_desc, pid_m, pid_n, first,
-                              tl.minimum(steps, first + share), BLOCK_M, BLOCK_N, BLOCK_K)
-            acc, last = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
-            if last:
+            acc = _scaled_acc(a_desc, b_desc, pid_m, pid_n, first, last, BLOCK_M, BLOCK_N,
+                              BLOCK_K)
+            acc, added = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
+            if added:
                 _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, stride_cm,
                               stride_cn, ROWWISE, C_PTR, BLOCK_M, BLOCK_N)
     else:

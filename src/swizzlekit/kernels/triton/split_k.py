@@ -151,6 +151,17 @@ def _tail_plan(tiles, programs, steps):
 
 
 @triton.jit
+def _tail_share(ways, steps):
+    """This program's share of a tail split into ``ways`` (:func:`_tail_plan`):
+    ``(tail_tile, first, last)``, which of the last partial wave's tiles it adds to
+    (``program_id // ways``) and its K steps ``first`` to ``last`` of ``steps`` (even shares,
+    the last one short)."""
+    share = tl.cdiv(steps, ways)
+    first = (tl.program_id(0) % ways) * share
+    return tl.program_id(0) // ways, first, tl.minimum(steps, first + share)
+
+
+@triton.jit
 def _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M: tl.constexpr,
               BLOCK_N: tl.constexpr):
     """A tail split's share (program ``tail_tile * ways + j``): its fp32 partial into the

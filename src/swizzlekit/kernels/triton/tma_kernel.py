@@ -27,7 +27,8 @@ import triton.language as tl
 
 from swizzlekit.kernels.triton.configs import ONE_TILE_AREA
 from swizzlekit.kernels.triton.matmul_configs import _configs, _prune
-from swizzlekit.kernels.triton.split_k import _k_range, _split_sum, _tail_plan, _tail_sum
+from swizzlekit.kernels.triton.split_k import (_k_range, _split_sum, _tail_plan, _tail_share,
+                                              _tail_sum)
 from swizzlekit.kernels.triton.tiles import _launch_slots, _set_blocks_of, _store_c, _tile
 from swizzlekit.kernels.triton.tuning import _autotune
 
@@ -94,16 +95,13 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
             _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
                       M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, 1,
                       C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
-        tail_tile = tl.program_id(0) // ways
+        tail_tile, first, last = _tail_share(ways, tl.cdiv(K, BLOCK_K))
         if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
             pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
-            share = tl.cdiv(tl.cdiv(K, BLOCK_K), ways)
-            first = (tl.program_id(0) % ways) * share
-            acc = _tma_acc(a_desc, b_desc, pid_m, pid_n, first,
-                           tl.minimum(tl.cdiv(K, BLOCK_K), first + share), PRECISION,
-                           B_KMAJOR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
-            acc, last = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
-            if last:
+            acc = _tma_acc(a_desc, b_desc, pid_m, pid_n, first, last, PRECISION, B_KMAJOR,
+                           BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
+            acc, added = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
+            if added:
                 _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR,
                          BLOCK_M, BLOCK_N)
     elif ONE_TILE:
