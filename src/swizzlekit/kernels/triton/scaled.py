@@ -202,9 +202,10 @@ def _plan(a, b, c, scale_a, scale_b, kernel_order: str, p: int, rowwise: bool,
                            kernel_order == AUTO or kernel_order in FLAT_ORDERS)
             and tail_timed(M, N, K, _sms(a.device), BLOCK_K_STEP)):
         # the last wave's tiles split by TMA, timed against the plain plan (either loads)
-        runs = (lambda: _launch(*plain, 1, None), lambda: _launch(*go(True), 1, None, True))
+        by_tma = go(True)
+        runs = (lambda: _launch(*plain, 1, None), lambda: _launch(*by_tma, 1, None, True))
         if TAILS.kept(sig, lambda: bool(pick_split(lambda i: runs[i](), (0, 1)))):
-            return _launch(*go(True), 1, print_, True)
+            return _launch(*by_tma, 1, print_, True)
     return _launch(*plain, split_k, print_)
 
 
