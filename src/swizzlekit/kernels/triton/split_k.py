@@ -35,6 +35,7 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
+from swizzlekit.kernels.triton.tiles import _one_per_sm
 from swizzlekit.kernels.triton.splits import (AUTO_SPLITS, WORKSPACE_SIDE, auto_split,
                                               workspace_elements)
 
@@ -214,8 +215,6 @@ def launch_buffers(split: int, tail: bool, M: int, N: int, device, unused, area:
     """A launch's workspace and counters: a tail split's (:func:`tail_buffers`, one block of
     ``area`` elements a program, one program an SM), a split K's (:func:`buffers`), or
     ``unused`` for both."""
-    from swizzlekit.kernels.triton.tiles import _one_per_sm
-
     if tail:
         return tail_buffers(device, _one_per_sm(device), area)
     return buffers(split, M, N, device, unused)
