@@ -315,7 +315,6 @@ def test_wide_is_the_composite_tile_the_first_call_times(M, N, K, precision, per
 @example(1164, 4096, 4096, "bf16", True)
 @example(1164, 4096, 4096, "tf32", False)
 @example(4096, 4096, 4096, "bf16", False)
-@example(3000, 5000, 4000, "bf16", False)                   # 84 of 132 left: 3 ways, 2 rounds
 def test_tail_ways_is_the_split_the_first_call_times(M, N, K, precision, persistent):
     """``tail_ways``: the shares of the last wave's 128x256 tiles exactly where a 16-bit, not
     persistent call runs the TMA kernel (an fp8 one: where TMA can read its operands, as
@@ -339,12 +338,7 @@ def test_tail_ways_is_the_split_the_first_call_times(M, N, K, precision, persist
         full, rem = divmod(tiles, 132)
         ways = 1
         if full and rem and M * n * k >= 2**33:
-            # one round of shares where half the last wave or less is left; past half, the
-            # fewest shares (at most 4) whose rounds of 132 take less than one tile
-            want = 132 // rem if 2 * rem <= 132 else -(-132 // (132 - rem))
-            if 2 * rem <= 132 or want <= 4:
-                w = -(-steps // -(-steps // min(want, steps)))
-                ways = w if -(-rem * w // 132) < w else 1
+            ways = -(-steps // -(-steps // min(132 // rem, steps)))
         by_tma = k % 16 == 0 if fp8 else plan.kernel == "tma"
         expect = (ways if ways >= 2 and precision != "tf32" and not persistent and mode != "0"
                   and by_tma else 0)

@@ -136,8 +136,7 @@ def _configs(args: argparse.Namespace) -> int:
     if plan.tail_ways:
         by = ", by TMA" if plan.kernel == "pointer" else ""     # fp8's plain plan by pointers
         lines.append(f"tail split: the last partial wave's tiles split {plan.tail_ways} ways in "
-                     f"even shares of K, the SMs taking the shares in turn (128x256 tiles{by}), "
-                     f"timed against the autotuned config "
+                     f"even shares of K (128x256 tiles{by}), timed against the autotuned config "
                      f"on the first call where the split kept is 1, the fastest kept "
                      f"(kernels/triton/waves.py)")
     if plan.c_regs:

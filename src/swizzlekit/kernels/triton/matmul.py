@@ -114,10 +114,9 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     C as given or copied, one split of K, not persistent; :func:`.waves.wide_for`), the first
     call also times composite tiles, ``128 x (128 + 32)``, ``128 x (128 + 64)`` or
     ``(128 + 64) x (128 + 64)`` (:mod:`.wide_kernel`), against the autotuned config and keeps
-    the fastest. Where they leave it at most 3/4 full after a full wave (with ``split_k``
+    the fastest. Where they leave it at most half full after a full wave (with ``split_k``
     None; :func:`.waves.tail_for`), it times a tail split too: the last partial wave's tiles
-    split in even shares of their K steps, which one program an SM takes in turn (``TAIL``,
-    :mod:`.tma_kernel`).
+    split in even shares of their K steps, one program an SM (``TAIL``, :mod:`.tma_kernel`).
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.

@@ -83,9 +83,9 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     partials (:mod:`.split_k`; not with ``persistent``). As in ``matmul``, the default (None)
     times S = 1 and 2 on a signature's first call where M <= 512 on a GPU, and keeps the
     faster; elsewhere it means 1. Where it means 1 and the 128x256 tiles leave a last wave at
-    most 3/4 full after a full one (:func:`.waves.tail_for`), the first call also times a tail
-    split by TMA (the last partial wave's tiles split in even shares of their K steps, which
-    one program an SM takes in turn; not with ``tma=False``, ``persistent`` or an order whose slots are not its
+    most half full after a full one (:func:`.waves.tail_for`), the first call also times a tail
+    split by TMA (the last partial wave's tiles split in even shares of their K steps, one
+    program an SM; not with ``tma=False``, ``persistent`` or an order whose slots are not its
     tiles) against the plain plan and keeps the faster; :func:`scaled_describe` says which.
     """
     import torch

@@ -97,9 +97,9 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
     pointer (strides ``stride_cm`` and ``stride_cn``: rows not 16-byte aligned, or C not
     row-major), written by masked stores (:func:`.tiles._store_c`). ``TAIL``: one program per
     SM (``NUM_PROGRAMS``) walks whole waves of tiles in a loop flattened with the K loop, then
-    the last partial wave's tiles are split in even shares of their K steps, which the
-    programs take in turn, as in the 16-bit kernel (:mod:`.tma_kernel`,
-    :func:`.split_k._tail_plan`); the share that counts last scales and stores the tile."""
+    the last partial wave's tiles are split in even shares of their K steps, one program a
+    share, as in the 16-bit kernel (:mod:`.tma_kernel`, :func:`.split_k._tail_plan`); the
+    share that counts last scales and stores the tile."""
     tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
     slots = _launch_slots(tiles_m, tiles_n, ORDER, P)
     if FLAT:
@@ -116,14 +116,12 @@ def _scaled_tma_kernel(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_pt
             _scaled_tile(a_desc, b_desc, c_desc, sa_ptr, sb_ptr, ws_ptr, counts_ptr, pid_m,
                          pid_n, tiles_n, M, N, K, stride_cm, stride_cn, ROWWISE, 1, C_PTR,
                          BLOCK_M, BLOCK_N, BLOCK_K)
-        for piece in range(tl.program_id(0), (tiles_m * tiles_n - whole) * ways,
-                           NUM_PROGRAMS):
-            tail_tile, first, last = _tail_share(piece, ways, steps)
+        tail_tile, first, last = _tail_share(ways, steps)
+        if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
             pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
             acc = _scaled_acc(a_desc, b_desc, pid_m, pid_n, first, last, BLOCK_M, BLOCK_N,
                               BLOCK_K)
-            acc, added = _tail_sum(acc, ws_ptr, counts_ptr, piece, tail_tile, ways, BLOCK_M,
-                                   BLOCK_N)
+            acc, added = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
             if added:
                 _scaled_store(acc, c_desc, sa_ptr, sb_ptr, pid_m, pid_n, M, N, stride_cm,
                               stride_cn, ROWWISE, C_PTR, BLOCK_M, BLOCK_N)

@@ -20,8 +20,8 @@ stream, so that launches on two streams never share one.
 :mod:`.splits` holds the rules (which S a call may take, with no Triton import, so that
 ``kernels configs`` states them): :func:`.splits.split_k_for` suggests S by shape.
 A tail split (``TAIL``, :mod:`.waves`) splits only the last partial wave's tiles, each
-into even shares of its K steps, which the programs take in turn (:func:`_tail_plan`); each
-share stores its partial into its own block and counts, and the last adds the tile's blocks
+into an even share of its K steps per program (:func:`_tail_plan`); each share stores its
+partial into its program's own block and counts, and the last adds the tile's blocks
 (:func:`_tail_sum`).
 
 ``split_k=None`` (the default) lets the first call of a signature time S = 1 and 2 where
@@ -38,9 +38,6 @@ import triton.language as tl
 from swizzlekit.kernels.triton.tiles import _one_per_sm
 from swizzlekit.kernels.triton.splits import (AUTO_SPLITS, WORKSPACE_SIDE, auto_split,
                                               workspace_elements)
-from swizzlekit.kernels.triton.waves import TAIL_MAX_WAYS
-
-_MAX_WAYS = tl.constexpr(TAIL_MAX_WAYS)
 
 __all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "launch_buffers",
            "PICK_REPLICATES", "PICK_REP_MS"]
@@ -147,37 +144,33 @@ def _tail_plan(tiles, programs, steps):
     ways)``, the tiles that run whole and the shares each of the rest is split into (1: none
     split); :func:`.waves.tail_ways` on the host."""
     rem = tiles % programs
-    half = 2 * rem <= programs
-    want = tl.where(half, programs // tl.maximum(rem, 1),
-                    tl.cdiv(programs, tl.maximum(programs - rem, 1)))
-    share = tl.cdiv(steps, tl.maximum(tl.minimum(want, steps), 1))
+    ways = tl.minimum(programs // tl.maximum(rem, 1), steps)
+    share = tl.cdiv(steps, tl.maximum(ways, 1))
     ways = tl.cdiv(steps, share)                        # no share empty
-    rounds = tl.cdiv(rem * ways, programs)
-    split = ((tiles >= programs) & (rem > 0) & (ways >= 2) & (rounds < ways)
-             & (half | (want <= _MAX_WAYS)))
+    split = (tiles >= programs) & (rem > 0) & (ways >= 2)
     return tl.where(split, tiles - rem, tiles), tl.where(split, ways, 1)
 
 
 @triton.jit
-def _tail_share(piece, ways, steps):
-    """Share ``piece`` of a tail split into ``ways`` (:func:`_tail_plan`; the programs take
-    the shares in turn): ``(tail_tile, first, last)``, which of the last partial wave's tiles
-    it adds to (``piece // ways``) and its K steps ``first`` to ``last`` of ``steps`` (even
-    shares, the last one short)."""
+def _tail_share(ways, steps):
+    """This program's share of a tail split into ``ways`` (:func:`_tail_plan`):
+    ``(tail_tile, first, last)``, which of the last partial wave's tiles it adds to
+    (``program_id // ways``) and its K steps ``first`` to ``last`` of ``steps`` (even shares,
+    the last one short)."""
     share = tl.cdiv(steps, ways)
-    first = (piece % ways) * share
-    return piece // ways, first, tl.minimum(steps, first + share)
+    first = (tl.program_id(0) % ways) * share
+    return tl.program_id(0) // ways, first, tl.minimum(steps, first + share)
 
 
 @triton.jit
-def _tail_sum(acc, ws_ptr, counts_ptr, piece, tail_tile, ways, BLOCK_M: tl.constexpr,
+def _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M: tl.constexpr,
               BLOCK_N: tl.constexpr):
-    """Share ``piece`` of a tail split (``tail_tile * ways + j``): its fp32 partial into the
-    share's own block of the workspace (``BLOCK_M x BLOCK_N``, contiguous), then the tail
+    """A tail split's share (program ``tail_tile * ways + j``): its fp32 partial into the
+    program's own block of the workspace (``BLOCK_M x BLOCK_N``, contiguous), then the tail
     tile's count. Returns ``(total, last)`` as :func:`_split_sum` does: the share that counted
     last adds the tile's ``ways`` blocks in share order."""
     area: tl.constexpr = BLOCK_M * BLOCK_N
-    return _add_blocks(acc, ws_ptr + tl.cast(piece, tl.int64) * area,
+    return _add_blocks(acc, ws_ptr + tl.program_id(0).to(tl.int64) * area,
                        ws_ptr + (tail_tile * ways).to(tl.int64) * area, area,
                        counts_ptr + tail_tile, ways, BLOCK_M, BLOCK_N)
 
@@ -205,24 +198,23 @@ def buffers(split: int, M: int, N: int, device, unused):
 
 
 def tail_buffers(device, programs: int, area: int):
-    """The workspace of a tail split on ``programs`` programs (:func:`_tail_sum`: one fp32
-    block of ``area`` elements, the largest tile's area, for each share; at most
-    ``TAIL_MAX_WAYS - 1`` shares a program) and its counters (one per tail tile, fewer than
-    ``programs``). Kept one per device and stream, as :func:`counters`."""
+    """The workspace of a tail split (:func:`_tail_sum`: one fp32 block of ``area`` elements
+    for each of ``programs`` programs, the largest tile's area) and its counters (one per tail
+    tile, fewer than ``programs``). Kept one per device and stream, as :func:`counters`."""
     import torch
 
     key = _stream_key(device)
-    blocks = programs * (TAIL_MAX_WAYS - 1)
     have = _TAIL_WS.get(key)
-    if have is None or have.numel() < blocks * area:
-        have = torch.empty(blocks * area, device=device, dtype=torch.float32)
+    if have is None or have.numel() < programs * area:
+        have = torch.empty(programs * area, device=device, dtype=torch.float32)
         _TAIL_WS[key] = have
     return have, counters(device, programs)
 
 
 def launch_buffers(split: int, tail: bool, M: int, N: int, device, unused, area: int):
-    """A launch's workspace and counters: a tail split's (:func:`tail_buffers`, one program an
-    SM), a split K's (:func:`buffers`), or ``unused`` for both."""
+    """A launch's workspace and counters: a tail split's (:func:`tail_buffers`, one block of
+    ``area`` elements a program, one program an SM), a split K's (:func:`buffers`), or
+    ``unused`` for both."""
     if tail:
         return tail_buffers(device, _one_per_sm(device), area)
     return buffers(split, M, N, device, unused)

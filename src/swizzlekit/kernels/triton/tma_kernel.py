@@ -62,8 +62,8 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
     ``c_desc`` is C's pointer, written by masked stores with strides ``stride_cm``,
     ``stride_cn`` (:func:`.tiles._store_c`). ``TAIL``: one program per SM (``NUM_PROGRAMS``)
     walks whole waves of tiles (a flattened loop), then the last partial wave's tiles are
-    split in even shares of their K steps, which the programs take in turn
-    (:func:`.split_k._tail_plan`, :mod:`.waves`); the order's launch slots are its tiles (:data:`.matmul_configs.FLAT_ORDERS`).
+    split in even shares of their K steps, one program a share (:func:`.split_k._tail_plan`,
+    :mod:`.waves`); the order's launch slots are its tiles (:data:`.matmul_configs.FLAT_ORDERS`).
     ``ELEM_BYTES`` (the operands' element size) only keys the autotuner: descriptors carry no
     dtype it sees, and a 16-bit call's choice would otherwise be taken for an fp32 call of the
     same sizes (on the H100, a 16-bit deep pipeline that needs 327736 bytes in fp32).
@@ -95,15 +95,12 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
             _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, slot, tiles_m, tiles_n,
                       M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR, 1,
                       C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
-        # the shares of the rest, the programs in turn (none where whole is every tile)
-        for piece in range(tl.program_id(0), (tiles_m * tiles_n - whole) * ways,
-                           NUM_PROGRAMS):
-            tail_tile, first, last = _tail_share(piece, ways, tl.cdiv(K, BLOCK_K))
+        tail_tile, first, last = _tail_share(ways, tl.cdiv(K, BLOCK_K))
+        if (ways > 1) & (whole + tail_tile < tiles_m * tiles_n):
             pid_m, pid_n = _tile(whole + tail_tile, tiles_m, tiles_n, ORDER, P)
             acc = _tma_acc(a_desc, b_desc, pid_m, pid_n, first, last, PRECISION, B_KMAJOR,
                            BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
-            acc, added = _tail_sum(acc, ws_ptr, counts_ptr, piece, tail_tile, ways, BLOCK_M,
-                                   BLOCK_N)
+            acc, added = _tail_sum(acc, ws_ptr, counts_ptr, tail_tile, ways, BLOCK_M, BLOCK_N)
             if added:
                 _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR,
                          BLOCK_M, BLOCK_N)

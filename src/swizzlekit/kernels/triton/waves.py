@@ -39,8 +39,7 @@ from swizzlekit.kernels.triton.configs import current_mode
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_TILES", "PLAIN_MAX_FILL",
            "WIDE_MIN_FILL", "WIDE_MIN_MNK", "WIDE_MIN_SAVING", "wave_fill", "tiles_of",
            "round_cost", "wide_for", "wide_timed", "wide_route",
-           "TAIL_MAX_WAYS", "tail_ways", "tail_rounds", "tail_shares", "tail_for", "tail_timed",
-           "tail_route"]
+           "tail_ways", "tail_shares", "tail_for", "tail_timed", "tail_route"]
 
 
 class WideTile(NamedTuple):
@@ -180,68 +179,41 @@ def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
 
 # --------------------------------------------------------------------------------- tail split
 # The other way to fill a last wave: keep the tiles, split the K loop of the last partial
-# wave's tiles. With T tiles on S SMs, T mod S = R of them are left for the last wave; each is
-# cut into W even shares of its K steps (:func:`tail_ways`), which the S programs take in turn
-# (tile by tile, share by share), and the last share of a tile to finish adds the fp32
-# partials. Where R <= S / 2, W = S // R shares run in one round, and the last wave runs about
-# W times shorter. Past half, W = ceil(S / (S - R)) shares run in W - 1 rounds of 1/W of a
-# tile each: 84 tiles of 132 (3000x5000x4000 in 128x256 tiles) in 2 rounds of thirds, 2/3 of
-# the last wave's time; at most :data:`TAIL_MAX_WAYS` shares (3/4 of it), beyond which the
-# rounds' restarts and sums eat the little left to save.
-# Every share of a round starts on a K step that is a multiple of the share, so the tiles
-# that share a panel of A or B read it at the same time and L2 keeps its reuse: stream-K's
-# unequal ranges put those tiles at different K and ran up to 2.1x slower on the H100
-# (docs/data/bench/stream_k/); a 4-way split of the last wave whatever its remainder ran
-# 13-50% slower at six shapes on the H200 (docs/data/bench/tail_split/). On the H100
-# (docs/data/bench/tail_aligned/) the first call kept the one-round split at 8 of 12 held-out
-# bf16 shapes and ran 1.032x faster geomean for it (0.976-1.090x; its whole tiles in a
-# flattened loop, docs/data/bench/tail_flat/), and lost where matmul's autotuned config was
-# another tile (1100x4096x4096 against a composite one). In fp8 it kept the split at 3 of 8
-# shapes, 2-3% faster. So a call times it on its first call beside its autotuned config and
-# the composite tiles (:func:`tail_timed`).
-
-#: The most shares a tile of a last wave more than half full is cut into (in W - 1 rounds).
-TAIL_MAX_WAYS = 4
-
+# wave's tiles. With T tiles on S SMs, T mod S of them are left for the last wave; each is cut
+# into S // (T mod S) even shares of its K steps (:func:`tail_ways`), one program a share, so
+# that the last wave runs about that many times shorter, plus the sum of the fp32 partials.
+# The shares of one K slice run at once, which keeps the L2 reuse of whole tiles: stream-K's
+# unequal ranges put the programs that share a panel of B at different K and ran up to 2.1x
+# slower on the H100 (docs/data/bench/stream_k/); a 4-way split of the last wave whatever its
+# remainder ran 13-50% slower at six shapes on the H200 (docs/data/bench/tail_split/). On the
+# H100 (docs/data/bench/tail_aligned/) the first call kept the split at 8 of 12 held-out bf16
+# shapes and ran 1.032x faster geomean for it (0.976-1.090x; its whole tiles in a flattened
+# loop, docs/data/bench/tail_flat/), and lost where matmul's autotuned config was another tile
+# (1100x4096x4096 against a composite one). In fp8 it kept the split at 3 of 8 shapes, 2-3%
+# faster. So a call times it on its first call beside its autotuned config and the
+# composite tiles (:func:`tail_timed`).
 
 def tail_ways(tiles: int, sms: int, steps: int) -> int:
     """The shares each of the last partial wave's tiles is split into (1: no split): with
-    ``T`` tiles of ``steps`` K steps on ``sms`` SMs, at least one full wave and ``R = T mod
-    sms`` tiles left over, ``sms // R`` shares where ``R <= sms / 2`` (one round), else
-    ``ceil(sms / (sms - R))`` up to :data:`TAIL_MAX_WAYS` (that many rounds less one); at
-    most ``steps``, none empty, and only where the rounds take less than one tile's K loop.
-    The TMA kernels' ``_tail_plan`` computes the same on the GPU.
+    ``T`` tiles of ``steps`` K steps on ``sms`` SMs, at least one full wave and ``T mod sms``
+    tiles left over, ``sms // (T mod sms)`` shares, at most ``steps``, none empty. The TMA
+    kernel's ``_tail_plan`` computes the same on the GPU.
 
     >>> tail_ways(160, 132, 64), tail_ways(144, 132, 64), tail_ways(192, 132, 128)
     (4, 11, 2)
-    >>> tail_ways(480, 132, 63), tail_ways(231, 132, 64)   # 84 left: 3 ways; 99: 4 ways
-    (3, 4)
-    >>> tail_ways(264, 132, 64), tail_ways(100, 132, 64), tail_ways(250, 132, 64)  # 118 left
+    >>> tail_ways(264, 132, 64), tail_ways(100, 132, 64), tail_ways(200, 132, 64)  # 68 left
     (1, 1, 1)
-    >>> tail_ways(133, 132, 10), tail_ways(480, 132, 2)  # shares of one step; 2 rounds of 2
-    (10, 1)
+    >>> tail_ways(133, 132, 10)          # 132 ways asked, 10 K steps: shares of one step
+    10
     """
     tiles, sms, steps = (check_int(name, v, 1) for name, v in (("tiles", tiles), ("sms", sms),
                                                                 ("steps", steps)))
     full, rem = divmod(tiles, sms)
     if full == 0 or rem == 0:
         return 1
-    want = sms // rem if 2 * rem <= sms else -(-sms // (sms - rem))
-    if want > TAIL_MAX_WAYS and 2 * rem > sms:
-        return 1
-    share = -(-steps // min(want, steps))
+    share = -(-steps // min(sms // rem, steps))
     ways = -(-steps // share)
-    return ways if ways >= 2 and tail_rounds(tiles, sms, ways) < ways else 1
-
-
-def tail_rounds(tiles: int, sms: int, ways: int) -> int:
-    """The rounds of shares a tail split of ``tiles`` tiles on ``sms`` SMs runs, each of its
-    last partial wave's tiles in ``ways`` shares (:func:`tail_ways`).
-
-    >>> tail_rounds(160, 132, 4), tail_rounds(480, 132, 3)
-    (1, 2)
-    """
-    return -(-(tiles % sms) * ways // sms)
+    return ways if ways >= 2 else 1
 
 
 def tail_route(elem_bytes: int, persistent: bool, tma: bool, slots_are_tiles: bool) -> bool:
@@ -281,13 +253,11 @@ def tail_shares(M: int, N: int, K: int, sms: int, block_k: int = 64) -> int:
 
 def tail_for(M: int, N: int, K: int, sms: int, block_k: int = 64) -> bool:
     """Whether a call of M x N x K on ``sms`` SMs times the tail split against its plain plan
-    on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at most 3/4 full
+    on its first call: its :data:`PLAIN_TILE` tiles leave a last wave at most half full
     after at least one full wave (:func:`tail_shares` of 2 or more).
 
-    >>> tail_for(1163, 4096, 4096, 132), tail_for(3000, 5000, 4000, 132)
-    (True, True)
-    >>> tail_for(4096, 4096, 4096, 132)       # 512 tiles: 116 of 132 in the last wave
-    False
+    >>> tail_for(1163, 4096, 4096, 132), tail_for(4096, 4096, 4096, 132)
+    (True, False)
     """
     return tail_shares(M, N, K, sms, block_k) >= 2
 
