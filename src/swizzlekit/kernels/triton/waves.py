@@ -191,7 +191,10 @@ def wide_timed(M: int, N: int, K: int, sms: int) -> tuple[WideTile, ...]:
 # loop, docs/data/bench/tail_flat/), and lost where matmul's autotuned config was another tile
 # (1100x4096x4096 against a composite one). In fp8 it kept the split at 3 of 8 shapes, 2-3%
 # faster. So a call times it on its first call beside its autotuned config and the
-# composite tiles (:func:`tail_timed`).
+# composite tiles (:func:`tail_timed`). Past half a wave it does not pay: cut in thirds or
+# quarters that the SMs take in rounds (84 to 99 of 132 tiles left), the split ran 4-7% slower
+# than the plain plan at 4 shapes on the H100, forced, and 18-33% at K = 2048
+# (docs/data/bench/tail_rounds/), so the rule stops at half.
 
 def tail_ways(tiles: int, sms: int, steps: int) -> int:
     """The shares each of the last partial wave's tiles is split into (1: no split): with
