@@ -58,6 +58,9 @@ def bit_kinds(n: int, elem_bytes: int, keep: int = 1) -> tuple[int, int, int]:
     >>> bit_kinds(12, 2), bit_kinds(12, 4, keep=4), bit_kinds(6, 1)
     ((1, 5, 6), (0, 3, 7), (2, 4, 0))
     """
+    n = check_int("n", n, 0, MAX_BITS)
+    elem_bytes = check_choice("element size", elem_bytes, (1, 2, 4, 8, 16))
+    keep = check_int("keep", keep, 1, 1 << n)
     w0 = log2(4 // elem_bytes) if elem_bytes < 4 else 0
     g = log2(WAVEFRONT_BYTES // max(elem_bytes, 4))
     k = log2(keep)
@@ -88,7 +91,15 @@ def subspaces(m: int, d: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], 
 
 
 def pair_count(m: int, a: int, c: int) -> int:
-    """Pairs ``K1 <= K2`` of dimensions ``a`` and ``a + c`` in GF(2)^m."""
+    """Pairs ``K1 <= K2`` of dimensions ``a`` and ``a + c`` in GF(2)^m.
+
+    >>> pair_count(2, 1, 1)               # the 3 lines of GF(2)^2, each in the whole plane
+    3
+    """
+    m = check_int("m", m, 0, MAX_BITS)
+    a, c = check_int("a", a, 0, m), check_int("c", c, 0, m)
+    if a + c > m:
+        raise SwizzleKitError(f"pair_count: a + c = {a + c} exceeds the dimension m = {m}")
     return _gauss(m, a + c) * _gauss(a + c, a)
 
 

@@ -13,7 +13,7 @@ import itertools
 import time
 from collections.abc import Sequence
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_int
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec
 from swizzlekit.smem.analyze import analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
@@ -53,6 +53,9 @@ def row_xor_evals(rows: int, cols: int) -> int:
     >>> row_xor_evals(64, 32), row_xor_evals(128, 64)
     (1705, 743)
     """
+    from swizzlekit.gpus import SMEM_LIMIT
+
+    rows, cols = check_int("rows", rows, 1, SMEM_LIMIT), check_int("cols", cols, 1, SMEM_LIMIT)
     return ROW_XOR_WORK // (ROW_XOR_CALL + rows * cols)
 
 

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.gpus import SMEM_LIMIT
 from swizzlekit.smem.layouts import RowMajor, TileLayout, XorCols
 
 __all__ = ["Interleaved", "interleavings", "valid_ks", "MAX_INTERLEAVINGS"]
@@ -112,6 +113,7 @@ def valid_ks(rows: int) -> list[int]:
     >>> valid_ks(7), valid_ks(10)
     ([2, 3, 4], [2, 3, 4, 5])
     """
+    rows = check_int("rows", rows, 1, SMEM_LIMIT)        # no tile has more rows than bytes
     return [k for k in range(2, rows) if (k - 1) * -(-rows // k) < rows]
 
 

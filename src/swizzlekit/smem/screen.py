@@ -81,9 +81,19 @@ def universal_bound(idx: np.ndarray, elem_bytes: int, keep: int = 1) -> int:
     return int((-(-(distinct * grain) // WAVEFRONT_BYTES)).sum())
 
 
+def _tile_args(rows, cols, elem_bytes) -> tuple[int, int, int]:
+    """A tile's sides (at least 1, at most :data:`~swizzlekit.gpus.SMEM_LIMIT`) and element
+    size (1 to 16 bytes), checked."""
+    from swizzlekit.gpus import SMEM_LIMIT
+
+    return (check_int("rows", rows, 1, SMEM_LIMIT), check_int("cols", cols, 1, SMEM_LIMIT),
+            check_choice("element size", elem_bytes, (1, 2, 4, 8, 16)))
+
+
 def tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
     """The TMA swizzle modes that can write this tile (rows a multiple of the mode), widest
     first."""
+    rows, cols, elem_bytes = _tile_args(rows, cols, elem_bytes)
     return [TmaSwizzle(rows, cols, mode, elem_bytes) for mode in sorted(TMA_MODES, reverse=True)
             if (cols * elem_bytes) % mode == 0]
 
@@ -91,6 +101,7 @@ def tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
 def xor_cols_layouts(rows: int, cols: int, elem_bytes: int) -> list[XorCols]:
     """Every coordinate XOR the solver tries, in its order: up to a wavefront's elements of
     column bits, shifted by 0-4 columns and 0-3 rows."""
+    rows, cols, elem_bytes = _tile_args(rows, cols, elem_bytes)
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
     return [XorCols(rows, cols, bits, col_shift, row_shift)
             for bits, col_shift, row_shift in itertools.product(

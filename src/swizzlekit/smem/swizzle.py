@@ -41,13 +41,25 @@ def _set_ints(obj, what: str, **ranges) -> None:
 
 
 def is_pow2(n: int) -> bool:
+    """Whether the integer ``n`` is a power of two (1, 2, 4, ...).
+
+    >>> is_pow2(64), is_pow2(48), is_pow2(0)
+    (True, False, False)
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise SwizzleKitError(f"is_pow2: n must be an integer; got {n!r} ({type(n).__name__})")
     return n > 0 and n & (n - 1) == 0
 
 
 def log2(n: int) -> int:
+    """The exponent of the power of two ``n``; :class:`SwizzleKitError` for any other value.
+
+    >>> log2(128)
+    7
+    """
     if not is_pow2(n):
         raise SwizzleKitError(f"{n} is not a power of two")
-    return n.bit_length() - 1
+    return int(n).bit_length() - 1
 
 
 def _shift(x, s: int):

@@ -22,10 +22,12 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import _INTERPRET
 
-__all__ = ["PRECISIONS"]
+__all__ = ["PRECISIONS", "MAX_DIM"]
 
 #: The ``precision`` choices for fp32 inputs.
 PRECISIONS = ("tf32", "ieee")
+#: The largest M, N or K taken: the kernels index with 32-bit integers.
+MAX_DIM = 2**31 - 1
 _DTYPES = ("float16", "bfloat16", "float32")
 _PARAM = {"grouped": "group", "grouped_persistent": "group", "strip": "width",
           "strip_snake": "width", "cutlass": "log_tile", "zlayer": "layers"}

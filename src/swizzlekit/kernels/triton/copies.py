@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
-from swizzlekit.kernels.triton.call import _check_tma, _tma_ok
+from swizzlekit.kernels.triton.call import MAX_DIM, _check_tma, _tma_ok
 
 __all__ = ["PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK", "PITCH_ALIGN",
            "PITCH_BYTES", "PITCH_PAYOFF", "copy_route", "pitch_copy", "pitch_min_m"]
@@ -103,12 +103,12 @@ def pitch_min_m(elem_bytes: int, gpu_name: str | None = None) -> int:
     (2244, 3685, 2242)
     """
     from swizzlekit.gpus import gpu
-    from swizzlekit.kernels.triton.device import current_gpu, planned
+    from swizzlekit.kernels.triton.device import check_planned, current_gpu, planned
 
     if isinstance(elem_bytes, bool) or elem_bytes not in (2, 4):
         raise SwizzleKitError(f"pitch_min_m: elem_bytes must be 2 (fp16, bf16) or 4 (fp32), the "
                               f"sizes whose B is read row-major by TMA; got {elem_bytes!r}")
-    name = planned(gpu_name or current_gpu())
+    name = planned(current_gpu()) if gpu_name is None else check_planned(gpu_name)
     card = gpu(name)
     peak = card.peak_tflops["tf32" if elem_bytes == 4 else "bf16"] * 1e12
     payoff = PITCH_PAYOFF.get(name, PITCH_PAYOFF["h100-sxm"])
@@ -136,7 +136,17 @@ def pitch_copy(M: int, N: int, K: int, row_bytes: int, elem_bytes: int = 2,
     """Whether a TMA call of M x N x K reads a row-major B whose rows are ``row_bytes`` apart
     from a pitched copy: from :data:`PITCH_MIN_MNK` and :func:`pitch_min_m` rows, where they
     do not all start on :data:`PITCH_ALIGN`-byte boundaries (the rule ``kernels configs``
-    restates, too)."""
+    restates, too).
+
+    >>> pitch_copy(3000, 5000, 4000, 10000, gpu_name="h100-sxm")
+    True
+    >>> pitch_copy(3000, 5000, 4000, 8000, gpu_name="h100-sxm")     # rows on 64-byte lines
+    False
+    >>> pitch_copy(3000, 5000, 4000, 10000, gpu_name="h200")        # pays from 3685 rows
+    False
+    """
+    M, N, K = (check_int(name, v, 1, MAX_DIM) for name, v in (("M", M), ("N", N), ("K", K)))
+    row_bytes = check_int("row_bytes", row_bytes, 1, MAX_DIM * 16)
     return (M * N * K >= PITCH_MIN_MNK and row_bytes % PITCH_ALIGN != 0
             and M >= pitch_min_m(elem_bytes, gpu_name))
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from swizzlekit.gpus import GPUS, gpu, preset_of
 
-__all__ = ["FALLBACK", "PLANNED", "PROC_GPUS", "planned", "current_gpu"]
+__all__ = ["FALLBACK", "PLANNED", "PROC_GPUS", "planned", "current_gpu", "check_planned"]
 
 #: The preset planned for where no CUDA device is present or none describes it: the card the
 #: first tables were measured on.
@@ -30,6 +30,22 @@ PROC_GPUS = Path("/proc/driver/nvidia/gpus")
 #: The presets the GEMM plans for: the Hopper cards (``sm_90``), whose TMA and wgmma paths the
 #: kernels take and whose peaks the config model needs.
 PLANNED = tuple(k for k, g in GPUS.items() if g.arch == "sm_90")
+
+
+def check_planned(name: str) -> str:
+    """``name`` (lower case) where it names a preset the GEMM plans for (:data:`PLANNED`);
+    :class:`~swizzlekit.errors.SwizzleKitError` naming the choices otherwise: the door for a
+    card a caller names.
+
+    >>> check_planned("H100-SXM")
+    'h100-sxm'
+    """
+    from swizzlekit.errors import SwizzleKitError
+
+    if gpu(name) and name.lower() not in PLANNED:
+        raise SwizzleKitError(f"the Triton GEMM plans for Hopper cards only; got GPU {name!r} "
+                              f"({gpu(name).arch}); choose one of: {', '.join(PLANNED)}")
+    return name.lower()
 
 
 def planned(name: str | None) -> str:

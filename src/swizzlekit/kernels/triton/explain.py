@@ -33,6 +33,7 @@ from types import SimpleNamespace
 from typing import NamedTuple
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.kernels.triton.call import MAX_DIM
 
 __all__ = ["PRECISIONS", "KERNELS", "MAX_DIM", "Ranked", "AutotunePlan", "autotune_plan"]
 
@@ -41,8 +42,6 @@ PRECISIONS = {"bf16": (2, "tf32"), "fp16": (2, "tf32"), "tf32": (4, "tf32"),
               "fp32": (4, "ieee"), "fp8": (1, "fp8")}
 #: The load paths: ``tma=None`` (the call's default), ``tma=True``, ``tma=False``.
 KERNELS = ("auto", "tma", "pointer")
-#: The largest M, N or K taken: the kernels index with 32-bit integers.
-MAX_DIM = 2**31 - 1
 _FP8_OUT_BYTES = 2                   # scaled_matmul's default output, bf16
 
 
@@ -251,16 +250,11 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
     from swizzlekit.kernels.triton.choose import config_label
     from swizzlekit.kernels.triton.configs import Prune, current_mode
 
-    from swizzlekit.gpus import gpu as preset
-    from swizzlekit.kernels.triton.device import PLANNED, current_gpu
+    from swizzlekit.kernels.triton.device import check_planned, current_gpu
     from swizzlekit.kernels.triton.splits import AUTO_SPLITS, auto_split
 
     M, N, K = _check(M, N, K, precision, kernel, persistent)
-    gpu = current_gpu() if gpu is None else gpu
-    if preset(gpu) and gpu.lower() not in PLANNED:     # the door: a Hopper preset's name
-        raise SwizzleKitError(f"the Triton GEMM plans for Hopper cards only; got GPU {gpu!r} "
-                              f"({preset(gpu).arch}); choose one of: {', '.join(PLANNED)}")
-    gpu = gpu.lower()
+    gpu = check_planned(current_gpu() if gpu is None else gpu)
     route = _route(M, N, K, precision, kernel, persistent, gpu)
     model, configs, prune, named, consts, chosen, swapped = _call(M, precision, persistent,
                                                                   route, gpu)
