@@ -26,8 +26,9 @@ from swizzlekit.cta import rank as cta_rank
 from swizzlekit.cta import timing
 from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
 from swizzlekit.kernels.triton.explain import autotune_plan
-from swizzlekit.kernels.triton import copies
-from swizzlekit.smem import exhaustive, families, gf2, rows, screen, swizzle
+from swizzlekit.kernels.triton import (choose, copies, matmul_configs, scaled_configs, splits,
+                                       waves)
+from swizzlekit.smem import exhaustive, families, gf2, permuted, rows, screen, swizzle
 from swizzlekit.smem.specs import parse_layout
 from swizzlekit.smem.solver import universal_bound
 
@@ -189,6 +190,12 @@ FUNCTIONS = [
        dict(n="natural", elem_bytes="count", keep="count")),
     Fn("pair_count", exhaustive.pair_count, dict(m=4, a=1, c=1),
        dict(m="natural", a="natural", c="natural")),
+    Fn("units", permuted.units, dict(rows=2, cols=12, keep=8),
+       dict(rows="count", cols="count", keep="count")),
+    Fn("split_start", permuted.split_start, dict(rows=2, cols=12, keep=8),
+       dict(rows="count", cols="count", keep="count")),
+    Fn("keeps_vectors", screen.keeps_vectors, dict(layout=smem.RowMajor(8, 8, pad=4), keep=4),
+       dict(layout="layout", keep="count")),
     # ------------------------------------------------------------------------- swizzlekit.cta
     Fn("order", cta.order, dict(name="grouped", tiles_m=9, tiles_n=9, group=3),
        dict(name="name", tiles_m="count", tiles_n="count", group="count")),
@@ -273,6 +280,33 @@ FUNCTIONS = [
                                             kernel="auto", persistent=False, gpu="h100-sxm"),
        dict(M="count", N="count", K="count", precision="name", kernel="name",
             persistent="bool", gpu="gpu_or_none")),
+    Fn("tiles_of", waves.tiles_of, dict(M=640, N=4096, block_m=128, block_n=160),
+       dict(M="count", N="count", block_m="count", block_n="count"),
+       skip={"M": [2**70], "N": [2**70], "block_m": [2**70], "block_n": [2**70]}),  # exact ints
+    Fn("wide_route", waves.wide_route, dict(elem_bytes=2, persistent=False, tma=True,
+                                            b_kmajor=False, c_by_tma=True),
+       dict(elem_bytes="count", persistent="bool", tma="bool", b_kmajor="bool",
+            c_by_tma="bool"), skip={"elem_bytes": [2**70]}),       # answered: not 16-bit
+    Fn("tail_route", waves.tail_route, dict(elem_bytes=2, persistent=False, tma=True,
+                                            slots_are_tiles=True),
+       dict(elem_bytes="count", persistent="bool", tma="bool", slots_are_tiles="bool"),
+       skip={"elem_bytes": [2**70]}),
+    Fn("auto_split", splits.auto_split, dict(M=64, N=4096, K=4096, persistent=False),
+       dict(M="count", N="count", K="count", persistent="bool"),
+       skip={"M": [2**70], "N": [2**70], "K": [2**70]}),             # answered: no split
+    Fn("workspace_elements", splits.workspace_elements, dict(split=2, M=300, N=520),
+       dict(split="count", M="count", N="count"),
+       skip={"split": [2**70], "M": [2**70], "N": [2**70]}),
+    Fn("tma_by_size", matmul_configs.tma_by_size, dict(elem=2, M=64, N=4096, K=4096,
+                                                       whole_sectors=True),
+       dict(elem="count", M="count", N="count", K="count", whole_sectors="bool"),
+       skip={"M": [2**70], "N": [2**70], "K": [2**70]}),
+    Fn("fp8 tma_by_size", scaled_configs.tma_by_size, dict(M=512, N=4096, K=4096,
+                                                          persistent=False),
+       dict(M="count", N="count", K="count", persistent="bool"),
+       skip={"M": [2**70], "N": [2**70], "K": [2**70]}),
+    Fn("family", choose.family, dict(elem_bytes=2, precision="tf32"),
+       dict(elem_bytes="count", precision="name")),
     Fn("pitch_copy", copies.pitch_copy, dict(M=3000, N=5000, K=4000, row_bytes=10000,
                                              elem_bytes=2, gpu_name="h100-sxm"),
        dict(M="count", N="count", K="count", row_bytes="count", elem_bytes="count",

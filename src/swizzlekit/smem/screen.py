@@ -137,6 +137,13 @@ def keeps_vectors(layout: TileLayout, keep: int) -> bool:
     >>> keeps_vectors(Swizzled(8, 8, Swizzle(3, 0, 3)), 2)
     False
     """
+    if not isinstance(layout, TileLayout):
+        raise SwizzleKitError(f"keeps_vectors: layout must be a tile layout of swizzlekit.smem "
+                              f"(RowMajor, Swizzled, ...); got {layout!r}")
+    from swizzlekit.gpus import SMEM_LIMIT
+
+    keep = check_int("keep", keep, 1, SMEM_LIMIT)
+    log2(keep)                                      # a power of two
     if isinstance(layout, RowMajor):
         return (layout.cols + layout.pad) % keep == 0
     linear = linear_map(layout)

@@ -47,7 +47,7 @@ import math
 from types import SimpleNamespace
 
 from swizzlekit.data import FOLDER
-from swizzlekit.errors import check_int
+from swizzlekit.errors import check_choice, check_int
 from swizzlekit.gpus import gpu, residency
 from swizzlekit.kernels.triton.device import current_gpu
 from swizzlekit.kernels.triton.footprint import VEC_NAMES, element_size, vec_hint
@@ -73,7 +73,13 @@ _ELEM = {"16bit": 2, "tf32": 4, "ieee": 4, "fp8": 1}
 
 
 def family(elem_bytes: int, precision: str) -> str:
-    """The model's name for a call's operand type: ``16bit``, ``tf32``, ``ieee`` or ``fp8``."""
+    """The model's name for a call's operand type: ``16bit``, ``tf32``, ``ieee`` or ``fp8``.
+
+    >>> family(2, "tf32"), family(4, "ieee")
+    ('16bit', 'ieee')
+    """
+    check_choice("elem_bytes", elem_bytes, (1, 2, 4))
+    check_choice("precision", precision, ("tf32", "ieee", "fp8"))
     if elem_bytes == 4:
         return "ieee" if precision == "ieee" else "tf32"
     return {2: "16bit", 1: "fp8"}[elem_bytes]

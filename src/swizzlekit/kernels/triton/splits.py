@@ -66,6 +66,9 @@ def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
     >>> auto_split(64, 4096, 256, False), auto_split(64, 4096, 4096, True)
     (False, False)
     """
+    M, N, K = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K)))
+    if not isinstance(persistent, bool):
+        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
     top = max(AUTO_SPLITS)
     return (not persistent and M <= AUTO_SPLIT_MAX_M and current_mode() != "0"
             and -(-K // 64) >= top * MIN_STEPS_PER_SPLIT
@@ -80,6 +83,7 @@ def workspace_elements(split: int, M: int, N: int) -> int:
     >>> workspace_elements(2, 300, 520), workspace_elements(3, 256, 256)
     (786432, 196608)
     """
+    split, M, N = (check_int(name, v, 1) for name, v in (("split", split), ("M", M), ("N", N)))
     side = WORKSPACE_SIDE
     return split * -(-M // side) * side * -(-N // side) * side
 
