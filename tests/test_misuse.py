@@ -28,7 +28,7 @@ from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
 from swizzlekit.kernels.triton.explain import autotune_plan
 from swizzlekit.kernels.triton import (choose, copies, matmul_configs, scaled_configs, splits,
                                        waves)
-from swizzlekit.smem import exhaustive, families, gf2, permuted, rows, screen, swizzle
+from swizzlekit.smem import exhaustive, families, gf2, permuted, rows, rowxor, screen, swizzle
 from swizzlekit.smem.specs import parse_layout
 from swizzlekit.smem.solver import universal_bound
 
@@ -190,6 +190,8 @@ FUNCTIONS = [
        dict(n="natural", elem_bytes="count", keep="count")),
     Fn("pair_count", exhaustive.pair_count, dict(m=4, a=1, c=1),
        dict(m="natural", a="natural", c="natural")),
+    Fn("linear_basis", rowxor.linear_basis, dict(masks=(0, 4, 2, 6, 1, 5, 3, 7)),
+       dict(masks="masks"), skip={"masks": [(8,)]}),      # one row: answered (not linear)
     Fn("units", permuted.units, dict(rows=2, cols=12, keep=8),
        dict(rows="count", cols="count", keep="count")),
     Fn("split_start", permuted.split_start, dict(rows=2, cols=12, keep=8),

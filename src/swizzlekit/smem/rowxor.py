@@ -129,6 +129,10 @@ def linear_basis(masks: tuple) -> tuple | None:
     >>> linear_basis((0, 1, 2, 2)) is None
     True
     """
+    if isinstance(masks, (str, bytes)) or not hasattr(masks, "__len__") or not len(masks):
+        raise SwizzleKitError(f"masks must be a non-empty sequence of integers, one per row; "
+                              f"got {masks!r}")
+    masks = tuple(check_int(f"masks[{i}]", m, 0, 2**MAX_BITS) for i, m in enumerate(masks))
     if not is_pow2(len(masks)):
         return None
     basis = tuple(masks[1 << j] for j in range(len(masks).bit_length() - 1))
