@@ -44,10 +44,23 @@ P_GRID = (1.0, 1.5, 2.0, 3.0, 4.0, 8.0)
 EFFICIENCY_GRID = tuple(np.round(np.geomspace(0.05, 2.0, 41), 4))
 
 
-@functools.lru_cache(maxsize=None)
 def runs(card: str, part: str) -> tuple:
     """``(row, prediction)`` of every non-random, non-persistent run of ``part`` ("fit",
-    "heldout" or "fresh") on ``card``, under the L2 model on the card's preset."""
+    "heldout" or "fresh") on ``card`` (a key of :data:`CARDS`), under the L2 model on the
+    card's preset."""
+    from swizzlekit.errors import check_choice
+
+    check_choice("card", card, tuple(CARDS))
+    check_choice("part", part, PARTS)
+    return _runs(card, part)
+
+
+#: The parts of the order tables: the fit half, the held-out half, the fresh set.
+PARTS = ("fit", "heldout", "fresh")
+
+
+@functools.lru_cache(maxsize=None)
+def _runs(card: str, part: str) -> tuple:
     from swizzlekit.cta.l2 import simulate
     from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, row_bytes, sweep_order
     from swizzlekit.lab.records import OrderTimeRow, read_csv

@@ -29,7 +29,7 @@ SPLITS = {"fit": TABLE, "heldout": TABLE, "fresh": TABLE, "narrow": NARROW_TABLE
 def splits(gpu_name: str = "h200") -> dict:
     """The splits judged on a fitted card (:data:`~swizzlekit.kernels.triton.choose.TABLES`)
     and the table each is in; the narrow set was measured on the H200 only."""
-    if gpu_name not in TABLES:
+    if not isinstance(gpu_name, str) or gpu_name not in TABLES:
         from swizzlekit.errors import SwizzleKitError
 
         raise SwizzleKitError(f"no config table for GPU {gpu_name!r}; valid: {', '.join(TABLES)}")

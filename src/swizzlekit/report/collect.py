@@ -26,6 +26,15 @@ SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 2048), (4096, 1
 
 
 def slug(text: str) -> str:
+    """``text`` as an anchor name: lower case, runs of other characters as one underscore.
+
+    >>> slug("Seed 001: CTA swizzle")
+    'seed_001_cta_swizzle'
+    """
+    if not isinstance(text, str):
+        from swizzlekit.errors import SwizzleKitError
+
+        raise SwizzleKitError(f"slug: text must be a string; got {text!r}")
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 

@@ -62,6 +62,12 @@ def kernel_summary(rows: list[dict]) -> list[dict]:
     >>> s["geomean"], s["as_given"]["shapes"], s["as_given"]["geomean"]
     (0.689, 1, 0.95)
     """
+    rows = list(rows) if isinstance(rows, (list, tuple)) or hasattr(rows, "__next__") else rows
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        from swizzlekit.errors import SwizzleKitError
+
+        raise SwizzleKitError(f"kernel_summary: rows must be a list of benchmark rows (dicts, "
+                              f"as swizzlekit bench writes them); got {str(rows)[:80]}")
     ours = _ours(rows)
     base = {(int(r["M"]), int(r["N"]), int(r["K"]), r["precision"]): float(r["vs_cublas"])
             for r in rows if r["kernel"] == "triton_baseline"}
