@@ -41,7 +41,7 @@ def _matrix(m, what: str = "m") -> np.ndarray:
     >>> _matrix([[2]])
     Traceback (most recent call last):
     ...
-    swizzlekit.errors.SwizzleKitError: m must hold only 0s and 1s (a bit matrix); got values from 2 to 2
+    swizzlekit.errors.SwizzleKitError: m must hold only 0s and 1s; got values from 2 to 2
     """
     try:
         arr = np.asarray(m)
@@ -53,8 +53,8 @@ def _matrix(m, what: str = "m") -> np.ndarray:
     if max(arr.shape) > MAX_BITS:
         raise SwizzleKitError(f"{what} has shape {arr.shape}: at most {MAX_BITS} bits a side")
     if arr.size and (arr.min() < 0 or arr.max() > 1):
-        raise SwizzleKitError(f"{what} must hold only 0s and 1s (a bit matrix); got values from "
-                              f"{arr.min()} to {arr.max()}")
+        raise SwizzleKitError(f"{what} must hold only 0s and 1s; got values from {arr.min()} to "
+                              f"{arr.max()}")
     return arr.astype(np.uint8, copy=False)
 
 
