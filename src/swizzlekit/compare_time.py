@@ -38,6 +38,8 @@ __all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "defau
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
 CARDS = {"h100": "h100-sxm", "h200": "h200"}
 TABLES = {card: (f"order_times_{card}.csv", f"order_times_fresh_{card}.csv") for card in CARDS}
+#: The parts of the order tables: the fit half, the held-out half, the fresh set.
+PARTS = ("fit", "heldout", "fresh")
 #: The grids of :func:`fit`: overlap exponents, and efficiencies (the DRAM share is 1 in the
 #: first stage; only their ratio shapes relative times).
 P_GRID = (1.0, 1.5, 2.0, 3.0, 4.0, 8.0)
@@ -53,10 +55,6 @@ def runs(card: str, part: str) -> tuple:
     check_choice("card", card, tuple(CARDS))
     check_choice("part", part, PARTS)
     return _runs(card, part)
-
-
-#: The parts of the order tables: the fit half, the held-out half, the fresh set.
-PARTS = ("fit", "heldout", "fresh")
 
 
 @functools.lru_cache(maxsize=None)
