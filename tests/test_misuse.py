@@ -24,7 +24,7 @@ from swizzlekit import cta, gpus, kernels, smem
 from swizzlekit.cta import l2
 from swizzlekit.cta import rank as cta_rank
 from swizzlekit.cta import timing
-from swizzlekit import compare_time
+from swizzlekit import compare_time, data
 from swizzlekit.errors import MESSAGE_LIMIT, SwizzleKitError
 from swizzlekit.kernels.triton.explain import autotune_plan
 from swizzlekit.kernels.triton import (choose, copies, matmul_configs, scaled_configs, splits,
@@ -310,6 +310,7 @@ FUNCTIONS = [
        skip={"M": [2**70], "N": [2**70], "K": [2**70]}),
     Fn("family", choose.family, dict(elem_bytes=2, precision="tf32"),
        dict(elem_bytes="count", precision="name")),
+    Fn("data.path", data.path, dict(name="order_times_h100.csv"), dict(name="name")),
     Fn("compare_time.runs", compare_time.runs, dict(card="h100", part="heldout"),
        dict(card="name", part="name")),
     Fn("pitch_copy", copies.pitch_copy, dict(M=3000, N=5000, K=4000, row_bytes=10000,

@@ -21,8 +21,11 @@ FOLDER = Path(__file__).parent
 
 
 def path(name: str) -> Path:
-    """The shipped file ``name`` (e.g. ``"bench/tall_wide.csv"``); a clear error if absent."""
+    """The shipped file ``name`` (e.g. ``"bench/tall_wide.csv"``); a clear error if absent
+    or outside the package's data folder."""
+    if not isinstance(name, (str, Path)):
+        raise SwizzleKitError(f"a measured table's name must be a string; got {name!r}")
     p = FOLDER / name
-    if not p.is_file():
+    if not p.is_file() or not p.resolve().is_relative_to(FOLDER.resolve()):
         raise SwizzleKitError(f"no measured table {name!r} in {FOLDER}")
     return p
