@@ -160,8 +160,13 @@ def plan_label(described: dict | None) -> str:
     >>> plan_label(None)
     ''
     """
-    if not described:
+    if described is None or described == {}:
         return ""
+    keys = ("kernel", "config", "order", "split_k", "copies", "b_pitch_copy", "b_kmajor_copy",
+            "c_masked")
+    if not isinstance(described, dict) or any(k not in described for k in keys):
+        raise SwizzleKitError(f"plan_label: described must be None or what describe() returns (a "
+                              f"dict with {', '.join(keys)}); got {str(described)[:60]}")
     d = described
     parts = [d["kernel"], d["config"] or "?",
              f"{d['order']}({d['p']})" if d.get("p") else d["order"] or "?",
