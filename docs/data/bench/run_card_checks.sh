@@ -10,8 +10,12 @@
 #   wave     the wave-edge suite in bf16 (about 30 s)
 #   tail     the tail split on and off, the probe's and the held-out shapes
 #            (tail_aligned/library.py; about 50 + 40 s on the H100)
+#   fp8tail  the fp8 tail split against the plain plan (fp8_tail/probe.py; stopped at 200 s)
+#   orders   the library's GEMM under row, column, grouped(8) and grouped(16), bf16 then fp8
+#            (order_tiebreak/probe.py; bf16 took 190 s on the H100; each stopped after the
+#            shape that passes 250 s)
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
-# `heldout wave tail`.
+# `heldout wave tail`, or `orders`.
 set -u
 OUT=$1
 shift
@@ -34,6 +38,14 @@ for part in "$@"; do
             timeout 250 python3 docs/data/bench/tail_aligned/library.py "$OUT/tail_$set.jsonl" $set \
               > "$OUT/tail_$set.txt" 2>&1; tail -n 3 "$OUT/tail_$set.txt"
           done ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail" >&2; exit 2 ;;
+    fp8tail) timeout 200 python3 docs/data/bench/fp8_tail/probe.py "$OUT/fp8_tail.jsonl" \
+               > "$OUT/fp8_tail.txt" 2>&1; tail -n 3 "$OUT/fp8_tail.txt" ;;
+    orders) for precision in bf16 fp8; do
+              timeout 280 python3 docs/data/bench/order_tiebreak/probe.py \
+                "$OUT/orders_$precision.jsonl" 250 $precision > "$OUT/orders_$precision.txt" 2>&1
+              tail -n 2 "$OUT/orders_$precision.txt"
+            done ;;
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail orders" >&2
+       exit 2 ;;
   esac
 done
