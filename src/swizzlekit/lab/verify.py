@@ -8,7 +8,35 @@ and ``||out - ref|| / ||ref||`` against the product in float64.
 from __future__ import annotations
 
 __all__ = ["random_operands", "scaled_operands", "poisoned", "poisoned_view", "relative_error",
-           "error_of", "check_matmul", "check_scaled_matmul", "check_table_gemm"]
+           "error_of", "check_matmul", "check_scaled_matmul", "check_table_gemm",
+           "MAX_ELEMENTS"]
+
+#: The most elements an operand or output made here may have (2^31: 4-8 GiB).
+MAX_ELEMENTS = 2**31
+
+
+_UNCHECKED = object()
+
+
+def _door(sizes: dict, dtype=_UNCHECKED, device=None) -> None:
+    """The door of the helpers below: sizes (at least 1, no operand past
+    :data:`MAX_ELEMENTS`), a torch dtype, a device torch knows."""
+    import torch
+
+    from swizzlekit.errors import SwizzleKitError, check_int
+
+    values = {name: check_int(name, v, 1, MAX_ELEMENTS) for name, v in sizes.items()}
+    m, n, k = (values.get(x, 1) for x in ("m", "n", "k"))
+    if max(m * k, k * n, m * n) > MAX_ELEMENTS:
+        raise SwizzleKitError(f"{m} x {n} x {k}: an operand would pass {MAX_ELEMENTS} elements")
+    if dtype is not _UNCHECKED and not isinstance(dtype, torch.dtype):
+        raise SwizzleKitError(f"dtype must be a torch dtype (torch.bfloat16, ...); got {dtype!r}")
+    if device is not None:
+        try:
+            torch.device(device)
+        except (TypeError, RuntimeError, ValueError):
+            raise SwizzleKitError(f"device must name a torch device ('cpu', 'cuda', ...); got "
+                                  f"{device!r}") from None
 
 
 def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = False,
@@ -16,6 +44,8 @@ def random_operands(m: int, n: int, k: int, dtype, device, transpose_a: bool = F
     """Fresh standard-normal A (m x k) and B (k x n); transposed views when asked. fp8
     operands are drawn in fp32 and rounded (torch draws no fp8 directly)."""
     import torch
+
+    _door({"m": m, "n": n, "k": k}, dtype, device)
 
     def draw(rows, cols):
         if dtype.is_floating_point and dtype.itemsize == 1:
@@ -31,6 +61,8 @@ def poisoned(m: int, n: int, dtype, device):
     """An m x n output full of NaN."""
     import torch
 
+    _door({"m": m, "n": n}, dtype, device)
+
     return torch.full((m, n), float("nan"), device=device, dtype=dtype)
 
 
@@ -45,6 +77,8 @@ def poisoned_view(m: int, n: int, dtype, device, layout: str = "offset rows"):
     ((3, 5), (1, 3), (3,))
     """
     import torch
+
+    _door({"m": m, "n": n}, dtype, device)
 
     if layout == "offset rows":
         big = torch.full((m, n + 1), float("nan"), device=device, dtype=dtype)
@@ -63,6 +97,12 @@ def relative_error(out, a=None, b=None, ref=None) -> float:
     NaN anywhere in ``out`` gives NaN, which fails every ``err < bound`` test."""
     import torch
 
+    from swizzlekit.errors import SwizzleKitError
+
+    given = {"out": out, **({"ref": ref} if ref is not None else {"a": a, "b": b})}
+    for name, t in given.items():
+        if not isinstance(t, torch.Tensor):
+            raise SwizzleKitError(f"relative_error: {name} must be a torch tensor; got {t!r:.60}")
     if ref is None:
         ref = a.double() @ b.double()
     return float(torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref))
@@ -123,6 +163,7 @@ def scaled_operands(m: int, n: int, k: int, device, rowwise: bool = False):
     back what the rounding kept."""
     import torch
 
+    _door({"m": m, "n": n, "k": k}, device=device)
     a32 = torch.randn(m, k, device=device) * torch.rand(m, 1, device=device).add(0.1) * 4
     b32 = torch.randn(n, k, device=device) * torch.rand(n, 1, device=device).add(0.1) * 4
     if rowwise:
