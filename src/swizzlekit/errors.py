@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-__all__ = ["SwizzleKitError", "ToolError", "check_choice", "check_int", "check_number",
-           "check_ints", "one_line", "MESSAGE_LIMIT"]
+__all__ = ["SwizzleKitError", "ToolError", "check_bool", "check_choice", "check_int",
+           "check_number", "check_ints", "one_line", "MESSAGE_LIMIT"]
 
 T = TypeVar("T")
 
@@ -114,6 +114,21 @@ def check_int(what: str, value, lo: int | None = 1, hi: int | None = None) -> in
         raise SwizzleKitError(f"{what} must be at least {lo}; got {value}")
     if hi is not None and value > hi:
         raise SwizzleKitError(f"{what} must be at most {hi}; got {value}")
+    return value
+
+
+def check_bool(what: str, value) -> bool:
+    """``value`` where it is True or False (not 0, 1 or a string).
+
+    >>> check_bool("persistent", False)
+    False
+    >>> check_bool("persistent", 1)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: persistent must be True or False; got 1
+    """
+    if not isinstance(value, bool):
+        raise SwizzleKitError(f"{what} must be True or False; got {value!r}")
     return value
 
 

@@ -66,7 +66,8 @@ from swizzlekit.cta.orders import check_order
 from swizzlekit.cta.reuse import partition_hits
 from swizzlekit.cta.schedule import DISPATCH, _measured_sides, _schedule, in_step, lanes, run_order
 from swizzlekit.cta.timing import kernel_time
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int, check_ints, check_number
+from swizzlekit.errors import (SwizzleKitError, check_bool, check_choice, check_int, check_ints,
+                               check_number)
 from swizzlekit.gpus import GPUS
 
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
@@ -179,8 +180,7 @@ def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = Fals
 
     g = preset(gpu)
     ctas_per_sm = check_int("ctas_per_sm", ctas_per_sm, 1, g.max_blocks_per_sm)
-    if not isinstance(persistent, bool):
-        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    check_bool("persistent", persistent)
     if programs is not None:
         if not persistent:
             raise SwizzleKitError("programs is a persistent grid's program count; give it "

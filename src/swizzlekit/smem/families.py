@@ -13,14 +13,14 @@ import itertools
 import time
 from collections.abc import Sequence
 
-from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.errors import SwizzleKitError
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec
 from swizzlekit.smem.analyze import analyze, placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
 from swizzlekit.smem.exhaustive import exhaustive_search
 from swizzlekit.smem.generic import generic_swizzle
-from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzled, TileLayout, is_pow2,
-                                     log2)
+from swizzlekit.smem.layouts import (LinearLayout, RowMajor, Swizzled, TileLayout, check_tile,
+                                     is_pow2, log2)
 from swizzlekit.smem.permuted import PERMUTED_MAX_ELEMENTS, Permuted, split_start
 from swizzlekit.smem.permuted import search as permuted_search
 from swizzlekit.smem.rows import interleavings
@@ -53,9 +53,7 @@ def row_xor_evals(rows: int, cols: int) -> int:
     >>> row_xor_evals(64, 32), row_xor_evals(128, 64)
     (1705, 743)
     """
-    from swizzlekit.gpus import SMEM_LIMIT
-
-    rows, cols = check_int("rows", rows, 1, SMEM_LIMIT), check_int("cols", cols, 1, SMEM_LIMIT)
+    rows, cols = check_tile("row_xor_evals", rows, cols)
     return ROW_XOR_WORK // (ROW_XOR_CALL + rows * cols)
 
 

@@ -24,16 +24,33 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError, check_choice
+from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.gpus import SMEM_LIMIT
 from swizzlekit.smem.swizzle import (MAX_BITS, LinearLayout, Swizzle, _set_ints, is_pow2,
                                      log2)
 
 __all__ = ["Swizzle", "LinearLayout", "TileLayout", "RowMajor", "Swizzled", "XorCols",
-           "Stacked", "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2"]
+           "Stacked", "TritonShared", "TmaSwizzle", "TMA_MODES", "is_pow2", "log2",
+           "check_tile"]
 
 
 # ------------------------------------------------------------------------------ tile layouts
+
+def check_tile(what: str, rows, cols) -> tuple[int, int]:
+    """A tile's sides as Python ints, each at least 1, and no more elements than shared memory
+    has bytes (:data:`~swizzlekit.gpus.SMEM_LIMIT`); :class:`SwizzleKitError` otherwise.
+
+    >>> check_tile("RowMajor", 64, 32)
+    (64, 32)
+    """
+    rows = check_int(f"{what}: rows", rows, 1, SMEM_LIMIT)
+    cols = check_int(f"{what}: cols", cols, 1, SMEM_LIMIT)
+    if rows * cols > SMEM_LIMIT:
+        raise SwizzleKitError(f"{what}: {rows}x{cols} is {rows * cols} elements; shared memory "
+                              f"holds at most {SMEM_LIMIT} (one-byte elements, "
+                              f"{SMEM_LIMIT // 1024} KiB)")
+    return rows, cols
+
 
 class TileLayout:
     """A rows x cols tile; ``layout(r, c)`` is the element offset of element (r, c)."""
@@ -45,12 +62,9 @@ class TileLayout:
         raise NotImplementedError
 
     def _check_shape(self) -> None:
-        what = type(self).__name__
-        _set_ints(self, what, rows=(1, SMEM_LIMIT), cols=(1, SMEM_LIMIT))
-        if self.rows * self.cols > SMEM_LIMIT:
-            raise SwizzleKitError(f"{what}: {self.rows}x{self.cols} is {self.rows * self.cols} "
-                                  f"elements; shared memory holds at most {SMEM_LIMIT} "
-                                  f"(one-byte elements, {SMEM_LIMIT // 1024} KiB)")
+        rows, cols = check_tile(type(self).__name__, self.rows, self.cols)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
 
     def offsets(self) -> np.ndarray:
         """The ``rows x cols`` table of element offsets."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_int
-from swizzlekit.smem.layouts import TileLayout
+from swizzlekit.smem.layouts import TileLayout, check_tile
 from swizzlekit.smem.ledger import Ledger
 
 __all__ = ["Permuted", "permuted_expression", "search", "units", "split_start",
@@ -112,18 +112,6 @@ def permuted_expression(layout: Permuted, r: str, c: str) -> str:
     return "(" + " + ".join(chunks) + ")"
 
 
-def _tile(rows, cols, keep) -> tuple[int, int, int]:
-    """A tile's sides and vector length, checked: at most :data:`~swizzlekit.gpus.SMEM_LIMIT`
-    elements (no tile holds more), ``keep`` from 1 to a row."""
-    from swizzlekit.gpus import SMEM_LIMIT
-
-    rows, cols = check_int("rows", rows, 1, SMEM_LIMIT), check_int("cols", cols, 1, SMEM_LIMIT)
-    if rows * cols > SMEM_LIMIT:
-        raise SwizzleKitError(f"a {rows} x {cols} tile has more elements than shared memory has "
-                              f"bytes ({SMEM_LIMIT})")
-    return rows, cols, check_int("keep", keep, 1, cols)
-
-
 def units(rows: int, cols: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
     """The tile's movable units as row-major element indices: every aligned ``keep``-element
     vector of a row, and the tail past a row's last whole vector (where ``keep`` does not
@@ -133,7 +121,8 @@ def units(rows: int, cols: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
     >>> [u.shape for u in units(2, 12, 8)]
     [(2, 8), (2, 4)]
     """
-    rows, cols, keep = _tile(rows, cols, keep)
+    rows, cols = check_tile("units", rows, cols)
+    keep = check_int("keep", keep, 1, cols)
     whole = cols // keep * keep
     tail = cols - whole
     piece = tail & -tail if tail else 1
@@ -152,8 +141,7 @@ def split_start(rows: int, cols: int, keep: int) -> np.ndarray:
     >>> split_start(1, 6, 4).tolist()       # vector 0..3, then the tail piece 4..5
     [0, 1, 2, 3, 4, 5]
     """
-    rows, cols, keep = _tile(rows, cols, keep)
-    vectors, tails = units(rows, cols, keep)
+    vectors, tails = units(rows, cols, keep)         # checks the tile and keep
     out = np.empty(rows * cols, dtype=np.int64)
     out[vectors.reshape(-1)] = np.arange(vectors.size)
     out[tails.reshape(-1)] = vectors.size + np.arange(tails.size)

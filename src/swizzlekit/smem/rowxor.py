@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.errors import SwizzleKitError, check_bool, check_int
 from swizzlekit.smem.layouts import MAX_BITS, TileLayout, is_pow2
 
 __all__ = ["RowXor", "row_xor_expression", "linear_basis", "search", "CODE_BITS"]
@@ -57,9 +57,7 @@ class RowXor(TileLayout):
 
     def __post_init__(self) -> None:
         self._check_shape()
-        if not isinstance(self.transposed, bool):
-            raise SwizzleKitError(f"RowXor: transposed must be True or False; got "
-                                  f"{self.transposed!r}")
+        check_bool("RowXor: transposed", self.transposed)
         if not isinstance(self.gather, (tuple, list)) or len(self.gather) != 2:
             raise SwizzleKitError(f"RowXor: gather must be (rows, stride); got "
                                   f"{self.gather!r}")

@@ -33,11 +33,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.gpus import SMEM_LIMIT
 from swizzlekit.smem.access import WAVEFRONT_BYTES, AccessSpec
 from swizzlekit.smem.analyze import placement_index, set_costs
 from swizzlekit.smem.core import Core, Translates
 from swizzlekit.smem.layouts import (TMA_MODES, LinearLayout, RowMajor, Swizzled, TileLayout,
-                                     TmaSwizzle, XorCols, is_pow2, log2)
+                                     TmaSwizzle, XorCols, check_tile, is_pow2, log2)
 from swizzlekit.smem.search import cute_candidates, forbidden_candidates
 
 __all__ = ["screen", "keeps_vectors", "linear_map", "tma_layouts", "xor_cols_layouts",
@@ -81,19 +82,17 @@ def universal_bound(idx: np.ndarray, elem_bytes: int, keep: int = 1) -> int:
     return int((-(-(distinct * grain) // WAVEFRONT_BYTES)).sum())
 
 
-def _tile_args(rows, cols, elem_bytes) -> tuple[int, int, int]:
-    """A tile's sides (at least 1, at most :data:`~swizzlekit.gpus.SMEM_LIMIT`) and element
-    size (1 to 16 bytes), checked."""
-    from swizzlekit.gpus import SMEM_LIMIT
-
-    return (check_int("rows", rows, 1, SMEM_LIMIT), check_int("cols", cols, 1, SMEM_LIMIT),
+def _tile_args(what: str, rows, cols, elem_bytes) -> tuple[int, int, int]:
+    """A tile's sides (:func:`~swizzlekit.smem.layouts.check_tile`) and element size (1 to
+    16 bytes), checked."""
+    return (*check_tile(what, rows, cols),
             check_choice("element size", elem_bytes, (1, 2, 4, 8, 16)))
 
 
 def tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
     """The TMA swizzle modes that can write this tile (rows a multiple of the mode), widest
     first."""
-    rows, cols, elem_bytes = _tile_args(rows, cols, elem_bytes)
+    rows, cols, elem_bytes = _tile_args("tma_layouts", rows, cols, elem_bytes)
     return [TmaSwizzle(rows, cols, mode, elem_bytes) for mode in sorted(TMA_MODES, reverse=True)
             if (cols * elem_bytes) % mode == 0]
 
@@ -101,7 +100,7 @@ def tma_layouts(rows: int, cols: int, elem_bytes: int) -> list[TmaSwizzle]:
 def xor_cols_layouts(rows: int, cols: int, elem_bytes: int) -> list[XorCols]:
     """Every coordinate XOR the solver tries, in its order: up to a wavefront's elements of
     column bits, shifted by 0-4 columns and 0-3 rows."""
-    rows, cols, elem_bytes = _tile_args(rows, cols, elem_bytes)
+    rows, cols, elem_bytes = _tile_args("xor_cols_layouts", rows, cols, elem_bytes)
     n_elems = WAVEFRONT_BYTES // min(elem_bytes, WAVEFRONT_BYTES)
     return [XorCols(rows, cols, bits, col_shift, row_shift)
             for bits, col_shift, row_shift in itertools.product(
@@ -140,8 +139,6 @@ def keeps_vectors(layout: TileLayout, keep: int) -> bool:
     if not isinstance(layout, TileLayout):
         raise SwizzleKitError(f"keeps_vectors: layout must be a tile layout of swizzlekit.smem "
                               f"(RowMajor, Swizzled, ...); got {layout!r}")
-    from swizzlekit.gpus import SMEM_LIMIT
-
     keep = check_int("keep", keep, 1, SMEM_LIMIT)
     log2(keep)                                      # a power of two
     if isinstance(layout, RowMajor):

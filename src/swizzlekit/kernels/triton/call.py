@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 from swizzlekit.cta.orders import ORDERS, order as make_order
-from swizzlekit.errors import SwizzleKitError
+from swizzlekit.errors import SwizzleKitError, check_bool
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import _INTERPRET
 
@@ -126,8 +126,7 @@ def _check(a, b, out, precision):
 
 def _check_flags(persistent, tma) -> None:
     """The door for ``persistent`` (True or False) and ``tma`` (:func:`_check_tma`)."""
-    if not isinstance(persistent, bool):
-        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    check_bool("persistent", persistent)
     _check_tma(tma)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import SwizzleKitError, check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.call import MAX_DIM, _check_tma, _tma_ok
 
 __all__ = ["PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK", "PITCH_ALIGN",
@@ -188,9 +188,8 @@ def copy_route(elem_bytes: int, M: int, N: int, K: int, copy_a: bool, copy_b: bo
     check_choice("elem_bytes", elem_bytes, (2, 4))
     for name, v in (("M", M), ("N", N), ("K", K)):
         check_int(name, v)
-    for name, v in (("copy_a", copy_a), ("copy_b", copy_b)):
-        if not isinstance(v, bool):
-            raise SwizzleKitError(f"{name} must be True or False; got {v!r}")
+    check_bool("copy_a", copy_a)
+    check_bool("copy_b", copy_b)
     _check_tma(tma)
     if tma is True or not (copy_a or copy_b):
         return ""

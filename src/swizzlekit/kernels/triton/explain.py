@@ -32,7 +32,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import NamedTuple
 
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import SwizzleKitError, check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.call import MAX_DIM
 
 __all__ = ["PRECISIONS", "KERNELS", "MAX_DIM", "Ranked", "AutotunePlan", "autotune_plan"]
@@ -123,8 +123,7 @@ def _check(M, N, K, precision, kernel, persistent) -> tuple[int, int, int]:
     M, N, K = (check_int(name, v, 1, MAX_DIM) for name, v in zip("MNK", (M, N, K)))
     check_choice("precision", precision, PRECISIONS)
     check_choice("kernel", kernel, KERNELS)
-    if not isinstance(persistent, bool):
-        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    check_bool("persistent", persistent)
     elem = PRECISIONS[precision][0]
     out = _FP8_OUT_BYTES if precision == "fp8" else elem
     need = (M * K + K * N) * elem + M * N * out

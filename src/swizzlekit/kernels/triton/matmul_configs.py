@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
                                                _fitting, _key, _with_flat, current_mode)
@@ -272,8 +272,7 @@ def tma_by_size(elem: int, M: int, N: int, K: int, whole_sectors: bool = True) -
     """
     check_choice("elem", elem, (1, 2, 4))
     M, N, K = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K)))
-    if not isinstance(whole_sectors, bool):
-        raise SwizzleKitError(f"whole_sectors must be True or False; got {whole_sectors!r}")
+    check_bool("whole_sectors", whole_sectors)
     if elem == 2 and not whole_sectors:
         return True
     return not (elem == 2 and (M < TMA_MIN_M or M * N * K <= TMA_MIN_MNK))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 
-from swizzlekit.errors import SwizzleKitError, check_choice, check_int
+from swizzlekit.errors import check_bool, check_int
 from swizzlekit.kernels.triton.configs import (_INTERPRET, FP8_DEEP_TILES, INTERPRETER_TILE,
                                                _config_list, _fitting, _with_flat)
 from swizzlekit.kernels.triton.footprint import element_size
@@ -120,8 +120,7 @@ def tma_by_size(M: int, N: int, K: int, persistent: bool = False) -> bool:
     (False, True, True)
     """
     M, N, K = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K)))
-    if not isinstance(persistent, bool):
-        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    check_bool("persistent", persistent)
     wide = M >= FP8_TMA_MIN_M and M * N * K >= FP8_TMA_MIN_MNK_WIDE
     return not (M * N * K <= FP8_TMA_MIN_MNK and not wide and not persistent
                 and K % POINTER_K == 0)

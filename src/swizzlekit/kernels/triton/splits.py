@@ -10,7 +10,7 @@ restates.
 
 from __future__ import annotations
 
-from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.errors import SwizzleKitError, check_bool, check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["split_k_for", "check_split", "auto_split", "workspace_elements", "MAX_SPLIT_K",
@@ -67,8 +67,7 @@ def auto_split(M: int, N: int, K: int, persistent: bool) -> bool:
     (False, False)
     """
     M, N, K = (check_int(name, v, 1) for name, v in (("M", M), ("N", N), ("K", K)))
-    if not isinstance(persistent, bool):
-        raise SwizzleKitError(f"persistent must be True or False; got {persistent!r}")
+    check_bool("persistent", persistent)
     top = max(AUTO_SPLITS)
     return (not persistent and M <= AUTO_SPLIT_MAX_M and current_mode() != "0"
             and -(-K // 64) >= top * MIN_STEPS_PER_SPLIT

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.errors import check_bool, check_int
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["WideTile", "WIDE_TILES", "PLAIN_TILE", "PLAIN_TILES", "PLAIN_MAX_FILL",
@@ -98,13 +98,6 @@ WIDE_MIN_SAVING = 0.15
 PLAIN_TILES = ((128, 256), (128, 128))
 
 
-def _flags(**flags) -> None:
-    """The door for a rule's yes-or-no arguments: each True or False."""
-    for name, value in flags.items():
-        if not isinstance(value, bool):
-            raise SwizzleKitError(f"{name} must be True or False; got {value!r}")
-
-
 def wave_fill(tiles: int, sms: int) -> float:
     """The share of its waves that ``tiles`` tiles fill on ``sms`` SMs, one tile an SM at a
     time: ``tiles / (sms * ceil(tiles / sms))``.
@@ -139,7 +132,9 @@ def wide_route(elem_bytes: int, persistent: bool, tma: bool, b_kmajor: bool,
     >>> wide_route(4, False, True, False, True)      # fp32
     False
     """
-    _flags(persistent=persistent, tma=tma, b_kmajor=b_kmajor, c_by_tma=c_by_tma)
+    for name, flag in (("persistent", persistent), ("tma", tma), ("b_kmajor", b_kmajor),
+                       ("c_by_tma", c_by_tma)):
+        check_bool(name, flag)
     return (check_int("elem_bytes", elem_bytes, 1) == 2 and not persistent and tma
             and not b_kmajor and c_by_tma)
 
@@ -242,7 +237,9 @@ def tail_route(elem_bytes: int, persistent: bool, tma: bool, slots_are_tiles: bo
     >>> tail_route(4, False, True, True), tail_route(2, False, False, True)
     (False, False)
     """
-    _flags(persistent=persistent, tma=tma, slots_are_tiles=slots_are_tiles)
+    for name, flag in (("persistent", persistent), ("tma", tma),
+                       ("slots_are_tiles", slots_are_tiles)):
+        check_bool(name, flag)
     return (check_int("elem_bytes", elem_bytes, 1) in (1, 2) and not persistent and tma
             and slots_are_tiles)
 
