@@ -158,3 +158,10 @@ def test_checked_medians_times_only_what_passes(monkeypatch):
 def test_checked_medians_refuses_bad_arguments(runs, bound, message):
     with pytest.raises(SwizzleKitError, match=message):
         harness.checked_medians(runs, lambda fn: 0.0, bound)
+
+
+def test_in_turns_takes_any_timer_and_refuses_a_non_callable():
+    runs = {"a": lambda: 2, "b": lambda: 3}
+    assert harness.in_turns(runs, 2, lambda fn: fn() * 10) == {"a": [20, 20], "b": [30, 30]}
+    with pytest.raises(SwizzleKitError, match="time_one must be a callable"):
+        harness.in_turns(runs, 2, None)

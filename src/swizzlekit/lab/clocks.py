@@ -139,13 +139,6 @@ def interleaved_clocked(runs: dict, replicates: int = 5, **clocked_kw) -> dict:
     >>> t["a"]
     [(1.0, 1400.0), (1.0, 1400.0)]
     """
-    from swizzlekit.errors import check_int
-    from swizzlekit.lab.harness import _check_runs, rotated
+    from swizzlekit.lab.harness import in_turns
 
-    replicates = check_int("replicates", replicates, 1, 100)
-    _check_runs(runs)
-    names, out = list(runs), {name: [] for name in runs}
-    for turn in range(replicates):
-        for name in rotated(names, turn):
-            out[name].append(clocked_median_ms(runs[name], **clocked_kw))
-    return out
+    return in_turns(runs, replicates, lambda fn: clocked_median_ms(fn, **clocked_kw))

@@ -4,7 +4,8 @@
   is ``triton.testing.do_bench``, which zeroes a 256 MB buffer before every repetition, so L2
   is cold each time; ``flush=False`` times back-to-back launches with CUDA events.
 * :func:`interleaved_ms`: several callables timed by :func:`median_ms` in replicates, the
-  turn order rotated by one each time, so that none always runs first or after the same one.
+  turn order rotated by one each time, so that none always runs first or after the same one;
+  :func:`in_turns` gives those turns any timer.
   :func:`checked_medians`: the same for the callables that pass a correctness check first,
   with their medians (the bench scripts' row).
 * :func:`host_us`: the host time of one call, issued back to back without waiting for the
@@ -26,7 +27,7 @@ from collections.abc import Callable
 
 from swizzlekit.errors import SwizzleKitError
 
-__all__ = ["median_ms", "interleaved_ms", "checked_medians", "rotated", "host_us",
+__all__ = ["median_ms", "interleaved_ms", "in_turns", "checked_medians", "rotated", "host_us",
            "host_profile", "queued_work", "environment", "has_cuda_gpu", "this_gpu"]
 
 
@@ -109,14 +110,23 @@ def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
     ``replicates`` times by :func:`median_ms` (``median_kw``: its options), in turns over all
     of them whose order rotates by one each turn. The least median of the replicates is the
     fastest; their spread is the noise."""
+    return in_turns(runs, replicates, lambda fn: median_ms(fn, **median_kw))
+
+
+def in_turns(runs: dict, replicates: int, time_one: Callable) -> dict:
+    """``{name: [time_one(fn), ...]}``: the turns of :func:`interleaved_ms` with any timer
+    (:func:`swizzlekit.lab.clocks.interleaved_clocked` pairs each time with its clock)."""
     from swizzlekit.errors import check_int
 
     replicates = check_int("replicates", replicates, 1, 100)
     _check_runs(runs)
+    if not callable(time_one):
+        raise SwizzleKitError(f"time_one must be a callable that times one run, got "
+                              f"{time_one!r}")
     names, times = list(runs), {name: [] for name in runs}
     for turn in range(replicates):
         for name in rotated(names, turn):
-            times[name].append(median_ms(runs[name], **median_kw))
+            times[name].append(time_one(runs[name]))
     return times
 
 
