@@ -14,7 +14,8 @@ def test_analysis_modules_import_no_gpu_or_plotting_stack(module):
     assert out.stdout.strip() == "[]"
 
 
-LIBRARY = ["smem", "cta", "kernels", "gpus.py", "errors.py", "seeds.py", "plots.py", "data"]
+LIBRARY = ["smem", "cta", "kernels", "gpus.py", "errors.py", "turns.py", "seeds.py", "plots.py",
+           "data"]
 ABOVE = {"swizzlekit.lab", "swizzlekit.compare", "swizzlekit.report", "swizzlekit.cli"}
 
 

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
                                 reason="interpreter tier: runs where there is no GPU")
 
 from swizzlekit.errors import SwizzleKitError  # noqa: E402
+from swizzlekit.turns import williams_rows  # noqa: E402
 
 
 def _counters_zero() -> bool:
@@ -94,8 +95,8 @@ def test_counters_grow_and_are_reused():
 
 
 def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch):
-    """``pick_split`` runs each candidate once, then times them in PICK_REPLICATES turns whose
-    order rotates, and keeps the least median: one slow outlier of the faster candidate does
+    """``pick_split`` runs each candidate once, then times them in PICK_REPLICATES turns in
+    the order of ``turns.turn_order``, and keeps the least median: one slow outlier of the faster candidate does
     not hand the pick to the other (``do_bench`` replaced by scripted times)."""
     import triton.testing
 
@@ -121,6 +122,11 @@ def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch
     script = {0: iter([2.0] * 5), 1: iter([2.0] * 5)}
     order.clear()
     assert split_k.pick_split(run, (0, 1)) == 0         # a tie: the first
+    ran.clear()
+    script = {s: iter([1.0] * 5) for s in range(3)}
+    split_k.pick_split(run, (0, 1, 2))                  # three: no candidate twice behind one
+    rows = williams_rows(3)
+    assert ran[3:] == [j for t in range(split_k.PICK_REPLICATES) for j in rows[t % len(rows)]]
 
 
 def test_the_workspace_holds_every_block_of_every_tile():

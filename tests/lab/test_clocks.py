@@ -1,6 +1,6 @@
 """``lab.clocks``: the sampler reads the clock before, during and after its body and means
 the readings; ``clocked_median_ms`` and ``interleaved_clocked`` pair each replicate with the
-clock of its own window, in ``interleaved_ms``'s rotated turns; ``at_clock`` keeps cycles;
+clock of its own window, in ``interleaved_ms``'s turns; ``at_clock`` keeps cycles;
 bad arguments are refused by name. No GPU: the clock reader and the timer are stand-ins."""
 
 import threading
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.lab import clocks, harness
+from swizzlekit.turns import williams_rows
 
 
 def test_the_sampler_reads_before_during_and_after_its_body():
@@ -43,7 +44,7 @@ def test_a_sampler_used_again_starts_afresh():
 
 def test_each_replicate_carries_the_clock_of_its_own_window():
     """The stand-in timer moves the clock as it 'runs': each replicate's clock is the one
-    during it, and the turns rotate as interleaved_ms's do."""
+    during it, and the turns follow interleaved_ms's design."""
     state = {"mhz": 1000.0}
     calls = []
 
@@ -58,7 +59,8 @@ def test_each_replicate_carries_the_clock_of_its_own_window():
     runs = {f"r{i}": (lambda i=i: i) for i in range(3)}
     out = clocks.interleaved_clocked(runs, 4, reader=lambda: state["mhz"], period_s=0.001,
                                      timer=timer)
-    assert calls == [(t + j) % 3 for t in range(4) for j in range(3)]
+    rows = williams_rows(3)
+    assert calls == [j for t in range(4) for j in rows[t % len(rows)]]
     for i, name in enumerate(runs):
         assert len(out[name]) == 4
         # the first reading is taken before the timer sets the clock (the previous run's)

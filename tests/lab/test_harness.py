@@ -1,16 +1,18 @@
-"""``lab.harness.interleaved_ms``: every callable timed in every turn, the turns' order
-rotated by one each time (so each name runs first once in every len(runs) turns), the
-replicates kept in turn order; bad arguments refused by name. ``checked_medians``: only the
+"""``lab.harness.interleaved_ms``: every callable timed in every turn, each turn in the
+order of ``turns.turn_order`` (a Williams design: no run behind the same run twice in the
+first turns), the replicates kept in turn order; bad arguments refused by name. ``checked_medians``: only the
 runs that pass their check are timed; ``host_us``, ``host_profile``, ``queued_work``."""
 
 import pytest
 
 from swizzlekit.errors import SwizzleKitError
 from swizzlekit.lab import harness
+from swizzlekit.turns import williams_rows
 
 
 @pytest.mark.parametrize("count,replicates", [(1, 1), (3, 5), (4, 4), (5, 2)])
-def test_turns_rotate_and_every_run_is_timed_each_turn(monkeypatch, count, replicates):
+def test_turns_follow_the_design_and_every_run_is_timed_each_turn(monkeypatch, count,
+                                                                  replicates):
     order, clock = [], iter(range(1000))
     runs = {f"r{i}": (lambda i=i: i) for i in range(count)}
 
@@ -23,8 +25,12 @@ def test_turns_rotate_and_every_run_is_timed_each_turn(monkeypatch, count, repli
     assert list(times) == list(runs) and all(len(t) == replicates for t in times.values())
     assert all(kw == {"warmup_ms": 3, "rep_ms": 7} for _, kw in order)
     turns = [[i for i, _ in order[t * count:(t + 1) * count]] for t in range(replicates)]
+    rows = williams_rows(count)
     for t, turn in enumerate(turns):
-        assert turn == [(t + j) % count for j in range(count)]
+        assert turn == list(rows[t % len(rows)])
+    behind = [(a, b) for turn in turns for a, b in zip(turn, turn[1:])]
+    if replicates <= max(count - count % 2, 1):     # within the design's distinct turns
+        assert len(behind) == len(set(behind))
     for i, name in enumerate(runs):                 # each replicate is the time its call got
         stamps = [k for k, (j, _) in enumerate(order) if j == i]
         assert times[name] == [float(k) for k in stamps]

@@ -131,8 +131,8 @@ def clocked_median_ms(fn: Callable[[], object], *, reader: Callable[[], float] |
 
 def interleaved_clocked(runs: dict, replicates: int = 5, **clocked_kw) -> dict:
     """``{name: [(ms, mhz), ...]}``: the turns of
-    :func:`~swizzlekit.lab.harness.interleaved_ms` (rotated by one each turn), each replicate
-    timed by :func:`clocked_median_ms` (``clocked_kw``: its options).
+    :func:`~swizzlekit.lab.harness.interleaved_ms` (:func:`swizzlekit.turns.turn_order`),
+    each replicate timed by :func:`clocked_median_ms` (``clocked_kw``: its options).
 
     >>> t = interleaved_clocked({"a": lambda: None}, 2, reader=lambda: 1400,
     ...                         timer=lambda fn: 1.0)

@@ -3,9 +3,12 @@
 * :func:`median_ms`: the median time of a GPU callable. With ``flush=True`` (the default) it
   is ``triton.testing.do_bench``, which zeroes a 256 MB buffer before every repetition, so L2
   is cold each time; ``flush=False`` times back-to-back launches with CUDA events.
-* :func:`interleaved_ms`: several callables timed by :func:`median_ms` in replicates, the
-  turn order rotated by one each time, so that none always runs first or after the same one;
-  :func:`in_turns` gives those turns any timer.
+* :func:`interleaved_ms`: several callables timed by :func:`median_ms` in replicates, each
+  turn in the order of a row of a Williams design (:func:`swizzlekit.turns.turn_order`), so
+  that none always runs first or after the same one: a run timed behind a heavier one ran up
+  to 9% slower on an H100 at its power cap (``docs/data/order_times/identical/``), which
+  the rotation by one used before turned into a bias. :func:`in_turns` gives those turns any
+  timer.
   :func:`checked_medians`: the same for the callables that pass a correctness check first,
   with their medians (the bench scripts' row).
 * :func:`host_us`: the host time of one call, issued back to back without waiting for the
@@ -83,7 +86,9 @@ def median_ms(fn: Callable[[], object], *, flush: bool = True, warmup_ms: int = 
 
 
 def rotated(items: list, turn: int) -> list:
-    """``items`` starting at position ``turn`` (mod its length).
+    """``items`` starting at position ``turn`` (mod its length): the turns of the timings
+    made before :func:`swizzlekit.turns.turn_order` (every run behind the same neighbour in
+    all turns but one).
 
     >>> rotated(["a", "b", "c"], 1)
     ['b', 'c', 'a']
@@ -108,8 +113,8 @@ def _check_behind(behind) -> None:
 def interleaved_ms(runs: dict, replicates: int = 5, **median_kw) -> dict:
     """``{name: [ms, ...]}``: each callable of ``runs`` (name -> callable) timed
     ``replicates`` times by :func:`median_ms` (``median_kw``: its options), in turns over all
-    of them whose order rotates by one each turn. The least median of the replicates is the
-    fastest; their spread is the noise."""
+    of them, each turn in the order of :func:`swizzlekit.turns.turn_order`. The least median
+    of the replicates is the fastest; their spread is the noise."""
     return in_turns(runs, replicates, lambda fn: median_ms(fn, **median_kw))
 
 
@@ -123,9 +128,11 @@ def in_turns(runs: dict, replicates: int, time_one: Callable) -> dict:
     if not callable(time_one):
         raise SwizzleKitError(f"time_one must be a callable that times one run, got "
                               f"{time_one!r}")
+    from swizzlekit.turns import turn_order
+
     names, times = list(runs), {name: [] for name in runs}
     for turn in range(replicates):
-        for name in rotated(names, turn):
+        for name in turn_order(names, turn):
             times[name].append(time_one(runs[name]))
     return times
 

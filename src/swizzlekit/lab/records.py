@@ -174,7 +174,8 @@ class L2SweepRow(_SweepRun):
 class OrderTimeRow(_SweepRun):
     """One run of the order-table GEMM timed in replicates (``swizzlekit lab order-times``):
     the orders of a problem timed in turn, ``replicates`` times over, the order of turns
-    rotated each time; ``ms`` is the median of the replicates, each a do_bench median with
+    rotated each time (the committed tables; :func:`swizzlekit.turns.turn_order` since
+    2026-11-27); ``ms`` is the median of the replicates, each a do_bench median with
     the L2 flushed. The time model's table."""
     split: str                   # "fit", "heldout" or "fresh" (by shape, as the L2 sweep)
     M: int

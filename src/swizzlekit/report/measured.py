@@ -7,7 +7,7 @@
 * L2: Nsight Compute's hit rate for the order-table GEMM under row, grouped(8) and the
   recommended order at two shapes, beside the model's prediction;
 * order times: the order-table GEMM at every shape of the CTA section under row, grouped(8),
-  the model's fastest and its recommendation, timed in 5 interleaved, rotated replicates
+  the model's fastest and its recommendation, timed in 5 interleaved replicates
   (:func:`swizzlekit.lab.experiments.order_times.time_problem`), each checked against float64;
 * seed 001: its two kernels under ncu at its sizes; seed 002: the ladder at its sizes.
 

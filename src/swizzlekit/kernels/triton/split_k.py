@@ -43,9 +43,9 @@ __all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "laun
            "PICK_REPLICATES", "PICK_REP_MS"]
 
 
-#: Replicates of each candidate :func:`pick_split` times, interleaved, the order rotated each
-#: turn, and the ``do_bench`` window (ms) of each. With one window of 25 ms each, timed one
-#: candidate after the other, two runs of the H100's TF32 `full` suite (2026-11-26, commits
+#: Replicates of each candidate :func:`pick_split` times, interleaved in the turns of
+#: :func:`swizzlekit.turns.turn_order`, and the ``do_bench`` window (ms) of each. With one
+#: window of 25 ms each, timed one candidate after the other, two runs of the H100's TF32 `full` suite (2026-11-26, commits
 #: a118a21 and 06171f9, two machines) kept different plans at 5 shapes, 4 of them turning
 #: from C from registers to the autotuned config, which at four such shapes ran 4-7% slower
 #: in 5 interleaved replicates (docs/data/bench/tf32_wide/pick_check.txt), the rule by which
@@ -60,17 +60,20 @@ MAX_BLOCK = tl.constexpr(WORKSPACE_SIDE)
 def pick_split(run, splits=AUTO_SPLITS) -> int:
     """The candidate of ``splits`` whose ``run(candidate)`` is fastest: each run once first (it
     compiles and autotunes), then :data:`PICK_REPLICATES` interleaved turns of
-    ``triton.testing.do_bench`` each (medians), the order rotated each turn; the least median
-    of the replicates wins (the first, on a tie)."""
+    ``triton.testing.do_bench`` each (medians), each turn in the order of
+    :func:`swizzlekit.turns.turn_order` (no candidate always timed behind the same one); the
+    least median of the replicates wins (the first, on a tie)."""
     import statistics
 
     from triton.testing import do_bench
+
+    from swizzlekit.turns import turn_order
 
     for s in splits:
         run(s)
     times = {s: [] for s in splits}
     for turn in range(PICK_REPLICATES):
-        for s in splits[turn % len(splits):] + splits[:turn % len(splits)]:
+        for s in turn_order(splits, turn):
             times[s].append(do_bench(lambda: run(s), warmup=2, rep=PICK_REP_MS,
                                      return_mode="median"))
     medians = [statistics.median(times[s]) for s in splits]

@@ -25,7 +25,7 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
     "l2-sweep": ("l2_sweep", "the L2 model's fit and held-out tables: shapes x tile configs x "
                              "residencies x element types x orders, under ncu (--shard I/N)"),
     "order-times": ("order_times", "every order of the L2 sweep's problems timed in 5 "
-                                   "interleaved, rotated replicates (the time model's table)"),
+                                   "interleaved replicates (the time model's table)"),
     "dispatch": ("dispatch", "which SM each CTA of the order-table GEMM runs on and when, and "
                              "which L2 partition is near each SM (the L2 model's dispatch)"),
     "overhead": ("overhead", "host time against GPU time of one GEMM call on small problems"),

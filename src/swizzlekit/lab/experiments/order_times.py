@@ -2,9 +2,11 @@
 
 One problem is a shape with a tile config and element type (:func:`.l2_sweep.plan`: 13 runs,
 eleven orders and two persistent grids). Each run is checked once against float64 (its
-output poisoned first), then the runs are timed in turn, ``replicates`` times over, the turn
-order rotated by one each time, so that no order always follows the same neighbour or
-always runs first. Each replicate is a do_bench median with the L2 flushed
+output poisoned first), then the runs are timed in turn, ``replicates`` times over, each
+turn in the order of a Williams design (:func:`swizzlekit.turns.turn_order`), so that no
+order always follows the same neighbour or always runs first. The committed tables were
+timed with the turns rotated by one instead, which keeps every run behind the same
+neighbour in all turns but one (``docs/data/order_times/identical/``). Each replicate is a do_bench median with the L2 flushed
 (:func:`~swizzlekit.lab.harness.median_ms`); a run's ``ms`` is the median of its replicates,
 and ``ms_min``/``ms_max`` their spread. "Fastest" is the least median.
 
@@ -34,7 +36,7 @@ WARMUP_MS, REP_MS = 10, 40
 
 def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = None
                  ) -> list[dict]:
-    """Check, then time in rotated replicates, the runs ``group`` of one problem on operands
+    """Check, then time in interleaved replicates, the runs ``group`` of one problem on operands
     ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but where it ran.
     ``split``: the rows' split (default: the L2 sweep's half of the shape, which must be in
     the sweep)."""
