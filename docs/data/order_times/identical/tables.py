@@ -5,6 +5,7 @@ has at most g tile rows, grouped(8) along N and strip(8) everywhere). No GPU; ru
 repository root: python3 docs/data/order_times/identical/tables.py > tables.txt
 """
 import collections
+import statistics
 
 import numpy as np
 
@@ -57,3 +58,35 @@ for card in CARDS:
             hit += max(twins) > best.ms * 1.02
         print(f"{card} {part}: {hit} of {len(problems)} problems' fastest run has an identical "
               f"twin more than 2% slower")
+
+# Carry-over in the tables: their turns were rotated by one over the runs in the sweep's
+# order (row, col, grouped(4), ...), so grouped(4) ran behind the column order in 4 of its 5
+# replicates, and behind the row order in turn 2, where it ran first. Where the column order
+# is heavy (more than 15% slower than the fastest run), how did that one replicate compare?
+print()
+import csv  # noqa: E402
+import json  # noqa: E402
+
+from swizzlekit.data import path  # noqa: E402
+from swizzlekit.lab.experiments.l2_sweep import ORDER_SET, PERSISTENT_SET  # noqa: E402
+
+assert ORDER_SET[:3] == [("row", {}), ("col", {}), ("grouped", {"group": 4})]
+runs_per_problem = len(ORDER_SET) + len(PERSISTENT_SET)
+for card in CARDS:
+    for table in (f"order_times_{card}.csv", f"order_times_fresh_{card}.csv"):
+        problems = collections.defaultdict(list)
+        with open(path(table)) as f:
+            for r in csv.DictReader(f):
+                problems[(r["M"], r["N"], r["K"], r["config"], r["dtype"])].append(r)
+        heavy, light = [], []
+        for group in problems.values():
+            assert len(group) == runs_per_problem and group[1]["order"] == "col"
+            assert group[2]["order"] == "grouped" and json.loads(group[2]["params"]) == {"group": 4}
+            fastest = min(float(r["ms"]) for r in group)
+            reps = [float(x) for x in group[2]["replicates"].split(";")]
+            ratio = reps[2] / statistics.median(reps[:2] + reps[3:])
+            (heavy if float(group[1]["ms"]) > 1.15 * fastest else light).append(ratio)
+        print(f"{table}: grouped(4)'s replicate behind the row order over its replicates behind "
+              f"the column order: {statistics.median(heavy):.3f} where the column order is "
+              f"heavy ({len(heavy)} problems), {statistics.median(light):.3f} elsewhere "
+              f"({len(light)})")
