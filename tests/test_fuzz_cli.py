@@ -112,6 +112,9 @@ NASTY = [  # (args, exit code); {tmp} is a fresh folder, {file} an existing file
     pytest.param(["bench", "--cluster", "tcp://127.0.0.1:1"], 2,   # nothing listens there:
                  marks=pytest.mark.slow),                       # 10 s of Dask's timeout
     (["lab", "l2-sweep", "--out", "{tmp}", "--cluster", "tcp://host"], 2),
+    (["lab", "order-times", "--out", "{tmp}", "--replicates", "0"], 2),
+    (["lab", "order-times", "--out", "{tmp}", "--replicates", "101"], 2),
+    (["lab", "order-times", "--out", "{tmp}", "--replicates", "five"], 2),
     (["lab", "peak", "--out", "{tmp}", "--cluster", "local"], 2),   # not a sweep
     (["reproduce", "seed001", "--cluster", "8786"], 2),
     (["kernels", "build", "--arch", "sm_99"], 2),
@@ -172,6 +175,7 @@ def test_cta_simulate_says_which_tile_it_used():
     (["bench"], 1),                                      # needs a GPU: a machine failure
     (["report", "--measure", "--out", "{tmp}"], 1),
     (["lab", "peak", "--out", "{tmp}"], 1),
+    (["lab", "order-times", "--out", "{tmp}", "--replicates", "9"], 1),
     (["reproduce", "seed001", "--out", "{tmp}"], 1),
     (["lab", "banks", "--out", "{tmp}", "--cluster", "local"], 1),  # no GPU for a worker
 ])

@@ -28,6 +28,10 @@ def add(top) -> None:
             p.add_argument("--set", default="sweep", metavar="sweep|fresh", dest="which",
                            help="the fit and held-out halves (default), or the fresh shapes "
                                 "judged once")
+        if name == "order-times":
+            p.add_argument("--replicates", default=5, type=int, metavar="R",
+                           help="replicates of every run, in the turns of a Williams design "
+                                "(1 to 100; default 5)")
         if name == "tiles":
             p.add_argument("--precision", action="append", metavar="P",
                            help="bf16, fp16, tf32 or fp8 (repeat for several; default bf16, "
@@ -53,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
 
         shard(plan(args.which), args.shard)         # a bad --shard or --set: exit 2
         options["shard_spec"], options["which"] = args.shard, args.which
+    if args.cmd == "order-times":
+        from swizzlekit.errors import check_int
+        from swizzlekit.lab.experiments.order_times import MAX_REPLICATES
+
+        options["replicates"] = check_int("replicates", args.replicates, 1, MAX_REPLICATES)
     if args.cmd == "tiles":                             # exit 2 before any GPU work
         from swizzlekit.errors import check_choice
         from swizzlekit.lab.experiments.tiles import PRECISIONS, SETS

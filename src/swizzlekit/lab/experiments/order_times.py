@@ -26,10 +26,11 @@ from pathlib import Path
 
 from swizzlekit.errors import check_int
 
-__all__ = ["REPLICATES", "time_problem", "run"]
+__all__ = ["REPLICATES", "MAX_REPLICATES", "time_problem", "run"]
 
-#: Replicates per run: the issue's floor, and what one H100 lease can afford for the sweep.
-REPLICATES = 5
+#: Replicates per run (``--replicates``): the issue's floor, and what one H100 lease can
+#: afford for the sweep; and the most a run takes.
+REPLICATES, MAX_REPLICATES = 5, 100
 #: do_bench's warm-up and measuring windows per replicate (ms).
 WARMUP_MS, REP_MS = 10, 40
 
@@ -45,7 +46,7 @@ def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = 
     from swizzlekit.lab.experiments.l2_sweep import checked_launch, split_of
     from swizzlekit.lab.harness import interleaved_ms
 
-    replicates = check_int("replicates", replicates, 1, 100)
+    replicates = check_int("replicates", replicates, 1, MAX_REPLICATES)
     ref = a.double() @ b.double()
     launches, rows = [], []
     for r in group:
@@ -71,6 +72,7 @@ def run(out: Path, which: str = "sweep", shard_spec: str = "0/1",
     from swizzlekit.lab.harness import environment, this_gpu
     from swizzlekit.lab.records import OrderTimeRow, Table
 
+    replicates = check_int("replicates", replicates, 1, MAX_REPLICATES)
     out.mkdir(parents=True, exist_ok=True)
     table = Table(out / "order_times.csv", OrderTimeRow, OrderTimeRow.key)
     todo = [r for r in shard(plan(which), shard_spec) if r.key() not in table]
@@ -82,7 +84,7 @@ def run(out: Path, which: str = "sweep", shard_spec: str = "0/1",
         print(f"{'x'.join(map(str, group[0].shape))} {group[0].config} {group[0].dtype}: "
               f"fastest {best['order']} {best['params']} {best['ms']:.3f} ms", flush=True)
     meta = {"command": f"swizzlekit lab order-times --out DIR --set {which} --shard "
-                       f"{shard_spec}", "replicates": replicates,
+                       f"{shard_spec} --replicates {replicates}", "replicates": replicates,
             "warmup_ms": WARMUP_MS, "rep_ms": REP_MS, "env": environment()}
     (out / "order_times.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out / "order_times.csv"
