@@ -2,9 +2,10 @@
 
 A data-centre H100 running GEMMs back to back sits at its power cap (686-690 W of 700 in
 ``docs/data/order_times/identical/``), and its SM clock moves between replicates of one
-timing (1155 to 1680 MHz there). Two runs of one and the same launch order then measured
-5% apart in milliseconds and 0.5% apart in clock cycles. So the lab records the SM clock
-beside each replicate:
+timing (1155 to 1680 MHz there). Two runs of one and the same launch order measured 5%
+apart in milliseconds and 0.5% apart scaled by the clock read after each replicate; in a
+second probe, scaling by the clock sampled during each replicate shrank the spread at some
+runs and widened it at others, so the order tables stay in milliseconds. The tools:
 
 * :class:`ClockSampler`: a context manager whose thread reads the SM clock every
   ``period_s`` while the body runs; ``mean_mhz`` is the mean of its readings.

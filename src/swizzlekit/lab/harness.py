@@ -122,14 +122,13 @@ def in_turns(runs: dict, replicates: int, time_one: Callable) -> dict:
     """``{name: [time_one(fn), ...]}``: the turns of :func:`interleaved_ms` with any timer
     (:func:`swizzlekit.lab.clocks.interleaved_clocked` pairs each time with its clock)."""
     from swizzlekit.errors import check_int
+    from swizzlekit.turns import turn_order
 
     replicates = check_int("replicates", replicates, 1, 100)
     _check_runs(runs)
     if not callable(time_one):
         raise SwizzleKitError(f"time_one must be a callable that times one run, got "
                               f"{time_one!r}")
-    from swizzlekit.turns import turn_order
-
     names, times = list(runs), {name: [] for name in runs}
     for turn in range(replicates):
         for name in turn_order(names, turn):

@@ -45,11 +45,12 @@ __all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "laun
 
 #: Replicates of each candidate :func:`pick_split` times, interleaved in the turns of
 #: :func:`swizzlekit.turns.turn_order`, and the ``do_bench`` window (ms) of each. With one
-#: window of 25 ms each, timed one candidate after the other, two runs of the H100's TF32 `full` suite (2026-11-26, commits
-#: a118a21 and 06171f9, two machines) kept different plans at 5 shapes, 4 of them turning
-#: from C from registers to the autotuned config, which at four such shapes ran 4-7% slower
-#: in 5 interleaved replicates (docs/data/bench/tf32_wide/pick_check.txt), the rule by which
-#: the benchmarks here call anything fastest.
+#: window of 25 ms each, timed one candidate after the other, two runs of the H100's TF32
+#: `full` suite (2026-11-26, commits a118a21 and 06171f9, two machines) kept different plans
+#: at 5 shapes, 4 of them turning from C from registers to the autotuned config, which at
+#: four such shapes ran 4-7% slower in 5 interleaved replicates
+#: (docs/data/bench/tf32_wide/pick_check.txt), the rule by which the benchmarks here call
+#: anything fastest.
 PICK_REPLICATES, PICK_REP_MS = 5, 10
 
 #: The longest tile side a split may take: its workspace's planes hold whole blocks of tiles

@@ -6,11 +6,13 @@ output poisoned first), then the runs are timed in turn, ``replicates`` times ov
 turn in the order of a Williams design (:func:`swizzlekit.turns.turn_order`), so that no
 order always follows the same neighbour or always runs first. The committed tables were
 timed with the turns rotated by one instead, which keeps every run behind the same
-neighbour in all turns but one (``docs/data/order_times/identical/``). Each replicate is a do_bench median with the L2 flushed
-(:func:`~swizzlekit.lab.harness.median_ms`); a run's ``ms`` is the median of its replicates,
-and ``ms_min``/``ms_max`` their spread. "Fastest" is the least median.
+neighbour in all turns but one (``docs/data/order_times/identical/``). Each replicate is a
+do_bench median with the L2 flushed (:func:`~swizzlekit.lab.harness.median_ms`); a run's
+``ms`` is the median of its replicates, and ``ms_min``/``ms_max`` their spread. "Fastest"
+is the least median.
 
-``swizzlekit lab order-times --out DIR [--set sweep|fresh] [--shard I/N]`` writes
+``swizzlekit lab order-times --out DIR [--set sweep|fresh] [--shard I/N] [--replicates R]``
+writes
 ``order_times.csv`` (:class:`~swizzlekit.lab.records.OrderTimeRow`, resumable: a later call
 skips what the table holds) and ``order_times.json`` (the command and the environment).
 No Nsight Compute: the time model reads its DRAM and L2 terms from the L2 model.
@@ -37,10 +39,10 @@ WARMUP_MS, REP_MS = 10, 40
 
 def time_problem(group, a, b, replicates: int = REPLICATES, split: str | None = None
                  ) -> list[dict]:
-    """Check, then time in interleaved replicates, the runs ``group`` of one problem on operands
-    ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but where it ran.
-    ``split``: the rows' split (default: the L2 sweep's half of the shape, which must be in
-    the sweep)."""
+    """Check, then time in interleaved replicates, the runs ``group`` of one problem on
+    operands ``a`` and ``b``; one dict per run with the :class:`OrderTimeRow` fields but
+    where it ran. ``split``: the rows' split (default: the L2 sweep's half of the shape, which
+    must be in the sweep)."""
     import dataclasses
 
     from swizzlekit.lab.experiments.l2_sweep import checked_launch, split_of
