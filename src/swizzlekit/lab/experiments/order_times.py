@@ -12,9 +12,8 @@ do_bench median with the L2 flushed (:func:`~swizzlekit.lab.harness.median_ms`);
 is the least median.
 
 ``swizzlekit lab order-times --out DIR [--set sweep|fresh] [--shard I/N] [--replicates R]``
-writes
-``order_times.csv`` (:class:`~swizzlekit.lab.records.OrderTimeRow`, resumable: a later call
-skips what the table holds) and ``order_times.json`` (the command and the environment).
+writes ``order_times.csv`` (:class:`~swizzlekit.lab.records.OrderTimeRow`, resumable: a
+later call skips what the table holds) and ``order_times.json`` (the command and the environment).
 No Nsight Compute: the time model reads its DRAM and L2 terms from the L2 model.
 
 The turns are :func:`~swizzlekit.lab.harness.interleaved_ms`'s.
