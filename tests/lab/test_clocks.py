@@ -43,30 +43,27 @@ def test_a_sampler_used_again_starts_afresh():
 
 
 def test_each_replicate_carries_the_clock_of_its_own_window():
-    """The stand-in timer moves the clock as it 'runs': each replicate's clock is the one
-    during it, and the turns follow interleaved_ms's design."""
-    state = {"mhz": 1000.0}
+    """The sampler reads once as the replicate starts (the previous run's clock still set)
+    and once as it ends (its own); with a period longer than any replicate nothing else is
+    read, so each replicate's clock is the mean of those two, in the design's turns."""
+    state = {"mhz": 900.0}
     calls = []
 
     def timer(fn):
         state["mhz"] = 1000.0 + 100 * fn()          # the run's own clock while it is timed
-        time.sleep(0.005)
         calls.append(fn())
-        ms = float(len(calls))
-        state["mhz"] = 1000.0 + 100 * fn()
-        return ms
+        return float(len(calls))
 
     runs = {f"r{i}": (lambda i=i: i) for i in range(3)}
-    out = clocks.interleaved_clocked(runs, 4, reader=lambda: state["mhz"], period_s=0.001,
+    out = clocks.interleaved_clocked(runs, 4, reader=lambda: state["mhz"], period_s=1.0,
                                      timer=timer)
     rows = williams_rows(3)
     assert calls == [j for t in range(4) for j in rows[t % len(rows)]]
-    for i, name in enumerate(runs):
-        assert len(out[name]) == 4
-        # the first reading is taken before the timer sets the clock (the previous run's)
-        assert all(1000.0 <= mhz <= 1000.0 + 100 * 2 for _, mhz in out[name])
-        assert [ms for ms, _ in out[name]] == [float(k + 1) for k, j in enumerate(calls)
-                                               if j == i]
+    before = [900.0] + [1000.0 + 100 * j for j in calls[:-1]]
+    want = {name: [] for name in runs}
+    for k, (j, prev) in enumerate(zip(calls, before)):
+        want[f"r{j}"].append((float(k + 1), (prev + 1000.0 + 100 * j) / 2))
+    assert out == want
 
 
 def test_clocked_median_ms_times_with_median_ms_by_default(monkeypatch):
