@@ -9,6 +9,7 @@ neither half, timed once the split was fixed.
     python -m swizzlekit.compare_time --heldout     the figures of TIME_FITTED (about 20 s)
     python -m swizzlekit.compare_time --fit         the grid search behind TIME_FITTED
     python -m swizzlekit.compare_time --noise       the replicate spread per card
+    python -m swizzlekit.compare_time --twins       identical orders' spread per card
     python -m swizzlekit.compare_time --defaults    each order as the default, fit halves
 
 A problem is judged over its non-random, non-persistent orders: each order's predicted time
@@ -33,7 +34,8 @@ import numpy as np
 
 from swizzlekit.data import path
 
-__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "defaults", "main"]
+__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "twins", "defaults",
+           "main"]
 
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
 CARDS = {"h100": "h100-sxm", "h200": "h200"}
@@ -203,6 +205,29 @@ def noise() -> dict:
     return out
 
 
+def twins() -> dict:
+    """Per card: the sets of identical launch orders in the order tables (runs whose orders
+    give the same tiles in the same sequence), how many lie more than 2% apart, and the worst
+    spread of their medians (%): :data:`swizzlekit.cta.timing.ORDER_TWINS`."""
+    from swizzlekit.lab.experiments.l2_sweep import sweep_order
+
+    out = {}
+    for card in CARDS:
+        spreads = []
+        for part in PARTS:
+            for group in _problems(runs(card, part)):
+                bm, bn, _ = group[0][0].tile
+                tm, tn = -(-group[0][0].M // bm), -(-group[0][0].N // bn)
+                sets = collections.defaultdict(list)
+                for r, _ in group:
+                    sets[sweep_order(r.order, tm, tn, r.params_dict).tobytes()].append(r.ms)
+                spreads += [max(ms) / min(ms) - 1 for ms in sets.values() if len(ms) > 1]
+        s = np.array(spreads)
+        out[CARDS[card]] = {"sets": len(s), "over_2pct": int((s > 0.02).sum()),
+                            "worst_pct": round(float(s.max()) * 100, 1)}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if "--fit" in argv:
@@ -211,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if "--noise" in argv:
         print(noise())
+        return 0
+    if "--twins" in argv:
+        print(twins())
         return 0
     if "--defaults" in argv:
         for name, shares in defaults().items():

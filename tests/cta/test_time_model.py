@@ -7,8 +7,8 @@ from hypothesis import example, given, settings, strategies as st
 
 from swizzlekit.cta import order
 from swizzlekit.cta.l2 import simulate
-from swizzlekit.cta.timing import (ORDER_NOISE_PCT, TIME_FITTED, TIME_HELDOUT, kernel_time,
-                                   time_parameters)
+from swizzlekit.cta.timing import (ORDER_NOISE_PCT, ORDER_TWINS, TIME_FITTED, TIME_HELDOUT,
+                                   kernel_time, time_parameters)
 from swizzlekit.errors import SwizzleKitError
 
 GPUS = ("h100-sxm", "h200")
@@ -72,7 +72,7 @@ def test_presets_without_a_fit_take_the_h100s_and_their_own_figures():
     assert par["fitted"] == "h100-sxm" and par["dram_gbps"] == preset("a100").dram_gbps
     assert kernel_time(4096, 4096, 4096, 2, [0], 0, "a100") > kernel_time(
         4096, 4096, 4096, 2, [0], 0, "h100-sxm")
-    assert set(ORDER_NOISE_PCT) == set(TIME_FITTED) == set(TIME_HELDOUT)
+    assert set(ORDER_NOISE_PCT) == set(TIME_FITTED) == set(TIME_HELDOUT) == set(ORDER_TWINS)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -127,6 +127,16 @@ def test_fitted_parameters_are_what_the_fit_half_gives():
         assert got["p"] == TIME_FITTED[gpu]["p"] and got["share"] == TIME_FITTED[gpu]["share"]
         assert {k: float(v) for k, v in got["efficiency"].items()} == TIME_FITTED[gpu]["efficiency"]
     assert noise() == ORDER_NOISE_PCT
+
+
+def test_identical_orders_figures_are_the_ones_quoted():
+    """ORDER_TWINS from the tables; and a set of twins is one order: the same tiles in the
+    same sequence (checked here for the pairs docs/cta.md names)."""
+    from swizzlekit.compare_time import twins
+
+    assert twins() == ORDER_TWINS
+    assert (order("row", 30, 8) == order("grouped", 30, 8, group=8, along="n")).all()
+    assert (order("col", 8, 30) == order("grouped", 8, 30, group=16)).all()
 
 
 @settings(max_examples=25, deadline=None)

@@ -36,8 +36,8 @@ import numpy as np
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.gpus import gpu as preset
 
-__all__ = ["TIME_FITTED", "TIME_HELDOUT", "ORDER_NOISE_PCT", "PEAK_KEYS", "kernel_time",
-           "time_parameters", "MAX_DIM", "MAX_BYTES"]
+__all__ = ["TIME_FITTED", "TIME_HELDOUT", "ORDER_NOISE_PCT", "ORDER_TWINS", "PEAK_KEYS",
+           "kernel_time", "time_parameters", "MAX_DIM", "MAX_BYTES"]
 
 #: The largest GEMM dimension and byte count :func:`kernel_time` takes.
 MAX_DIM, MAX_BYTES = 2**31, 2**60
@@ -89,6 +89,15 @@ TIME_HELDOUT: dict[str, dict[str, dict]] = {
 #: swizzlekit.compare_time --noise``). Orders predicted within it of each other are not told
 #: apart (:func:`swizzlekit.cta.rank.verdict`).
 ORDER_NOISE_PCT = {"h100-sxm": 4.5, "h200": 3.5}
+
+#: Identical launch orders in the order tables (two names, the same tiles in the same
+#: sequence: the row order and grouped(8) along N on a grid of at most 8 tile columns, ...;
+#: ``python -m swizzlekit.compare_time --twins``): how many sets of them the tables hold
+#: (fit, held-out and fresh problems), how many lie more than 2% apart (slowest median over
+#: fastest), and the worst spread (%). No model can tell such runs apart: the timings' own
+#: floor under the pick goal (docs/data/order_times/identical/).
+ORDER_TWINS = {"h100-sxm": {"sets": 78, "over_2pct": 16, "worst_pct": 8.4},
+               "h200": {"sets": 78, "over_2pct": 15, "worst_pct": 9.1}}
 
 
 def time_parameters(gpu: str) -> dict:

@@ -146,7 +146,7 @@ def _pct(x) -> str:
 
 def _cta(d: dict, img: Path) -> dict:
     from swizzlekit.cta.rank import DEFAULT_ORDER, label
-    from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
+    from swizzlekit.cta.timing import ORDER_TWINS, TIME_HELDOUT, time_parameters
 
     picks = []
     for s in d["shapes"]:
@@ -161,13 +161,15 @@ def _cta(d: dict, img: Path) -> dict:
     held = d.get("heldout")
     default = label(*DEFAULT_ORDER)
     fitted = time_parameters(d["gpu"])["fitted"]
-    t = TIME_HELDOUT[fitted]["heldout"]
+    t, tw = TIME_HELDOUT[fitted]["heldout"], ORDER_TWINS[fitted]
     time_line = (f"Ranked by the time model (swizzlekit.cta.timing, fitted on {fitted}): held "
                  f"out, its times relative to each problem's fastest order err "
                  f"{t['rel_err_median_pct']}% at the median and {t['rel_err_worst_pct']}% at "
                  f"worst, and its pick runs within 2% of the fastest order on "
                  f"{t['pick_within_2pct']:.0%} of {t['problems']} problems "
-                 f"({t['pick_within_5pct']:.0%} within 5%; docs/cta.md). Where no order is "
+                 f"({t['pick_within_5pct']:.0%} within 5%; docs/cta.md). The timings set a "
+                 f"floor under that: {tw['over_2pct']} of {tw['sets']} sets of identical "
+                 f"orders in the tables lie more than 2% apart. Where no order is "
                  f"predicted faster than {default} by more than the card's noise band, the "
                  f"order does not matter within that band, and {default} is recommended.")
     out = {"gpu": d["gpu"], "gpu_name": d["gpu_name"], "tile": d["tile"], "sms": d["sms"],
