@@ -1,7 +1,8 @@
 """``lab.harness.interleaved_ms``: every callable timed in every turn, each turn in the
 order of ``turns.turn_order`` (a Williams design: no run behind the same run twice in the
-first turns), the replicates kept in turn order; bad arguments refused by name. ``checked_medians``: only the
-runs that pass their check are timed; ``host_us``, ``host_profile``, ``queued_work``."""
+first turns), the replicates kept in turn order; bad arguments refused by name.
+``checked_medians``: only the runs that pass their check are timed; ``host_us``,
+``host_profile``, ``queued_work``; ``in_turns`` with any timer."""
 
 import pytest
 
