@@ -96,8 +96,9 @@ def test_counters_grow_and_are_reused():
 
 def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch):
     """``pick_split`` runs each candidate once, then times them in PICK_REPLICATES turns in
-    the order of ``turns.turn_order``, and keeps the least median: one slow outlier of the faster candidate does
-    not hand the pick to the other (``do_bench`` replaced by scripted times)."""
+    the order of ``turns.turn_order``, and keeps the least median: one slow outlier of the
+    faster candidate does not hand the pick to the other (``do_bench`` replaced by scripted
+    times)."""
     import triton.testing
 
     from swizzlekit.kernels.triton import split_k
