@@ -34,8 +34,8 @@ import numpy as np
 
 from swizzlekit.data import path
 
-__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "twins", "defaults",
-           "main"]
+__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "twin_sets", "twins",
+           "defaults", "main"]
 
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
 CARDS = {"h100": "h100-sxm", "h200": "h200"}
@@ -205,23 +205,30 @@ def noise() -> dict:
     return out
 
 
-def twins() -> dict:
-    """Per card: the sets of identical launch orders in the order tables (runs whose orders
-    give the same tiles in the same sequence), how many lie more than 2% apart, and the worst
-    spread of their medians (%): :data:`swizzlekit.cta.timing.ORDER_TWINS`."""
+def twin_sets(group) -> list[list]:
+    """The runs of one problem (a group of :func:`runs`' pairs) gathered by launch order: runs
+    whose orders give the same tiles in the same sequence share a list (of table rows)."""
     from swizzlekit.lab.experiments.l2_sweep import sweep_order
 
+    bm, bn, _ = group[0][0].tile
+    tm, tn = -(-group[0][0].M // bm), -(-group[0][0].N // bn)
+    sets = collections.defaultdict(list)
+    for r, _ in group:
+        sets[sweep_order(r.order, tm, tn, r.params_dict).tobytes()].append(r)
+    return list(sets.values())
+
+
+def twins() -> dict:
+    """Per card: the sets of identical launch orders in the order tables (:func:`twin_sets`
+    of more than one run), how many lie more than 2% apart, and the worst spread of their
+    medians (%): :data:`swizzlekit.cta.timing.ORDER_TWINS`."""
     out = {}
     for card in CARDS:
         spreads = []
         for part in PARTS:
             for group in _problems(runs(card, part)):
-                bm, bn, _ = group[0][0].tile
-                tm, tn = -(-group[0][0].M // bm), -(-group[0][0].N // bn)
-                sets = collections.defaultdict(list)
-                for r, _ in group:
-                    sets[sweep_order(r.order, tm, tn, r.params_dict).tobytes()].append(r.ms)
-                spreads += [max(ms) / min(ms) - 1 for ms in sets.values() if len(ms) > 1]
+                spreads += [max(r.ms for r in same) / min(r.ms for r in same) - 1
+                            for same in twin_sets(group) if len(same) > 1]
         s = np.array(spreads)
         out[CARDS[card]] = {"sets": len(s), "over_2pct": int((s > 0.02).sum()),
                             "worst_pct": round(float(s.max()) * 100, 1)}

@@ -9,21 +9,15 @@ import statistics
 
 import numpy as np
 
-from swizzlekit.compare_time import CARDS, _problems, runs
-from swizzlekit.lab.experiments.l2_sweep import sweep_order
+from swizzlekit.compare_time import CARDS, PARTS, _problems, runs, twin_sets
 
 for card in CARDS:
     spreads, worst = [], []
-    for part in ("fit", "heldout", "fresh"):
+    for part in PARTS:
         for group in _problems(runs(card, part)):
             r0 = group[0][0]
-            bm, bn, _ = r0.tile
-            tm, tn = -(-r0.M // bm), -(-r0.N // bn)
-            classes = collections.defaultdict(list)
-            for r, _ in group:
-                classes[sweep_order(r.order, tm, tn, r.params_dict).tobytes()].append(r)
             fastest = min(r.ms for r, _ in group)
-            for same in classes.values():
+            for same in twin_sets(group):
                 if len(same) > 1:
                     ms = [r.ms for r in same]
                     spreads.append(max(ms) / min(ms) - 1)
@@ -44,18 +38,13 @@ for card in CARDS:
 # to land within 2% of the fastest median.
 print()
 for card in CARDS:
-    for part in ("fit", "heldout", "fresh"):
+    for part in PARTS:
         problems = _problems(runs(card, part))
         hit = 0
         for group in problems:
-            r0 = group[0][0]
-            bm, bn, _ = r0.tile
-            tm, tn = -(-r0.M // bm), -(-r0.N // bn)
             best = min((r for r, _ in group), key=lambda r: r.ms)
-            key = sweep_order(best.order, tm, tn, best.params_dict).tobytes()
-            twins = [r.ms for r, _ in group
-                     if sweep_order(r.order, tm, tn, r.params_dict).tobytes() == key]
-            hit += max(twins) > best.ms * 1.02
+            twins = next(same for same in twin_sets(group) if best in same)
+            hit += max(r.ms for r in twins) > best.ms * 1.02
         print(f"{card} {part}: {hit} of {len(problems)} problems' fastest run has an identical "
               f"twin more than 2% slower")
 
