@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         options["shard_spec"], options["which"] = args.shard, args.which
     if args.cmd == "order-times":
         from swizzlekit.errors import check_int
-        from swizzlekit.lab.experiments.order_times import MAX_REPLICATES
+        from swizzlekit.lab.harness import MAX_REPLICATES
 
         options["replicates"] = check_int("replicates", args.replicates, 1, MAX_REPLICATES)
     if args.cmd == "tiles":                             # exit 2 before any GPU work

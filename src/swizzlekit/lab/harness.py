@@ -31,7 +31,11 @@ from collections.abc import Callable
 from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["median_ms", "interleaved_ms", "in_turns", "checked_medians", "rotated", "host_us",
-           "host_profile", "queued_work", "environment", "has_cuda_gpu", "this_gpu"]
+           "host_profile", "queued_work", "environment", "has_cuda_gpu", "this_gpu",
+           "MAX_REPLICATES"]
+
+#: The most replicates an interleaved timing takes.
+MAX_REPLICATES = 100
 
 
 def has_cuda_gpu() -> bool:
@@ -124,7 +128,7 @@ def in_turns(runs: dict, replicates: int, time_one: Callable) -> dict:
     from swizzlekit.errors import check_int
     from swizzlekit.turns import turn_order
 
-    replicates = check_int("replicates", replicates, 1, 100)
+    replicates = check_int("replicates", replicates, 1, MAX_REPLICATES)
     _check_runs(runs)
     if not callable(time_one):
         raise SwizzleKitError(f"time_one must be a callable that times one run, got "

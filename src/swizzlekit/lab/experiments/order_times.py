@@ -26,12 +26,13 @@ import statistics
 from pathlib import Path
 
 from swizzlekit.errors import check_int
+from swizzlekit.lab.harness import MAX_REPLICATES
 
-__all__ = ["REPLICATES", "MAX_REPLICATES", "time_problem", "run"]
+__all__ = ["REPLICATES", "time_problem", "run"]
 
-#: Replicates per run (``--replicates``): the issue's floor, and what one H100 lease can
-#: afford for the sweep; and the most a run takes.
-REPLICATES, MAX_REPLICATES = 5, 100
+#: Replicates per run (``--replicates``, at most the harness's ``MAX_REPLICATES``): the
+#: issue's floor, and what one H100 lease can afford for the sweep.
+REPLICATES = 5
 #: do_bench's warm-up and measuring windows per replicate (ms).
 WARMUP_MS, REP_MS = 10, 40
 
