@@ -173,10 +173,10 @@ class L2SweepRow(_SweepRun):
 @dataclass(frozen=True)
 class OrderTimeRow(_SweepRun):
     """One run of the order-table GEMM timed in replicates (``swizzlekit lab order-times``):
-    the orders of a problem timed in turn, ``replicates`` times over, the order of turns
-    rotated each time (the committed tables; :func:`swizzlekit.turns.turn_order` since
-    2026-11-27); ``ms`` is the median of the replicates, each a do_bench median with
-    the L2 flushed. The time model's table."""
+    the orders of a problem timed in turn, ``replicates`` times over, each turn in the order
+    of :func:`swizzlekit.turns.turn_order` (the H200's tables of 2026-11-25: rotated by one
+    each time); ``ms`` is the median of the replicates, each a do_bench median with the L2
+    flushed (the H100's tables pool three cards' passes). The time model's table."""
     split: str                   # "fit", "heldout" or "fresh" (by shape, as the L2 sweep)
     M: int
     N: int
