@@ -48,8 +48,9 @@ SWEEP: dict[str, list[dict]] = {
 #: than it by more than the card's noise band): grouped(16) along M. Chosen on the fit halves
 #: of the order tables (``python -m swizzlekit.compare_time --defaults``): as that pick it ran
 #: within 2% of the fastest order on 82% of the H100's fit problems (the row order too) and
-#: 64% of the H200's, grouped(8), Triton's tutorial order, on 68% and 59%. On the library's own GEMM the two
-#: run level within the noise (docs/data/bench/order_tiebreak/, H100, bf16 and fp8).
+#: 64% of the H200's, grouped(8), Triton's tutorial order, on 68% and 59%. On the library's
+#: own GEMM the two run level within the noise (docs/data/bench/order_tiebreak/, H100, bf16
+#: and fp8).
 DEFAULT_ORDER = ("grouped", {"group": 16, "along": "m"})
 
 
