@@ -90,8 +90,24 @@ def _times(card: str, pairs, parameters: dict | None = None) -> np.ndarray:
     from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES
 
     return np.array([kernel_time(r.M, r.N, r.K, ELEM_BYTES[r.dtype], p.per_wave_dram_read_bytes,
-                                 p.dram_write_bytes, CARDS[card], parameters=parameters)
-                     for r, p in pairs])
+                                 p.dram_write_bytes, CARDS[card], parameters=parameters,
+                                 family=_family(r)) for r, p in pairs])
+
+
+@functools.lru_cache(maxsize=None)
+def _family_of(M: int, N: int, tile: tuple, name: str, params: str) -> str | None:
+    import json
+
+    from swizzlekit.cta.families import family
+    from swizzlekit.lab.experiments.l2_sweep import sweep_order
+
+    tm, tn = -(-M // tile[0]), -(-N // tile[1])
+    return family(sweep_order(name, tm, tn, json.loads(params)), tm, tn)
+
+
+def _family(row) -> str | None:
+    """The family (:func:`swizzlekit.cta.families.family`) of a table row's order."""
+    return _family_of(row.M, row.N, tuple(row.tile), row.order, row.params)
 
 
 def _is(row, order: tuple[str, dict]) -> bool:
@@ -111,7 +127,7 @@ def judge(card: str, part: str, parameters: dict | None = None,
 
     band = ORDER_NOISE_PCT[CARDS[card]] / 100
     default = DEFAULT_ORDER if default is None else default
-    errs, regrets, claims, log_errs = [], [], [], []
+    errs, regrets, claims, log_errs, fastest = [], [], [], [], []
     for group in _problems(runs(card, part)):
         meas = np.array([r.ms for r, _ in group]) * 1e-3
         pred = _times(card, group, parameters)
@@ -120,9 +136,10 @@ def judge(card: str, part: str, parameters: dict | None = None,
         d = next(i for i, (r, _) in enumerate(group) if _is(r, default))
         pick = d if pred[d] <= pred.min() * (1 + band) else int(np.argmin(pred))
         regrets.append(meas[pick] / meas.min() - 1)
+        fastest.append(meas[int(np.argmin(pred))] / meas.min() - 1)
         if pick == d:
             claims.append(bool(meas[d] <= meas.min() * (1 + band)))
-    regrets = np.array(regrets)
+    regrets, fastest = np.array(regrets), np.array(fastest)
     return {"problems": len(regrets), "runs": len(errs),
             "rel_err_median_pct": round(float(np.median(errs)) * 100, 1),
             "rel_err_worst_pct": round(float(np.max(errs)) * 100, 1),
@@ -130,7 +147,9 @@ def judge(card: str, part: str, parameters: dict | None = None,
             "pick_within_2pct": round(float(np.mean(regrets <= 0.02)), 2),
             "pick_within_5pct": round(float(np.mean(regrets <= 0.05)), 2),
             "regret_worst_pct": round(float(regrets.max()) * 100, 1),
-            "claims": len(claims), "claims_true": int(sum(claims))}
+            "claims": len(claims), "claims_true": int(sum(claims)),
+            "fastest_within_2pct": round(float(np.mean(fastest <= 0.02)), 2),
+            "fastest_within_5pct": round(float(np.mean(fastest <= 0.05)), 2)}
 
 
 def heldout() -> dict:
@@ -155,7 +174,9 @@ def fit(card: str) -> dict:
     :data:`P_GRID`, each element size's efficiency from :data:`EFFICIENCY_GRID` by the least
     mean error of relative times; the ``p`` with the least total. Stage 2: one scale of
     efficiency and share together (relative times unchanged) by the least squares of log
-    time."""
+    time. Stage 3: each order family's factor (:mod:`swizzlekit.cta.families`), the median
+    over its fit runs of how much slower relative to its problem's fastest it ran than
+    stages 1 and 2 predict."""
     from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES
 
     pairs = runs(card, "fit")
@@ -166,18 +187,29 @@ def fit(card: str) -> dict:
     for p in P_GRID:
         eff, total = {}, 0.0
         for size, groups in sorted(by_size.items()):
-            losses = {e: _rel_loss(card, groups, {"p": p, "share": 1.0, "efficiency": {
-                size: e, 4: e}}) for e in EFFICIENCY_GRID}
+            losses = {e: _rel_loss(card, groups, {"p": p, "share": 1.0, "families": {},
+                                                  "efficiency": {size: e, 4: e}})
+                      for e in EFFICIENCY_GRID}
             eff[size] = min(losses, key=losses.get)
             total += losses[eff[size]] * sum(len(g) for g in groups)
         if best is None or total < best[0]:
             best = (total, p, eff)
     _, p, eff = best
-    par = {"p": p, "share": 1.0, "efficiency": eff}
+    par = {"p": p, "share": 1.0, "efficiency": eff, "families": {}}
     meas = np.array([r.ms * 1e-3 for r, _ in pairs])
     scale = float(np.exp(np.mean(np.log(_times(card, pairs, par)) - np.log(meas))))
-    return {"p": p, "share": round(scale, 2),
-            "efficiency": {s: round(e * scale, 3) for s, e in eff.items()}}
+    par = {"p": p, "share": round(scale, 2), "families": {},
+           "efficiency": {s: round(e * scale, 3) for s, e in eff.items()}}
+    slower = collections.defaultdict(list)
+    for group in _problems(pairs):
+        m, t = np.array([r.ms for r, _ in group]), _times(card, group, par)
+        for (r, _), x in zip(group, np.log(m / m.min()) - np.log(t / t.min())):
+            if _family(r) is not None:
+                slower[_family(r)].append(x)
+    from swizzlekit.cta.families import FAMILIES
+
+    return {**par, "families": {f: round(float(np.expm1(np.median(slower[f]))), 3)
+                                for f in FAMILIES if slower[f]}}
 
 
 def defaults(part: str = "fit") -> dict:

@@ -61,7 +61,7 @@ def test_simulate_carries_the_time_of_its_own_waves():
     for gpu in GPUS:
         p = simulate(8192, 8192, 4096, o, gpu=gpu, ctas_per_sm=2)
         assert p.time_s == kernel_time(8192, 8192, 4096, 2, p.per_wave_dram_read_bytes,
-                                       p.dram_write_bytes, gpu) > 0
+                                       p.dram_write_bytes, gpu, family="grouped along=m") > 0
         assert p.to_dict()["time_s"] == p.time_s
 
 
@@ -103,8 +103,8 @@ def test_heldout_figures_are_the_ones_quoted():
 def test_the_default_order_beats_grouped_8_on_the_fit_halves():
     """DEFAULT_ORDER's docstring: as the pick where the model does not tell orders apart,
     grouped(16) lands within 2% of the fastest order more often than grouped(8) on each card's
-    fit half, and no order does better on both cards (the row order ties it on the H100, and the
-    library's GEMM rules it out: docs/data/bench/order_tiebreak/)."""
+    fit half, and no order but the row order does better on both cards (the library's GEMM
+    rules the row order out: up to 30-40% behind there, docs/data/bench/order_tiebreak/)."""
     from swizzlekit.compare_time import defaults
     from swizzlekit.cta.rank import DEFAULT_ORDER, label
 
@@ -113,8 +113,9 @@ def test_the_default_order_beats_grouped_8_on_the_fit_halves():
     assert DEFAULT_ORDER == ("grouped", {"group": 16, "along": "m"})
     assert mine == {"h100-sxm": 0.82, "h200": 0.64}
     assert all(mine[g] > shares[label("grouped", {"group": 8})][g] for g in mine)
-    assert not any(all(v[g] > mine[g] for g in mine) for v in shares.values())
-    pooled = {name: sum(v.values()) for name, v in shares.items()}
+    row = label("row", {})
+    assert not any(all(v[g] > mine[g] for g in mine) for k, v in shares.items() if k != row)
+    pooled = {name: sum(v.values()) for name, v in shares.items() if name != row}
     assert max(pooled.values()) == pytest.approx(sum(mine.values()))
 
 
@@ -126,6 +127,7 @@ def test_fitted_parameters_are_what_the_fit_half_gives():
         got = fit(card)
         assert got["p"] == TIME_FITTED[gpu]["p"] and got["share"] == TIME_FITTED[gpu]["share"]
         assert {k: float(v) for k, v in got["efficiency"].items()} == TIME_FITTED[gpu]["efficiency"]
+        assert got["families"] == TIME_FITTED[gpu]["families"]
     assert noise() == ORDER_NOISE_PCT
 
 

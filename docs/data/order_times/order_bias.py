@@ -7,7 +7,7 @@ Per card, each named order's median residual on the fit half: the log of its mea
 relative to its problem's fastest, less the time model's (positive: slower than the model
 says). Then the picks on each half (within 2% / within 5% of the fastest median), four ways:
 the rule as shipped (grouped(16) where no order is predicted faster than it by more than the
-card's noise band; ``compare_time.judge``), the model's fastest order with no band, and the
+card's noise band; ``compare_time.judge``, without the family factors), the model's fastest order with no band, and the
 two again with every order's predicted time scaled by its fit-half residual.
 """
 import collections
@@ -18,6 +18,9 @@ from swizzlekit.compare_time import CARDS, _is, _problems, _times, runs
 from swizzlekit.cta.rank import DEFAULT_ORDER, label
 from swizzlekit.cta.timing import ORDER_NOISE_PCT
 
+#: The time model without its family factors (they came after this analysis, from it).
+NO_FAMILY = {"families": {}}
+
 
 def name(row) -> str:
     return label(row.order, row.params_dict)
@@ -27,7 +30,7 @@ def residuals(card: str) -> dict:
     res = collections.defaultdict(list)
     for group in _problems(runs(card, "fit")):
         meas = np.array([r.ms for r, _ in group])
-        pred = _times(card, group)
+        pred = _times(card, group, NO_FAMILY)
         for (r, _), x in zip(group, np.log(meas / meas.min()) - np.log(pred / pred.min())):
             res[name(r)].append(x)
     return {k: float(np.median(v)) for k, v in res.items()}
@@ -37,7 +40,8 @@ def picks(card: str, part: str, band: float, bias: dict | None) -> str:
     regrets = []
     for group in _problems(runs(card, part)):
         meas = np.array([r.ms for r, _ in group])
-        pred = _times(card, group) * np.exp([(bias or {}).get(name(r), 0.0) for r, _ in group])
+        pred = _times(card, group, NO_FAMILY) * np.exp([(bias or {}).get(name(r), 0.0)
+                                                        for r, _ in group])
         d = next(i for i, (r, _) in enumerate(group) if _is(r, DEFAULT_ORDER))
         pick = d if pred[d] <= pred.min() * (1 + band) else int(np.argmin(pred))
         regrets.append(meas[pick] / meas.min() - 1)

@@ -62,6 +62,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from swizzlekit.cta.families import family
 from swizzlekit.cta.orders import check_order
 from swizzlekit.cta.reuse import partition_hits
 from swizzlekit.cta.schedule import DISPATCH, _measured_sides, _schedule, in_step, lanes, run_order
@@ -267,6 +268,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
         raise SwizzleKitError(f"{len(order)} CTAs in waves of {concurrent} are {n_waves} waves; "
                               f"the model answers at most {MAX_WAVES} (use a larger wave)")
     cap = l2_bytes / partitions
+    order_in = order
     order, lane = _schedule(order, s, persistent)
     wave_of = np.arange(len(order)) // concurrent
     near_hits = near_total = fab_hits = fab_total = dup_bytes = pending = 0.0
@@ -312,8 +314,9 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     near_hits -= s["inflight"] * (1 - q) * pending * partitions
     # the extra lookups of rows that do not start on a sector, all hits
     extra = _extra_lookups(s, rows, len(order) * tk * a_bytes, len(order) * tk * b_bytes)
+    kind = None if persistent else (family(order_in, tm, tn) or "other")
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
-                       dram, M * N * out_bytes, partitions, (M, N, K, elem_bytes, gpu))
+                       dram, M * N * out_bytes, partitions, (M, N, K, elem_bytes, gpu, kind))
 
 
 def row_classes(row_bytes, K: int, N: int, elem_bytes: int,
@@ -379,7 +382,7 @@ def _prediction(near_hits: float, near_total: float, fab_hits: float, fab_total:
     lookups = near_total + fab_total + writes * scale
     hit = 100.0 * (near_hits + fab_hits + writes * scale) / lookups
     per_wave = tuple(round(float(x) / scale) for x in dram)
-    M, N, K, elem_bytes, gpu = problem
+    M, N, K, elem_bytes, gpu, kind = problem
     return L2Prediction(round(float(hit), 2), round(float(dram.sum()) / scale), writes,
                         round(lookups / scale / 32), len(dram), per_wave,
-                        kernel_time(M, N, K, elem_bytes, per_wave, writes, gpu))
+                        kernel_time(M, N, K, elem_bytes, per_wave, writes, gpu, family=kind))

@@ -17,6 +17,7 @@ import numpy as np
 
 from swizzlekit.cta.l2 import (L2Prediction, _extra_lookups, _out_bytes, _prediction,
                                check_problem, row_classes, settings)
+from swizzlekit.cta.families import family
 from swizzlekit.cta.schedule import _schedule, in_step
 from swizzlekit.cta.reuse import hit_share
 from swizzlekit.errors import SwizzleKitError
@@ -51,8 +52,9 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     concurrent, partitions, l2_bytes = cfg["concurrent"], cfg["partitions"], cfg["l2_bytes"]
     # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
     late = cfg["inflight"] * (1 - cfg["coalesce"])
-    order, lane = _schedule(order, cfg, persistent)
     bm, bn, bk = tile
+    launched = None if persistent else (family(order, -(-M // bm), -(-N // bn)) or "other")
+    order, lane = _schedule(order, cfg, persistent)
     tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}
     # bytes read per operand: rows that do not start on a sector are looked up more than once
@@ -110,4 +112,4 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     extra = _extra_lookups(cfg, rows, read["a"], read["b"])        # each a hit
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
                        dram, M * N * out_bytes, partitions,
-                       (M, N, K, elem_bytes, model.get("gpu", "h200")))
+                       (M, N, K, elem_bytes, model.get("gpu", "h200"), launched))
