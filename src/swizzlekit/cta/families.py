@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
 
 import numpy as np
 
@@ -38,10 +39,16 @@ __all__ = ["FAMILIES", "family"]
 FAMILIES = ("row", "col", "snake", "grouped along=m", "grouped along=n", "morton", "hilbert")
 
 
-@functools.lru_cache(maxsize=256)
+def _digest(o: np.ndarray) -> bytes:
+    return hashlib.blake2b(np.ascontiguousarray(o, dtype=np.int64).tobytes(),
+                           digest_size=20).digest()
+
+
+@functools.lru_cache(maxsize=1024)
 def _built(name: str, tiles_m: int, tiles_n: int, group: int = 0) -> bytes:
+    """A digest of the family's order on the grid (a digest, so the cache stays small)."""
     params = {} if not group else {"group": group, "along": name[-1]}
-    return order("grouped" if group else name, tiles_m, tiles_n, **params).tobytes()
+    return _digest(order("grouped" if group else name, tiles_m, tiles_n, **params))
 
 
 def _group(o: np.ndarray, axis: int) -> int:
@@ -59,8 +66,7 @@ def family(order_, tiles_m: int, tiles_n: int) -> str | None:
     if (tiles_m * tiles_n > MAX_TILES or o.shape != (tiles_m * tiles_n, 2)
             or not np.issubdtype(o.dtype, np.integer)):
         return None
-    o = o.astype(np.int64, copy=False)
-    mine = o.tobytes()
+    mine = _digest(o)
     for name in FAMILIES:
         if name.startswith("grouped"):
             if o[0].any():
