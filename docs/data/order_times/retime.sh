@@ -1,14 +1,17 @@
 #!/bin/bash
 # The order tables timed again on this GPU in the Williams turns of swizzlekit.turns, with
 # more replicates, one shard a device call: 44 problems in the sweep (22 shapes x 2 configs),
-# 16 in the fresh set. The tables before (src/swizzlekit/data/order_times_*.csv) were timed
-# in turns rotated by one (docs/data/order_times/identical/).
+# 16 in the fresh set. The H100's tables (src/swizzlekit/data/order_times_h100.csv, _fresh_)
+# are three such passes pooled (docs/data/order_times/williams_h100_2026-11-27/); the H200's
+# were timed before, in turns rotated by one (docs/data/order_times/identical/).
 # Usage: bash docs/data/order_times/retime.sh DIR SET SHARD [REPLICATES]; cp -r DIR $OUT/
 #   DIR: a folder in the working tree (the device copies the tree, so a folder brought back
 #   and put here again resumes: a later call skips what DIR/SET/order_times.csv holds);
 #   SET: sweep or fresh; SHARD: I/N (whole shapes); REPLICATES: default 9. LIMIT=S stops
 #   the timing after S seconds (default 560).
-# Then, without a GPU: the tables in src/swizzlekit/data replaced by these, python -m
+# A pass of both sets took about 430 s on an H100. Bring DIR back as one tar: a device call
+# returns at most 8 files from $OUT. Then, without a GPU: the passes pooled into the tables
+# in src/swizzlekit/data (as williams_h100_2026-11-27/pool.py does), python -m
 # swizzlekit.compare_time --fit and --heldout judge the time model on them.
 set -u
 DIR=$1
