@@ -29,9 +29,12 @@ def add(top) -> None:
                            help="the fit and held-out halves (default), or the fresh shapes "
                                 "judged once")
         if name == "order-times":
-            p.add_argument("--replicates", default=5, type=int, metavar="R",
+            from swizzlekit.lab.experiments.order_times import REPLICATES
+            from swizzlekit.lab.harness import MAX_REPLICATES
+
+            p.add_argument("--replicates", default=REPLICATES, type=int, metavar="R",
                            help="replicates of every run, in the turns of a Williams design "
-                                "(1 to 100; default 5)")
+                                f"(1 to {MAX_REPLICATES}; default {REPLICATES})")
         if name == "tiles":
             p.add_argument("--precision", action="append", metavar="P",
                            help="bf16, fp16, tf32 or fp8 (repeat for several; default bf16, "

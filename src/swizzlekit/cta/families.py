@@ -33,10 +33,12 @@ import numpy as np
 from swizzlekit.cta.orders import MAX_TILES, order
 from swizzlekit.errors import check_int
 
-__all__ = ["FAMILIES", "family"]
+__all__ = ["FAMILIES", "OTHER", "family", "time_family"]
 
 #: The families, in the order :func:`family` tries them.
 FAMILIES = ("row", "col", "snake", "grouped along=m", "grouped along=n", "morton", "hilbert")
+#: What the time model calls an order of none of them (it takes the largest family factor).
+OTHER = "other"
 
 
 def _digest(o: np.ndarray) -> bytes:
@@ -77,3 +79,16 @@ def family(order_, tiles_m: int, tiles_n: int) -> str | None:
         elif mine == _built(name, tiles_m, tiles_n):
             return name
     return None
+
+
+def time_family(order_, tiles_m: int, tiles_n: int, persistent: bool) -> str | None:
+    """The family whose factor :func:`swizzlekit.cta.timing.kernel_time` takes for this launch:
+    :func:`family`, or :data:`OTHER` for an order of none; None (no factor) for a persistent
+    grid, whose programs walk the order in strides the tables never timed as orders.
+
+    >>> time_family(order("strip_snake", 8, 8), 8, 8, False)
+    'other'
+    >>> time_family(order("row", 2, 2), 2, 2, True) is None
+    True
+    """
+    return None if persistent else (family(order_, tiles_m, tiles_n) or OTHER)

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swizzlekit.cta.families import family
+from swizzlekit.cta.families import time_family
 from swizzlekit.cta.orders import check_order
 from swizzlekit.cta.reuse import partition_hits
 from swizzlekit.cta.schedule import DISPATCH, _measured_sides, _schedule, in_step, lanes, run_order
@@ -314,7 +314,7 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     near_hits -= s["inflight"] * (1 - q) * pending * partitions
     # the extra lookups of rows that do not start on a sector, all hits
     extra = _extra_lookups(s, rows, len(order) * tk * a_bytes, len(order) * tk * b_bytes)
-    kind = None if persistent else (family(order_in, tm, tn) or "other")
+    kind = time_family(order_in, tm, tn, persistent)
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
                        dram, M * N * out_bytes, partitions, (M, N, K, elem_bytes, gpu, kind))
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from swizzlekit.cta.l2 import (L2Prediction, _extra_lookups, _out_bytes, _prediction,
                                check_problem, row_classes, settings)
-from swizzlekit.cta.families import family
+from swizzlekit.cta.families import time_family
 from swizzlekit.cta.schedule import _schedule, in_step
 from swizzlekit.cta.reuse import hit_share
 from swizzlekit.errors import SwizzleKitError
@@ -53,7 +53,7 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
     # in a wave in step, a duplicate read behind a miss that reaches L2 may find it pending
     late = cfg["inflight"] * (1 - cfg["coalesce"])
     bm, bn, bk = tile
-    launched = None if persistent else (family(order, -(-M // bm), -(-N // bn)) or "other")
+    launched = time_family(order, -(-M // bm), -(-N // bn), persistent)
     order, lane = _schedule(order, cfg, persistent)
     tk = -(-K // bk)
     size = {"a": bm * bk * elem_bytes, "b": bk * bn * elem_bytes}

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from swizzlekit.cta.families import FAMILIES, OTHER
 from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.gpus import gpu as preset
 
@@ -143,7 +144,7 @@ def kernel_time(M: int, N: int, K: int, elem_bytes: int, per_wave_dram_read_byte
     """Predicted seconds of an ``M x N x K`` GEMM whose waves read ``per_wave_dram_read_bytes``
     from DRAM (the L2 model's :attr:`~swizzlekit.cta.l2.L2Prediction.per_wave_dram_read_bytes`)
     and write ``dram_write_bytes`` of C, on preset ``gpu``, its order of ``family`` (one of
-    :data:`swizzlekit.cta.families.FAMILIES`; ``"other"``, an order of none of them, which
+    :data:`swizzlekit.cta.families.FAMILIES`; ``OTHER``, an order of none of them, which
     takes the largest family factor; or None: no factor). ``parameters``
     overrides :func:`time_parameters` (``p``, ``share``, ``efficiency``, ``families``) for
     fitting."""
@@ -165,12 +166,10 @@ def kernel_time(M: int, N: int, K: int, elem_bytes: int, per_wave_dram_read_byte
     compute = 2.0 * M * N * K / waves / (_peak(par["peak_tflops"], elem_bytes) * efficiency)
     dram = (reads + dram_write_bytes / waves) / (par["dram_gbps"] * 1e9 * par["share"])
     p = par["p"]
-    factors = par.get("families", {})
+    factors = par["families"]
     if family is not None:
-        from swizzlekit.cta.families import FAMILIES
-
-        family = check_choice("family", family, (*FAMILIES, "other"))
+        family = check_choice("family", family, (*FAMILIES, OTHER))
     # an order the tables never timed is not favoured for a factor they never measured
-    slower = (max(factors.values(), default=0.0) if family == "other"
+    slower = (max(factors.values(), default=0.0) if family == OTHER
               else factors.get(family, 0.0))
     return float(((compute ** p + dram ** p) ** (1 / p)).sum() * (1 + slower))

@@ -4,9 +4,9 @@ One problem is a shape with a tile config and element type (:func:`.l2_sweep.pla
 eleven orders and two persistent grids). Each run is checked once against float64 (its
 output poisoned first), then the runs are timed in turn, ``replicates`` times over, each
 turn in the order of a Williams design (:func:`swizzlekit.turns.turn_order`), so that no
-order always follows the same neighbour or always runs first. The committed tables were
-timed with the turns rotated by one instead, which keeps every run behind the same
-neighbour in all turns but one (``docs/data/order_times/identical/``). Each replicate is a
+order always follows the same neighbour or always runs first (the H200's committed tables
+were timed with the turns rotated by one, which keeps every run behind the same neighbour in
+all turns but one: ``docs/data/order_times/identical/``). Each replicate is a
 do_bench median with the L2 flushed (:func:`~swizzlekit.lab.harness.median_ms`); a run's
 ``ms`` is the median of its replicates, and ``ms_min``/``ms_max`` their spread. "Fastest"
 is the least median.
