@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from swizzlekit.cta import ORDERS, order
-from swizzlekit.cta.families import FAMILIES, family
+from swizzlekit.cta.families import FAMILIES, family, time_family
 from swizzlekit.cta.l2 import simulate
 from swizzlekit.cta.timing import TIME_FITTED, kernel_time
 from swizzlekit.errors import SwizzleKitError
@@ -79,6 +79,8 @@ def test_not_an_order_of_the_grid_is_no_family():
     assert family([[0, 0]], 1, 1) == "row"
     with pytest.raises(SwizzleKitError, match="tiles_m must be"):
         family(o, 0, 4)
+    with pytest.raises(SwizzleKitError, match="persistent"):
+        time_family(o, 4, 4, "yes")
 
 
 def test_the_family_factor_scales_the_time_and_simulate_applies_it():

@@ -31,7 +31,7 @@ import hashlib
 import numpy as np
 
 from swizzlekit.cta.orders import MAX_TILES, order
-from swizzlekit.errors import check_int
+from swizzlekit.errors import check_bool, check_int
 
 __all__ = ["FAMILIES", "OTHER", "family", "time_family"]
 
@@ -91,4 +91,6 @@ def time_family(order_, tiles_m: int, tiles_n: int, persistent: bool) -> str | N
     >>> time_family(order("row", 2, 2), 2, 2, True) is None
     True
     """
-    return None if persistent else (family(order_, tiles_m, tiles_n) or OTHER)
+    if check_bool("persistent", persistent):
+        return None
+    return family(order_, tiles_m, tiles_n) or OTHER
