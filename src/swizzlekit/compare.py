@@ -1,10 +1,12 @@
-"""The L2 model against the H200 measurements: per run, the measured and predicted hit rate.
+"""The L2 model against the measurements: per run, the measured and predicted hit rate.
 
 ``python -m swizzlekit.compare``:
 
 * ``--heldout``: the model's errors on the fit half and the held-out half of the sweep
   (``l2_sweep_h200.csv``), and on the fresh set (``l2_fresh_h200.csv``), the figures
-  docs/cta.md reports;
+  docs/cta.md reports; ``--heldout --gpu h100-sxm`` the same on the H100's tables
+  (``l2_sweep_h100.csv``, ``l2_fresh_h100.csv``: the same problems, no persistent grids),
+  which the model, fitted on the H200's fit half only, was never fitted on;
 * ``--fit``: the grid search on the fit half that chose :data:`swizzlekit.cta.l2.FITTED`;
 * no flag: the first table (112 runs of 2026-11-21) and seed 001's runs, run by run;
   ``--sweep`` that table's errors for other wave sizes and partition counts.
@@ -27,7 +29,7 @@ from swizzlekit.cta.orders import order
 from swizzlekit.data import FOLDER
 from swizzlekit.seeds import SEED001_ORDERS
 
-__all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "compare", "compare_sweep", "predict", "errors", "fit",
+__all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "CARD_TABLES", "compare", "compare_sweep", "predict", "errors", "fit",
            "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen", "GOALS",
            "RAGGED_TABLE", "compare_ragged", "fit_skewed", "SKEWED_GRID",
            "compare_seed001", "sweep", "main"]
@@ -38,6 +40,10 @@ SWEEP_TABLE = FOLDER / "l2_sweep_h200.csv"
 #: Eight shapes in neither half, measured once after the model of 2026-11-23 was fitted
 #: (``swizzlekit lab l2-sweep --set fresh``): judged, never fitted on.
 FRESH_TABLE = FOLDER / "l2_fresh_h200.csv"
+#: Each card's (sweep, fresh) tables by preset: the H200's, and the H100's (the same problems
+#: and orders without the persistent grids, three H100 cards, 2026-11-27).
+CARD_TABLES = {"h200": (SWEEP_TABLE, FRESH_TABLE),
+               "h100-sxm": (FOLDER / "l2_sweep_h100.csv", FOLDER / "l2_fresh_h100.csv")}
 #: Ragged problems in no table (``split`` "fit": docs/data/l2_checks/unseen_ragged.py, measured
 #: after ``unaligned_lookups`` was fitted; "check": narrow_check.py, measured before
 #: ``skewed_lookups`` was fitted on "fit", and never fitted on). One launch each, not timed.
@@ -276,10 +282,12 @@ def sweep(concurrent=(66, 132, 198, 264), partitions=(1, 2)) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m swizzlekit.compare [--heldout [--dispatch measured] | --fit | --sweep]
-    [--cluster SPEC]``: the grid search and the held-out figures go to Dask workers with
-    ``--cluster`` (``local``: a worker process per core). ``--dispatch measured`` judges the
-    model with the H200's measured dispatch in place of the coin (docs/cta.md)."""
+    """``python -m swizzlekit.compare [--heldout [--dispatch measured] [--gpu h200|h100-sxm]
+    | --fit | --sweep] [--cluster SPEC]``: the grid search and the held-out figures go to
+    Dask workers with ``--cluster`` (``local``: a worker process per core). ``--dispatch
+    measured`` judges the model with the H200's measured dispatch in place of the coin
+    (docs/cta.md); ``--gpu`` picks the card whose tables (:data:`CARD_TABLES`) and preset
+    the held-out figures are computed on."""
     argv = sys.argv[1:] if argv is None else argv
     spec = "none"
     if "--cluster" in argv:
@@ -299,11 +307,12 @@ def _print_setting(r: dict) -> None:
 
 
 def _main(argv: list[str], client) -> int:
-    if "--dispatch" in argv and "--heldout" not in argv:
-        from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.errors import SwizzleKitError, check_choice
 
-        raise SwizzleKitError("--dispatch goes with --heldout (the other reports use the "
-                              "fitted model's coin)")
+    for flag in ("--dispatch", "--gpu"):
+        if flag in argv and "--heldout" not in argv:
+            raise SwizzleKitError(f"{flag} goes with --heldout (the other reports use the "
+                                  f"H200's tables and the fitted model's coin)")
     if "--fit" in argv:
         results = fit(client=client, progress=True)
         for r in results:
@@ -328,19 +337,32 @@ def _main(argv: list[str], client) -> int:
         overrides = {}
         if "--dispatch" in argv:
             from swizzlekit.cta.l2 import DISPATCH
-            from swizzlekit.errors import check_choice
 
             i = argv.index("--dispatch")
             overrides["dispatch"] = check_choice(
                 "--dispatch", argv[i + 1] if i + 1 < len(argv) else "", DISPATCH)
-        for split, path in (("fit", SWEEP_TABLE), ("heldout", SWEEP_TABLE),
-                            ("fresh", FRESH_TABLE)):
-            e = errors(compare_sweep(split, path, client=client, **overrides))
+        gpu = "h200"
+        if "--gpu" in argv:
+            i = argv.index("--gpu")
+            gpu = check_choice("--gpu", argv[i + 1] if i + 1 < len(argv) else "",
+                               tuple(CARD_TABLES))
+            overrides["gpu"] = gpu
+        sweep_table, fresh_table = CARD_TABLES[gpu]
+        for split, path in (("fit", sweep_table), ("heldout", sweep_table),
+                            ("fresh", fresh_table)):
+            rows = compare_sweep(split, path, client=client, **overrides)
+            e = errors(rows)
+            plain = errors([r for r in rows if r["order"] != "random"])
             print(f"{split:8s} {e['runs']} runs: hit error mean {e['hit_mean']} worst "
                   f"{e['hit_worst']} (bias {e['hit_bias']:+}); DRAM median {e['dram_median_pct']}%;"
                   f" least-DRAM order within 1% of the fastest in {e['pick_within_1pct']:.0%} of "
                   f"{e['problems']} problems (slower by {e['pick_slowdown_median_pct']}% median, "
                   f"{e['pick_slowdown_worst_pct']}% worst)")
+            print(f"{'':8s} without random orders ({plain['runs']} runs): hit error mean "
+                  f"{plain['hit_mean']} worst {plain['hit_worst']}; DRAM median "
+                  f"{plain['dram_median_pct']}%")
+        if gpu != "h200":
+            return 0
         for split in ("fit", "check"):
             e = errors(compare_ragged(split, **overrides))
             print(f"ragged {split:5s} {e['runs']} runs (RAGGED_TABLE, untimed): hit error mean "

@@ -275,6 +275,38 @@ def test_fresh_set_figures_are_the_ones_quoted():
         compare_sweep("test", path=FRESH_TABLE)
 
 
+def test_h100_figures_are_the_ones_quoted():
+    """The H100's tables (the sweep's problems and orders on three H100 cards, no persistent
+    grids) err on the H100 preset as HELDOUT_BY_GPU says; the model was fitted on the H200's
+    fit half only, so both parts are held out from it."""
+    from swizzlekit.compare import CARD_TABLES, compare_sweep, errors
+    from swizzlekit.cta.l2 import FRESH, HELDOUT, HELDOUT_BY_GPU
+
+    assert HELDOUT_BY_GPU["h200"] == {"heldout": HELDOUT, "fresh": FRESH}
+    sweep, fresh = CARD_TABLES["h100-sxm"]
+    held = compare_sweep("heldout", sweep, gpu="h100-sxm")
+    new = compare_sweep(path=fresh, gpu="h100-sxm")
+    assert len(held) == 242 and len(new) == 176
+    assert not any(r["persistent"] for r in held + new)
+    for part, rows in (("heldout", held), ("fresh", new)):
+        e, quoted = errors(rows), HELDOUT_BY_GPU["h100-sxm"][part]
+        assert {k: e[k] for k in quoted} == quoted
+    # the preset reaches the model: the H200's 60 MiB L2 predicts other hit rates
+    assert [r["model_hit"] for r in held] != [r["model_hit"] for r in compare_sweep(
+        "heldout", sweep)]
+
+
+def test_compare_command_checks_its_card():
+    """``python -m swizzlekit.compare``'s --gpu names a card with tables, and only with
+    --heldout."""
+    from swizzlekit.compare import main
+
+    with pytest.raises(SwizzleKitError, match="h200, h100-sxm"):
+        main(["--heldout", "--gpu", "a100"])
+    with pytest.raises(SwizzleKitError, match="--gpu goes with --heldout"):
+        main(["--gpu", "h100-sxm"])
+
+
 def test_measured_dispatch_figures_are_the_ones_quoted():
     """The held-out error that `cta simulate --dispatch measured` quotes is measured here."""
     from swizzlekit.compare import compare_sweep, errors

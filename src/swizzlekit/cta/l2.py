@@ -74,7 +74,7 @@ from swizzlekit.gpus import GPUS
 _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step", "run_order", "FITTED",
-           "HELDOUT", "FRESH", "RAGGED_CHECK", "DISPATCH", "HELDOUT_BY_DISPATCH",
+           "HELDOUT", "FRESH", "RAGGED_CHECK", "DISPATCH", "HELDOUT_BY_DISPATCH", "HELDOUT_BY_GPU",
            "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS",
            "MAX_WAVES"]
 
@@ -160,6 +160,15 @@ RAGGED_CHECK = {"hit_mean": 2.2, "hit_worst": 12.9, "dram_median_pct": 9.3}
 #: [--dispatch measured]``; a test holds both equal to a fresh computation).
 HELDOUT_BY_DISPATCH = {"coin": HELDOUT,
                        "measured": {"hit_mean": 2.86, "hit_worst": 22.0, "dram_median_pct": 8.0}}
+#: The model's error per card (``python -m swizzlekit.compare --heldout [--gpu h100-sxm]``; a
+#: test holds these equal to a fresh computation): the H200's (:data:`HELDOUT`,
+#: :data:`FRESH`), and the H100's on its own preset, on the same problems and orders measured
+#: on three H100 cards (2026-11-27; no persistent grids; never fitted on).
+HELDOUT_BY_GPU = {"h200": {"heldout": HELDOUT, "fresh": FRESH},
+                  "h100-sxm": {"heldout": {"hit_mean": 2.68, "hit_worst": 23.2,
+                                           "dram_median_pct": 5.8},
+                               "fresh": {"hit_mean": 2.53, "hit_worst": 15.8,
+                                         "dram_median_pct": 8.4}}}
 
 
 def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
