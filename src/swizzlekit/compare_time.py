@@ -12,17 +12,18 @@ neither half, timed once the split was fixed.
     python -m swizzlekit.compare_time --noise       the replicate spread per card
     python -m swizzlekit.compare_time --twins       identical orders' spread per card
     python -m swizzlekit.compare_time --defaults    each order as the default, fit halves
+    python -m swizzlekit.compare_time --band        the figures under the band rule
 
 A problem is judged over its non-random, non-persistent orders: each order's predicted time
 relative to the problem's predicted fastest, against its measured median relative to the
 measured fastest (the error, in points of %), and the regret of the order picked as
-:func:`swizzlekit.cta.rank.verdict` picks: the predicted fastest, or the default order
-(:data:`swizzlekit.cta.rank.DEFAULT_ORDER`, grouped(16)) where no order is predicted faster
-than it by more than the card's noise band (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`).
-Each such default pick is a claim that the order does not matter there (within the band);
-it is true where the default's measured median lies within the band of the measured
-fastest. ``--defaults`` judges every order of the tables as that default on the fit halves
-(how :data:`~swizzlekit.cta.rank.DEFAULT_ORDER` was chosen).
+:func:`swizzlekit.cta.rank.verdict` picks: the predicted fastest, the default order
+(:data:`swizzlekit.cta.rank.DEFAULT_ORDER`, grouped(16)) where it ties. Where no order is
+predicted faster than the default by more than the card's noise band
+(:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`), the verdict claims that the order does not
+matter there (within the band); the claim is true where the default's measured median lies
+within the band of the measured fastest. ``--defaults`` judges every order of the tables as
+that default on the fit halves (how :data:`~swizzlekit.cta.rank.DEFAULT_ORDER` was chosen).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 
 from swizzlekit.data import path
 
-__all__ = ["TABLES", "CARDS", "runs", "judge", "heldout", "fit", "noise", "twin_sets", "twins",
+__all__ = ["TABLES", "CARDS", "RULES", "runs", "judge", "heldout", "fit", "noise", "twin_sets", "twins",
            "defaults", "main"]
 
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
@@ -43,6 +44,10 @@ CARDS = {"h100": "h100-sxm", "h200": "h200"}
 TABLES = {card: (f"order_times_{card}.csv", f"order_times_fresh_{card}.csv") for card in CARDS}
 #: The parts of the order tables: the fit half, the held-out half, the fresh set.
 PARTS = ("fit", "heldout", "fresh")
+#: The pick rules :func:`judge` knows: the verdict's (the predicted fastest, the default where
+#: it ties) and the one before it (the default wherever no order is predicted faster than it
+#: by more than the noise band).
+RULES = ("fastest", "band")
 #: The grids of :func:`fit`: overlap exponents, and efficiencies (the DRAM share is 1 in the
 #: first stage; only their ratio shapes relative times).
 P_GRID = (1.0, 1.5, 2.0, 3.0, 4.0, 8.0)
@@ -119,13 +124,17 @@ def _is(row, order: tuple[str, dict]) -> bool:
 
 
 def judge(card: str, part: str, parameters: dict | None = None,
-          default: tuple[str, dict] | None = None) -> dict:
+          default: tuple[str, dict] | None = None, rule: str = "fastest") -> dict:
     """The time model's figures on ``part`` of ``card``'s tables (see the module's text),
-    with ``default`` (default: :data:`swizzlekit.cta.rank.DEFAULT_ORDER`) taken where no
-    order is predicted faster than it by more than the noise band."""
-    from swizzlekit.cta.rank import DEFAULT_ORDER
+    with ``default`` (default: :data:`swizzlekit.cta.rank.DEFAULT_ORDER`) claimed not to
+    matter where no order is predicted faster than it by more than the noise band, and taken
+    where it ties the predicted fastest (``rule`` "fastest", the verdict's), or wherever it
+    is so claimed (``rule`` "band", the verdict's rule before 2026-11-27)."""
+    from swizzlekit.cta.rank import DEFAULT_ORDER, TIE
     from swizzlekit.cta.timing import ORDER_NOISE_PCT
+    from swizzlekit.errors import check_choice
 
+    check_choice("rule", rule, RULES)
     band = ORDER_NOISE_PCT[CARDS[card]] / 100
     default = DEFAULT_ORDER if default is None else default
     errs, regrets, claims, log_errs, fastest = [], [], [], [], []
@@ -135,10 +144,11 @@ def judge(card: str, part: str, parameters: dict | None = None,
         errs += list(np.abs(pred / pred.min() - meas / meas.min()))
         log_errs += list(np.abs(pred / meas - 1))
         d = next(i for i, (r, _) in enumerate(group) if _is(r, default))
-        pick = d if pred[d] <= pred.min() * (1 + band) else int(np.argmin(pred))
+        pick = (d if pred[d] <= pred.min() * (1 + (TIE if rule == "fastest" else band))
+                else int(np.argmin(pred)))
         regrets.append(meas[pick] / meas.min() - 1)
         fastest.append(meas[int(np.argmin(pred))] / meas.min() - 1)
-        if pick == d:
+        if pred[d] <= pred.min() * (1 + band):
             claims.append(bool(meas[d] <= meas.min() * (1 + band)))
     regrets, fastest = np.array(regrets), np.array(fastest)
     return {"problems": len(regrets), "runs": len(errs),
@@ -213,15 +223,17 @@ def fit(card: str) -> dict:
                                 for f in FAMILIES if slower[f]}}
 
 
-def defaults(part: str = "fit") -> dict:
+def defaults(part: str = "fit", rule: str = "band") -> dict:
     """``{order label: {card preset: share of problems picked within 2%}}``: each non-random
-    order of the tables judged as the default (:func:`judge`'s ``default``) on ``part``."""
+    order of the tables judged as the default (:func:`judge`'s ``default``) on ``part`` under
+    ``rule`` ("band": taken wherever the model does not tell it from the fastest, the rule
+    :data:`swizzlekit.cta.rank.DEFAULT_ORDER` was chosen under; "fastest": ties only)."""
     from swizzlekit.cta.rank import label
 
     orders = {}
     for r, _ in runs("h100", part):
         orders.setdefault(label(r.order, r.params_dict), (r.order, r.params_dict))
-    return {name: {CARDS[card]: judge(card, part, default=o)["pick_within_2pct"]
+    return {name: {CARDS[card]: judge(card, part, default=o, rule=rule)["pick_within_2pct"]
                    for card in CARDS} for name, o in sorted(orders.items())}
 
 
@@ -283,6 +295,11 @@ def main(argv: list[str] | None = None) -> int:
     if "--defaults" in argv:
         for name, shares in defaults().items():
             print(f"{name:30s} " + "  ".join(f"{g} {v:.2f}" for g, v in shares.items()))
+        return 0
+    if "--band" in argv:
+        for card, gpu in CARDS.items():
+            for part in ("heldout", "fresh"):
+                print(f"{gpu:9s} {part:8s} {judge(card, part, rule='band')}")
         return 0
     for gpu, parts in heldout().items():
         for part, e in parts.items():

@@ -131,7 +131,9 @@ def cta_section(gpu: str, img: Path | None) -> dict:
                                 f"faster than {v['default']}" if v["matters"]
                                 else f"the order does not matter here (within "
                                      f"{v['noise_band_pct']}%): no order is predicted faster "
-                                     f"than {v['default']} by more than the noise band"),
+                                     f"than {v['default']} by more than the noise band"
+                                     + (f"; {v['pick']} is predicted fastest"
+                                        if v["pick"] != v["default"] else "")),
                  "status": "model only", "verdict": v,
                  "best_grouped": label(grouped[0]["order"], grouped[0]["params"]),
                  "row": next(r for r in ranked if r["order"] == "row")}

@@ -33,7 +33,7 @@ def check(path: Path, precision: str) -> None:
         r = json.loads(line)
         M, N, K = r["shape"]
         pick = (_scaled_pick(M, N, K, 2, True, False, GPU) if precision == "fp8"
-                else _order_pick(2, M, N, K, "bf16", True, False, False, GPU))
+                else _order_pick(2, M, N, K, "ieee", True, False, False, GPU))
         bm, bn, bk, stages, warps, _ = choose._parse(pick.config)
         ctas = choose._residency(bm, bn, bk, stages, warps, elem, 2, GPU)
         tm, tn = -(-M // bm), -(-N // bn)
