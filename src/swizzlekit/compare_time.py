@@ -36,8 +36,8 @@ import numpy as np
 
 from swizzlekit.data import path
 
-__all__ = ["TABLES", "CARDS", "RULES", "runs", "judge", "heldout", "fit", "noise", "twin_sets", "twins",
-           "defaults", "main"]
+__all__ = ["TABLES", "CARDS", "RULES", "runs", "judge", "heldout", "fit", "noise", "twin_sets",
+           "twins", "defaults", "main"]
 
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
 CARDS = {"h100": "h100-sxm", "h200": "h200"}

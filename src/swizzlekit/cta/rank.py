@@ -181,8 +181,8 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     matters = gain * 100 > band
     pick = default if default["time_s"] <= best["time_s"] * (1 + TIE) else best
     pick_label, default_label = label(pick["order"], pick["params"]), label(name, params)
-    fastest = (f"predicted {gain * 100:.1f}% faster than {default_label}" if pick is best
-               else f"{default_label} ties the fastest predicted")
+    fastest = (f"{default_label} is predicted fastest" if pick is default
+               else f"predicted {gain * 100:.1f}% faster than {default_label}")
     text = (f"{pick_label}: {fastest} and {row_gain * 100:.1f}% faster than the row order"
             if matters else
             f"{pick_label}: the order does not matter here (within {band}%): no order is "
