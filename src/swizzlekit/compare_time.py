@@ -129,7 +129,7 @@ def judge(card: str, part: str, parameters: dict | None = None,
     with ``default`` (default: :data:`swizzlekit.cta.rank.DEFAULT_ORDER`) claimed not to
     matter where no order is predicted faster than it by more than the noise band, and taken
     where it ties the predicted fastest (``rule`` "fastest", the verdict's), or wherever it
-    is so claimed (``rule`` "band", the verdict's rule before 2026-11-27)."""
+    is so claimed (``rule`` "band")."""
     from swizzlekit.cta.rank import DEFAULT_ORDER, TIE
     from swizzlekit.cta.timing import ORDER_NOISE_PCT
     from swizzlekit.errors import check_choice

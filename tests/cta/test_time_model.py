@@ -101,8 +101,8 @@ def test_heldout_figures_are_the_ones_quoted():
 
 def test_the_band_rule_the_verdict_replaced_is_as_docs_say():
     """docs/cta.md: grouped(16) taken wherever the model does not tell it from the fastest
-    (the verdict before 2026-11-27) landed within 2% on 59% of held-out problems on each card,
-    the verdict's pick (the predicted fastest) on 77%; the claims are the same under both."""
+    (the band rule) lands within 2% on 59% of held-out problems on each card, the verdict's
+    pick (the predicted fastest) on 77%; the claims are the same under both."""
     from swizzlekit.compare_time import judge
 
     for card in ("h100", "h200"):
