@@ -59,6 +59,20 @@ def test_cta_recommendations_are_the_models(report):
     assert all(r["passes"] == 2 for r in measured["rows"])
 
 
+def test_cta_section_quotes_the_cards_own_heldout_l2_figures():
+    """On the H100 preset the CTA section judges the L2 model on the H100's own tables (the
+    figures HELDOUT_BY_GPU quotes), not on the H200's."""
+    from swizzlekit.cta.l2 import HELDOUT_BY_GPU
+    from swizzlekit.report.collect import cta_section
+
+    held = cta_section("h100-sxm", None)["heldout"]
+    quoted = HELDOUT_BY_GPU["h100-sxm"]["heldout"]
+    assert held["runs"] == 242 and held["card"] == "NVIDIA H100 SXM"
+    assert {k: held[k] for k in quoted} == quoted and "l2_sweep_h100.csv" in held["source"]
+    other = cta_section("a100", None)                  # a preset without measured tables
+    assert "heldout" not in other and "measured" not in other
+
+
 def test_kernels_are_labelled_as_committed_h200_results(report):
     _, data, html = report
     section = html[html.index('<section id="kernels">'):html.index('<section id="seeds">')]

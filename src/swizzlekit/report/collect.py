@@ -149,9 +149,12 @@ def cta_section(gpu: str, img: Path | None) -> dict:
     out = {"gpu": gpu, "gpu_name": g.name, "sms": g.sms, "l2_bytes": g.l2_bytes,
            "tile": list(KERNEL["tile"]), "elem_bytes": KERNEL["elem_bytes"],
            "ctas_per_sm": KERNEL["ctas_per_sm"], "shapes": shapes}
+    from swizzlekit.compare import CARD_TABLES
+
+    if gpu in CARD_TABLES:
+        out["heldout"] = _heldout(img, gpu)
     if gpu == "h200":
         out["measured"] = _measured_l2()
-        out["heldout"] = _heldout(img)
         judge_picks(out)
     return out
 
@@ -245,15 +248,19 @@ def _timing_verdict(pick: str, shape, kernels: dict | None, band: float,
     return verdict
 
 
-def _heldout(img: Path | None) -> dict:
-    """The model against the held-out half of the sweep: errors, and a parity plot."""
-    from swizzlekit.compare import compare_sweep, errors
-    from swizzlekit.cta.l2 import HELDOUT
+def _heldout(img: Path | None, gpu: str = "h200") -> dict:
+    """The model against the held-out half of ``gpu``'s sweep (a card of
+    :data:`swizzlekit.compare.CARD_TABLES`): errors, and a parity plot."""
+    from swizzlekit.compare import CARD_TABLES, compare_sweep, errors
+    from swizzlekit.cta.l2 import HELDOUT_BY_GPU
+    from swizzlekit.gpus import gpu as preset
 
-    rows = compare_sweep("heldout")
-    out = {"source": "swizzlekit/data/l2_sweep_h200.csv, held-out half (swizzlekit lab "
-                     "l2-sweep; python -m swizzlekit.compare --heldout)",
-           **errors(rows), **HELDOUT}
+    table = CARD_TABLES[gpu][0]
+    rows = compare_sweep("heldout", table, gpu=gpu)
+    flag = "" if gpu == "h200" else f" --gpu {gpu}"
+    out = {"source": f"swizzlekit/data/{table.name}, held-out half (swizzlekit lab "
+                     f"l2-sweep; python -m swizzlekit.compare --heldout{flag})",
+           "card": preset(gpu).name, **errors(rows), **HELDOUT_BY_GPU[gpu]["heldout"]}
     if img is not None:
         from swizzlekit.plots import parity_plot
 

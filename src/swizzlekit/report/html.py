@@ -165,18 +165,18 @@ def _cta(d: dict, img: Path) -> dict:
     time_line = (f"Ranked by the time model (swizzlekit.cta.timing, fitted on {fitted}): held "
                  f"out, its times relative to each problem's fastest order err "
                  f"{t['rel_err_median_pct']}% at the median and {t['rel_err_worst_pct']}% at "
-                 f"worst, and its pick runs within 2% of the fastest order on "
-                 f"{t['pick_within_2pct']:.0%} of {t['problems']} problems "
-                 f"({t['pick_within_5pct']:.0%} within 5%), the fastest predicted order "
-                 f"on {t['fastest_within_2pct']:.0%} (docs/cta.md). The timings set a "
-                 f"floor under that: {tw['over_2pct']} of {tw['sets']} sets of identical "
-                 f"orders in the tables lie more than 2% apart. Where no order is "
-                 f"predicted faster than {default} by more than the card's noise band, the "
-                 f"order does not matter within that band, and {default} is recommended.")
+                 f"worst, and its pick (the predicted fastest order, {default} where that "
+                 f"ties) runs within 2% of the fastest order on {t['pick_within_2pct']:.0%} "
+                 f"of {t['problems']} problems ({t['pick_within_5pct']:.0%} within 5%; "
+                 f"docs/cta.md). The timings set a floor under that: {tw['over_2pct']} of "
+                 f"{tw['sets']} sets of identical orders in the tables lie more than 2% "
+                 f"apart. Where no order is predicted faster than {default} by more than the "
+                 f"card's noise band, the order does not matter within that band.")
     out = {"gpu": d["gpu"], "gpu_name": d["gpu_name"], "tile": d["tile"], "sms": d["sms"],
            "ctas_per_sm": d["ctas_per_sm"], "l2_mib": f"{d['l2_bytes'] / 2**20:.0f}",
            "time_line": time_line,
-           "error_line": (f"The L2 model behind it, on {held['runs']} held-out H200 runs: hit "
+           "error_line": (f"The L2 model behind it, on {held['runs']} held-out runs on the "
+                          f"{held.get('card', 'NVIDIA H200 SXM')}: hit "
                           f"rate within {held['hit_mean']} points on average "
                           f"({held['hit_worst']} at worst), DRAM bytes within "
                           f"{held['dram_median_pct']}% (median)." if held else
