@@ -141,8 +141,9 @@ def test_verdict_picks_the_predicted_fastest_and_the_default_where_it_ties(M, N,
 def test_the_default_order_beats_grouped_8_on_the_fit_halves():
     """DEFAULT_ORDER's docstring: as the pick where the model does not tell orders apart (the
     band rule it was chosen under), grouped(16) lands within 2% of the fastest order more
-    often than grouped(8) on each card's fit half, and no order but the row order does better on both cards (the library's GEMM
-    rules the row order out: up to 30-40% behind there, docs/data/bench/order_tiebreak/)."""
+    often than grouped(8) on each card's fit half, and no order but the row order does better
+    on both cards (the library's GEMM rules the row order out: up to 30-40% behind there,
+    docs/data/bench/order_tiebreak/)."""
     from swizzlekit.compare_time import defaults
     from swizzlekit.cta.rank import DEFAULT_ORDER, label
 

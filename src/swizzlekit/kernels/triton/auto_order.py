@@ -9,10 +9,10 @@ order, grouped(16) (:data:`swizzlekit.cta.rank.DEFAULT_ORDER`), unless another c
 predicted faster by more than the GPU's noise band
 (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`), where :func:`swizzlekit.cta.rank.verdict`
 says that the order does not matter (and names the predicted fastest): on this GEMM the two
-rules tie (docs/data/bench/order_tiebreak/rules.py, H100: 78 of 95 shape runs within 2% of
-the fastest either way). It also keeps the default, without asking the model, where A, B and C together fit in
-half the L2 (no order re-reads anything there), and where the grid is too large to rank
-within :data:`MAX_TILE_STEPS`.
+rules tie (docs/data/bench/order_tiebreak/rules.py, H100: 78 and 79 of 95 shape runs within
+2% of the fastest). It also keeps the default, without asking the model, where A, B and C
+together fit in half the L2 (no order re-reads anything there), and where the grid is too
+large to rank within :data:`MAX_TILE_STEPS`.
 
 Timed on the H100 (docs/data/bench/order_tiebreak/, 19 shapes of M*N*K >= 2^35 in 5
 interleaved replicates, two passes each of bf16 and fp8), grouped(16) ran within 2% of the
