@@ -30,8 +30,8 @@ from swizzlekit.data import FOLDER
 from swizzlekit.seeds import SEED001_ORDERS
 
 __all__ = ["TABLES", "SWEEP_TABLE", "FRESH_TABLE", "CARD_TABLES", "compare", "compare_sweep",
-           "predict", "errors", "fit", "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen", "GOALS",
-           "RAGGED_TABLE", "compare_ragged", "fit_skewed", "SKEWED_GRID",
+           "predict", "errors", "fit", "fit_unaligned", "UNALIGNED_GRID", "fit_point", "chosen",
+           "GOALS", "RAGGED_TABLE", "compare_ragged", "fit_skewed", "SKEWED_GRID",
            "compare_seed001", "sweep", "main"]
 
 TABLES = (FOLDER / "l2_h200.csv", FOLDER / "l2_h200_counters.csv")

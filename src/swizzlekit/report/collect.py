@@ -115,6 +115,7 @@ KERNEL = {"tile": (128, 128, 64), "elem_bytes": 2, "ctas_per_sm": 2}
 def cta_section(gpu: str, img: Path | None) -> dict:
     """Orders ranked by the L2 model per shape, the recommendation with its confidence,
     heatmaps, the H200 measurements beside the model's predictions, and a parity plot."""
+    from swizzlekit.compare import CARD_TABLES
     from swizzlekit.cta import order
     from swizzlekit.cta.rank import label, rank, verdict
     from swizzlekit.gpus import gpu as preset
@@ -149,8 +150,6 @@ def cta_section(gpu: str, img: Path | None) -> dict:
     out = {"gpu": gpu, "gpu_name": g.name, "sms": g.sms, "l2_bytes": g.l2_bytes,
            "tile": list(KERNEL["tile"]), "elem_bytes": KERNEL["elem_bytes"],
            "ctas_per_sm": KERNEL["ctas_per_sm"], "shapes": shapes}
-    from swizzlekit.compare import CARD_TABLES
-
     if gpu in CARD_TABLES:
         out["heldout"] = _heldout(img, gpu)
     if gpu == "h200":
