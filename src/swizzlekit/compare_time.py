@@ -130,7 +130,7 @@ def judge(card: str, part: str, parameters: dict | None = None,
     matter where no order is predicted faster than it by more than the noise band, and taken
     where it ties the predicted fastest (``rule`` "fastest", the verdict's), or wherever it
     is so claimed (``rule`` "band")."""
-    from swizzlekit.cta.rank import DEFAULT_ORDER, TIE
+    from swizzlekit.cta.rank import DEFAULT_ORDER, TIE, within
     from swizzlekit.cta.timing import ORDER_NOISE_PCT
     from swizzlekit.errors import check_choice
 
@@ -143,12 +143,11 @@ def judge(card: str, part: str, parameters: dict | None = None,
         pred = _times(card, group, parameters)
         errs += list(np.abs(pred / pred.min() - meas / meas.min()))
         log_errs += list(np.abs(pred / meas - 1))
-        d = next(i for i, (r, _) in enumerate(group) if _is(r, default))
-        pick = (d if pred[d] <= pred.min() * (1 + (TIE if rule == "fastest" else band))
-                else int(np.argmin(pred)))
+        d, best = next(i for i, (r, _) in enumerate(group) if _is(r, default)), int(np.argmin(pred))
+        pick = d if within(pred[d], pred[best], TIE if rule == "fastest" else band) else best
         regrets.append(meas[pick] / meas.min() - 1)
-        fastest.append(meas[int(np.argmin(pred))] / meas.min() - 1)
-        if pred[d] <= pred.min() * (1 + band):
+        fastest.append(meas[best] / meas.min() - 1)
+        if within(pred[d], pred[best], band):
             claims.append(bool(meas[d] <= meas.min() * (1 + band)))
     regrets, fastest = np.array(regrets), np.array(fastest)
     return {"problems": len(regrets), "runs": len(errs),
@@ -188,6 +187,7 @@ def fit(card: str) -> dict:
     time. Stage 3: each order family's factor (:mod:`swizzlekit.cta.families`), the median
     over its fit runs of how much slower relative to its problem's fastest it ran than
     stages 1 and 2 predict."""
+    from swizzlekit.cta.families import FAMILIES
     from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES
 
     pairs = runs(card, "fit")
@@ -215,10 +215,8 @@ def fit(card: str) -> dict:
     for group in _problems(pairs):
         m, t = np.array([r.ms for r, _ in group]), _times(card, group, par)
         for (r, _), x in zip(group, np.log(m / m.min()) - np.log(t / t.min())):
-            if _family(r) is not None:
-                slower[_family(r)].append(x)
-    from swizzlekit.cta.families import FAMILIES
-
+            if (kind := _family(r)) is not None:
+                slower[kind].append(x)
     return {**par, "families": {f: round(float(np.expm1(np.median(slower[f]))), 3)
                                 for f in FAMILIES if slower[f]}}
 

@@ -114,6 +114,18 @@ def test_the_band_rule_the_verdict_replaced_is_as_docs_say():
         judge("h100", "heldout", rule="default")
 
 
+@pytest.mark.parametrize("args, message", [
+    ((-1.0, 1.0), "time_s must be a number from 0"), ((1.0, float("nan")), "fastest_s must"),
+    (("1", 1.0), "time_s must"), ((1.0, 1.0, 2.0), "slack must be a number from 0 to 1"),
+    ((1.0, 1.0, True), "slack must")])
+def test_within_checks_its_arguments(args, message):
+    """The tie and band test that the verdict and the judge share refuses what is no time."""
+    from swizzlekit.cta.rank import within
+
+    with pytest.raises(SwizzleKitError, match=message):
+        within(*args)
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 120), st.integers(1, 120), st.integers(1, 64),
        st.sampled_from([(1, 1, 1), (16, 16, 16), (64, 64, 32)]),

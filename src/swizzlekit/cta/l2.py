@@ -75,8 +75,8 @@ _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step", "run_order", "FITTED",
            "HELDOUT", "FRESH", "RAGGED_CHECK", "DISPATCH", "HELDOUT_BY_DISPATCH",
-           "HELDOUT_BY_GPU", "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_STEPS",
-           "MAX_WAVES"]
+           "HELDOUT_BY_GPU", "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES",
+           "MAX_TILE_STEPS", "MAX_WAVES"]
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,16 @@ swizzlekit.errors.SwizzleKitError: unknown GPU 'b300'; valid: h200, h100-sxm, h1
 
 from __future__ import annotations
 
+import math
+
 from swizzlekit.cta.l2 import check_problem, simulate
 from swizzlekit.cta.l2 import settings as model_settings
 from swizzlekit.cta.orders import ORDERS, order
-from swizzlekit.errors import SwizzleKitError, check_int
+from swizzlekit.errors import SwizzleKitError, check_int, check_number
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "DEFAULT_ORDER", "rank", "verdict", "label", "canonical", "RANK_MAX_TILES",
-           "RANK_MAX_TILE_STEPS", "RANK_MAX_WAVES"]
+__all__ = ["SWEEP", "DEFAULT_ORDER", "TIE", "within", "rank", "verdict", "label", "canonical",
+           "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS", "RANK_MAX_WAVES"]
 
 #: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
 RANK_MAX_TILES = 2**14
@@ -142,6 +144,24 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
 TIE = 1e-9
 
 
+def within(time_s: float, fastest_s: float, slack: float = TIE) -> bool:
+    """Whether a predicted ``time_s`` lies within ``slack`` (relative; default: a tie) of the
+    fastest predicted ``fastest_s``: with :data:`TIE`, where :func:`verdict` takes
+    :data:`DEFAULT_ORDER`; with a card's noise band, where the model does not tell the order
+    from the fastest.
+
+    >>> within(1.0, 1.0), within(1.03, 1.0), within(1.03, 1.0, 0.048)
+    (True, False, True)
+    >>> within(1.0, float("nan"))
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: fastest_s must be a number from 0 to inf; got nan
+    """
+    time_s, fastest_s = (check_number(n, v, 0, math.inf)
+                         for n, v in (("time_s", time_s), ("fastest_s", fastest_s)))
+    return time_s <= fastest_s * (1 + check_number("slack", slack, 0, 1))
+
+
 def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     """The order to run for this GEMM, and whether the order matters, by predicted time
     against the noise band of ``gpu`` (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`, how far
@@ -180,7 +200,7 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     gain = default["time_s"] / best["time_s"] - 1
     row_gain = row["time_s"] / best["time_s"] - 1
     matters = gain * 100 > band
-    pick = default if default["time_s"] <= best["time_s"] * (1 + TIE) else best
+    pick = default if within(default["time_s"], best["time_s"]) else best
     pick_label, default_label = label(pick["order"], pick["params"]), label(name, params)
     fastest = (f"{default_label} is predicted fastest" if pick is default
                else f"predicted {gain * 100:.1f}% faster than {default_label}")

@@ -176,7 +176,7 @@ def _cta(d: dict, img: Path) -> dict:
            "ctas_per_sm": d["ctas_per_sm"], "l2_mib": f"{d['l2_bytes'] / 2**20:.0f}",
            "time_line": time_line,
            "error_line": (f"The L2 model behind it, on {held['runs']} held-out runs on the "
-                          f"{held.get('card', 'NVIDIA H200 SXM')}: hit "
+                          f"{held['card']}: hit "
                           f"rate within {held['hit_mean']} points on average "
                           f"({held['hit_worst']} at worst), DRAM bytes within "
                           f"{held['dram_median_pct']}% (median)." if held else
