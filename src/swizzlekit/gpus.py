@@ -60,9 +60,10 @@ class GPU:
     cta_duration_cv: tuple[float, float] = (0.0, 0.0)
 
 
-# The H200's first-wave SM order: the probe's own launch (docs/data/dispatch/h200/); later launches
-# start at another point of the same cycle, after SMs 124-131.
-_H200_DISPATCH = (124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 48, 49, 2, 3,
+# The first-wave SM order of a GH100 die (the H200 and the H100 SXM): the probe's own launch,
+# the same on both cards (docs/data/dispatch/h200/, .../h100/); later launches start at another
+# point of the same cycle, after SMs 124-131.
+_GH100_DISPATCH = (124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 48, 49, 2, 3,
                   18, 19, 34, 35, 50, 51, 64, 65, 78, 79, 92, 93, 106, 107, 4, 5, 20, 21, 36,
                   37, 52, 53, 66, 67, 80, 81, 94, 95, 108, 109, 6, 7, 22, 23, 38, 39, 54, 55,
                   68, 69, 82, 83, 96, 97, 110, 111, 8, 9, 24, 25, 40, 41, 56, 57, 70, 71, 84,
@@ -70,6 +71,9 @@ _H200_DISPATCH = (124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 
                   101, 114, 115, 12, 13, 28, 29, 44, 45, 60, 61, 74, 75, 88, 89, 102, 103, 116,
                   117, 120, 121, 14, 15, 30, 31, 46, 47, 62, 63, 76, 77, 90, 91, 104, 105, 118,
                   119, 122, 123)
+# The L2 side of each SM by %smid on a GH100 die, measured alike on both cards.
+_GH100_SIDES = ("000000111111001100000011111100110000001111110011000000111111001100"
+                "001111110011000011111100110000111111001100001111110011001100000000")
 
 GPUS: dict[str, GPU] = {
     # H200 SXM: SMs and L2 as torch.cuda.get_device_properties reports them on our machine
@@ -79,17 +83,21 @@ GPUS: dict[str, GPU] = {
                 {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0, "fp8": 1979.0,
                  "cublas_bf16_measured": 776.4, "cublas_tf32_measured": 354.6,
                  "cublas_fp32_measured": 51.0},
-                l2_side_of_sm=("000000111111001100000011111100110000001111110011000000111111001100"
-                               "001111110011000011111100110000111111001100001111110011001100000000"),
-                dispatch_order=_H200_DISPATCH, cta_duration_cv=(0.017, 0.058),
+                l2_side_of_sm=_GH100_SIDES, dispatch_order=_GH100_DISPATCH,
+                cta_duration_cv=(0.017, 0.058),
                 memory_bytes=141 * 10**9,
                 sources="SMs, L2, copy rate, cuBLAS: measured 2026-11-21; peaks: datasheet; "
                         "L2 sides, dispatch order, CTA duration spread: measured 2026-11-22 "
                         "(docs/cta.md)"),
-    # H100 SXM5: 132 SMs, 50 MB L2 in two partitions, HBM3 3.35 TB/s (datasheet).
+    # H100 SXM5: 132 SMs, 50 MB L2 in two partitions, HBM3 3.35 TB/s (datasheet); the SM
+    # sides, first-wave order and CTA duration spread measured as on the H200.
     "h100-sxm": GPU("NVIDIA H100 SXM", 132, 50 * MiB, 2, 3350.0,
                     {"bf16": 989.0, "fp16": 989.0, "tf32": 494.0, "fp32": 67.0, "fp8": 1979.0},
-                    sources="datasheet / Hopper whitepaper"),
+                    l2_side_of_sm=_GH100_SIDES, dispatch_order=_GH100_DISPATCH,
+                    cta_duration_cv=(0.017, 0.05),
+                    sources="SMs, L2, bandwidth, peaks: datasheet / Hopper whitepaper; L2 "
+                            "sides, dispatch order, CTA duration spread: measured 2026-11-27 "
+                            "(docs/data/dispatch/h100/)"),
     # H100 PCIe: 114 SMs, 50 MB L2, HBM2e 2.0 TB/s; dense fp8 1513 TFLOP/s (datasheet).
     "h100-pcie": GPU("NVIDIA H100 PCIe", 114, 50 * MiB, 2, 2000.0,
                      {"bf16": 756.0, "fp16": 756.0, "tf32": 378.0, "fp32": 51.0, "fp8": 1513.0},

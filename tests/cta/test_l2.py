@@ -193,7 +193,7 @@ def test_measured_dispatch_follows_the_h200_sides():
     persistent = lanes(1000, 2, programs=264, dispatch="measured", ctas_per_sm=2)
     assert persistent.tolist() == [side[(i % 264) % 132] for i in range(1000)]
     assert lanes(50, 3, dispatch="measured").tolist() == lanes(50, 3).tolist()
-    with pytest.raises(SwizzleKitError, match="measured for: h200"):
+    with pytest.raises(SwizzleKitError, match="measured for: h200, h100-sxm"):
         simulate(1024, 1024, 1024, order("row", 8, 8), gpu="a100", dispatch="measured")
     with pytest.raises(SwizzleKitError, match="coin"):
         simulate(1024, 1024, 1024, order("row", 8, 8), dispatch="fifo")
@@ -280,15 +280,17 @@ def test_h100_figures_are_the_ones_quoted():
     grids) err on the H100 preset as HELDOUT_BY_GPU says; the model was fitted on the H200's
     fit half only, so both parts are held out from it."""
     from swizzlekit.compare import CARD_TABLES, compare_sweep, errors
-    from swizzlekit.cta.l2 import FRESH, HELDOUT, HELDOUT_BY_GPU
+    from swizzlekit.cta.l2 import FRESH, HELDOUT, HELDOUT_BY_DISPATCH, HELDOUT_BY_GPU
 
-    assert HELDOUT_BY_GPU["h200"] == {"heldout": HELDOUT, "fresh": FRESH}
+    assert HELDOUT_BY_GPU["h200"] == {"heldout": HELDOUT, "fresh": FRESH,
+                                      "measured": HELDOUT_BY_DISPATCH["measured"]}
     sweep, fresh = CARD_TABLES["h100-sxm"]
     held = compare_sweep("heldout", sweep, gpu="h100-sxm")
     new = compare_sweep(path=fresh, gpu="h100-sxm")
+    measured = compare_sweep("heldout", sweep, gpu="h100-sxm", dispatch="measured")
     assert len(held) == 242 and len(new) == 176
     assert not any(r["persistent"] for r in held + new)
-    for part, rows in (("heldout", held), ("fresh", new)):
+    for part, rows in (("heldout", held), ("fresh", new), ("measured", measured)):
         e, quoted = errors(rows), HELDOUT_BY_GPU["h100-sxm"][part]
         assert {k: e[k] for k in quoted} == quoted
     # the preset reaches the model: the H200's 60 MiB L2 predicts other hit rates

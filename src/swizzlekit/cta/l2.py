@@ -160,15 +160,20 @@ RAGGED_CHECK = {"hit_mean": 2.2, "hit_worst": 12.9, "dram_median_pct": 9.3}
 #: [--dispatch measured]``; a test holds both equal to a fresh computation).
 HELDOUT_BY_DISPATCH = {"coin": HELDOUT,
                        "measured": {"hit_mean": 2.86, "hit_worst": 22.0, "dram_median_pct": 8.0}}
-#: The model's error per card (``python -m swizzlekit.compare --heldout [--gpu h100-sxm]``; a
-#: test holds these equal to a fresh computation): the H200's (:data:`HELDOUT`,
-#: :data:`FRESH`), and the H100's on its own preset, on the same problems and orders measured
-#: on three H100 cards (2026-11-27; no persistent grids; never fitted on).
-HELDOUT_BY_GPU = {"h200": {"heldout": HELDOUT, "fresh": FRESH},
+#: The model's error per card (``python -m swizzlekit.compare --heldout [--gpu h100-sxm]
+#: [--dispatch measured]``; a test holds these equal to a fresh computation): the H200's
+#: (:data:`HELDOUT`, :data:`FRESH`, :data:`HELDOUT_BY_DISPATCH`), and the H100's on its own
+#: preset, on the same problems and orders measured on three H100 cards (2026-11-27; no
+#: persistent grids; never fitted on), with its own measured dispatch (the same SM sides
+#: and first-wave order as the H200's, docs/data/dispatch/h100/) under "measured".
+HELDOUT_BY_GPU = {"h200": {"heldout": HELDOUT, "fresh": FRESH,
+                           "measured": HELDOUT_BY_DISPATCH["measured"]},
                   "h100-sxm": {"heldout": {"hit_mean": 2.68, "hit_worst": 23.2,
                                            "dram_median_pct": 5.8},
                                "fresh": {"hit_mean": 2.53, "hit_worst": 15.8,
-                                         "dram_median_pct": 8.4}}}
+                                         "dram_median_pct": 8.4},
+                               "measured": {"hit_mean": 2.56, "hit_worst": 23.2,
+                                            "dram_median_pct": 8.3}}}
 
 
 def settings(gpu: str = "h200", ctas_per_sm: int = 1, *, persistent: bool = False,
