@@ -162,6 +162,20 @@ def within(time_s: float, fastest_s: float, slack: float = TIE) -> bool:
     return time_s <= fastest_s * (1 + check_number("slack", slack, 0, 1))
 
 
+def _record(fitted: str) -> str:
+    """How such claims fared held out on the card the time model was fitted on: the default
+    within the band, and every order within it
+    (:data:`~swizzlekit.cta.timing.TIME_HELDOUT`)."""
+    from swizzlekit.cta.timing import TIME_HELDOUT
+
+    h = TIME_HELDOUT.get(fitted, {}).get("heldout")
+    if not h:
+        return ""
+    return (f" (held out on {fitted}, {label(*DEFAULT_ORDER)} ran within it on "
+            f"{h['claims_true']} of {h['claims']} such problems, every order on "
+            f"{h['claims_all_true']})")
+
+
 def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     """The order to run for this GEMM, and whether the order matters, by predicted time
     against the noise band of ``gpu`` (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`, how far
@@ -207,7 +221,8 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     text = (f"{pick_label}: {fastest} and {row_gain * 100:.1f}% faster than the row order"
             if matters else
             f"{pick_label}: the order does not matter here (within {band}%): no order is "
-            f"predicted faster than {default_label} by more than the noise band; "
+            f"predicted faster than {default_label} by more than the noise band"
+            f"{_record(fitted)}; "
             f"{fastest} (the row order {row_gain * 100:+.1f}%)")
     return {"matters": matters, "pick": pick_label, "pick_order": pick["order"],
             "pick_params": pick["params"], "best": label(best["order"], best["params"]),
