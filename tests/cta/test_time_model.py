@@ -126,6 +126,22 @@ def test_within_checks_its_arguments(args, message):
         within(*args)
 
 
+def test_claim_record_quotes_the_cards_held_out_claims():
+    """The verdict's "does not matter" text carries how such claims held on the card whose fit
+    the preset takes: grouped(16) within the band, and every order within it; an unknown
+    preset is refused with the valid names."""
+    from swizzlekit.cta.rank import claim_record, rank, verdict
+
+    for gpu, fitted in (("h100-sxm", "h100-sxm"), ("h200", "h200"), ("a100", "h100-sxm")):
+        h = TIME_HELDOUT[fitted]["heldout"]
+        assert (f"on {h['claims_true']} of {h['claims']} such problems, every order on "
+                f"{h['claims_all_true']})") in claim_record(gpu)
+    v = verdict(rank(8192, 8192, 8192, gpu="h100-sxm"), "h100-sxm")
+    assert not v["matters"] and claim_record("h100-sxm") in v["text"]
+    with pytest.raises(SwizzleKitError, match="h200, h100-sxm"):
+        claim_record("b300")
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 120), st.integers(1, 120), st.integers(1, 64),
        st.sampled_from([(1, 1, 1), (16, 16, 16), (64, 64, 32)]),

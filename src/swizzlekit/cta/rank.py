@@ -26,8 +26,8 @@ from swizzlekit.cta.orders import ORDERS, order
 from swizzlekit.errors import SwizzleKitError, check_int, check_number
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "DEFAULT_ORDER", "TIE", "within", "rank", "verdict", "label", "canonical",
-           "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS", "RANK_MAX_WAVES"]
+__all__ = ["SWEEP", "DEFAULT_ORDER", "TIE", "within", "rank", "verdict", "claim_record", "label",
+           "canonical", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS", "RANK_MAX_WAVES"]
 
 #: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
 RANK_MAX_TILES = 2**14
@@ -162,12 +162,19 @@ def within(time_s: float, fastest_s: float, slack: float = TIE) -> bool:
     return time_s <= fastest_s * (1 + check_number("slack", slack, 0, 1))
 
 
-def _record(fitted: str) -> str:
-    """How such claims fared held out on the card the time model was fitted on: the default
-    within the band, and every order within it
-    (:data:`~swizzlekit.cta.timing.TIME_HELDOUT`)."""
-    from swizzlekit.cta.timing import TIME_HELDOUT
+def claim_record(gpu: str) -> str:
+    """How the verdict's "does not matter" claims fared held out on the card whose time model
+    preset ``gpu`` takes (:data:`~swizzlekit.cta.timing.TIME_HELDOUT`): the default within the
+    band, and every order within it, as a clause for the claim's text.
 
+    >>> claim_record("h100-sxm")[:60]
+    ' (held out on h100-sxm, grouped group=16 along=m ran within '
+    >>> claim_record("h100-sxm")[60:]
+    'it on 20 of 22 such problems, every order on 6)'
+    """
+    from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
+
+    fitted = time_parameters(gpu)["fitted"]
     h = TIME_HELDOUT.get(fitted, {}).get("heldout")
     if not h:
         return ""
@@ -222,7 +229,7 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
             if matters else
             f"{pick_label}: the order does not matter here (within {band}%): no order is "
             f"predicted faster than {default_label} by more than the noise band"
-            f"{_record(fitted)}; "
+            f"{claim_record(gpu)}; "
             f"{fastest} (the row order {row_gain * 100:+.1f}%)")
     return {"matters": matters, "pick": pick_label, "pick_order": pick["order"],
             "pick_params": pick["params"], "best": label(best["order"], best["params"]),
