@@ -285,8 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m swizzlekit.compare [--heldout [--dispatch measured] [--gpu h200|h100-sxm]
     | --fit | --sweep] [--cluster SPEC]``: the grid search and the held-out figures go to
     Dask workers with ``--cluster`` (``local``: a worker process per core). ``--dispatch
-    measured`` judges the model with the H200's measured dispatch in place of the coin
-    (docs/cta.md); ``--gpu`` picks the card whose tables (:data:`CARD_TABLES`) and preset
+    measured`` judges the model with the card's measured dispatch in place of the coin
+    (docs/cta.md; both cards measured, docs/data/dispatch/); ``--gpu`` picks the card whose tables (:data:`CARD_TABLES`) and preset
     the held-out figures are computed on."""
     argv = sys.argv[1:] if argv is None else argv
     spec = "none"
