@@ -286,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     | --fit | --sweep] [--cluster SPEC]``: the grid search and the held-out figures go to
     Dask workers with ``--cluster`` (``local``: a worker process per core). ``--dispatch
     measured`` judges the model with the card's measured dispatch in place of the coin
-    (docs/cta.md; both cards measured, docs/data/dispatch/); ``--gpu`` picks the card whose tables (:data:`CARD_TABLES`) and preset
-    the held-out figures are computed on."""
+    (docs/cta.md; both cards measured, docs/data/dispatch/); ``--gpu`` picks the card whose
+    tables (:data:`CARD_TABLES`) and preset the held-out figures are computed on."""
     argv = sys.argv[1:] if argv is None else argv
     spec = "none"
     if "--cluster" in argv:
