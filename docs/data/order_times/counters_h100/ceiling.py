@@ -28,8 +28,9 @@ MEASURED = {r.key(): r for name in ("l2_sweep_h100.csv", "l2_fresh_h100.csv")
 PAR = time_parameters("h100-sxm")
 
 
-def times(group, eff, share, l2bw, p, ncu_dram):
-    out = []
+def terms(group, eff, share, ncu_dram):
+    """Per run of ``group``: its counters row, its waves, and per wave its compute and DRAM
+    times (DRAM bytes from the L2 model, or scaled to ncu's with ``ncu_dram``)."""
     for r, pred in group:
         s = MEASURED[(r.M, r.N, r.K, r.config, r.dtype, r.order, r.params, r.persistent)]
         w = np.array(pred.per_wave_dram_read_bytes, float)
@@ -39,7 +40,13 @@ def times(group, eff, share, l2bw, p, ncu_dram):
         eb = ELEM_BYTES[r.dtype]
         c = 2 * r.M * r.N * r.K / n / (_peak(PAR["peak_tflops"], eb) * eff[eb])
         d = (w + pred.dram_write_bytes / n) / (PAR["dram_gbps"] * 1e9 * share)
-        l2 = s.tex_read_sectors * 32 / n / l2bw if l2bw else 0 * w
+        yield s, n, c, d
+
+
+def times(group, eff, share, l2bw, p, ncu_dram):
+    out = []
+    for s, n, c, d in terms(group, eff, share, ncu_dram):
+        l2 = s.tex_read_sectors * 32 / n / l2bw if l2bw else 0 * d
         out.append(((c ** p + d ** p + l2 ** p) ** (1 / p)).sum())
     return np.array(out)
 

@@ -26,16 +26,8 @@ exec(_src[:_src.index("for ncu_dram, l2_term in itertools.product")])   # its ta
 
 def fabric_times(group, eff, share, fab, p, ncu_dram, mode):
     out = []
-    for r, pred in group:
-        s = MEASURED[(r.M, r.N, r.K, r.config, r.dtype, r.order, r.params, r.persistent)]
-        w = np.array(pred.per_wave_dram_read_bytes, float)
-        n = len(w)
-        if ncu_dram and w.sum():
-            w = w * s.dram_read_bytes / w.sum()
-        eb = ELEM_BYTES[r.dtype]
-        c = 2 * r.M * r.N * r.K / n / (_peak(PAR["peak_tflops"], eb) * eff[eb])
-        d = (w + pred.dram_write_bytes / n) / (PAR["dram_gbps"] * 1e9 * share)
-        f = s.fabric_sectors * 32 / n / fab if fab else 0 * w
+    for s, n, c, d in terms(group, eff, share, ncu_dram):
+        f = s.fabric_sectors * 32 / n / fab if fab else 0 * d
         out.append((((c ** p + d ** p + f ** p) ** (1 / p)) if mode == "norm"
                     else ((c ** p + d ** p) ** (1 / p) + f)).sum())
     return np.array(out)
