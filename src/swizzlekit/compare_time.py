@@ -2,8 +2,8 @@
 fit on one half, the figures on the other half and on a fresh set, per GPU.
 
 The tables (``swizzlekit lab order-times``) time every order of a problem (shape, tile
-config, element type) in interleaved replicates (the H100's: 27, three cards' passes in
-Williams turns; the H200's: 5, turns rotated by one); ``ms`` is the median. Their
+config, element type) in interleaved replicates (27: three passes of 9 in Williams turns,
+on three H100 cards and on one H200); ``ms`` is the median. Their
 ``split`` column says which half a shape belongs to; the fresh tables hold shapes in
 neither half, timed once the split was fixed.
 

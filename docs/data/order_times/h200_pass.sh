@@ -2,8 +2,8 @@
 # One Williams pass of the order tables (both sets) on an H200, or nothing on another card
 # (a call asked as nvidia-h200 may land on an H100; the H100's tables are done).
 # Usage, on the device: bash docs/data/order_times/h200_pass.sh DIR; DIR/ comes back as
-# $OUT/pass.tgz (a call returns at most 8 files). Three passes, pooled as
-# williams_h100_2026-11-27/pool.py pools the H100's, replace the H200's 5-replicate tables.
+# $OUT/pass.tgz (a call returns at most 8 files). The H200's tables are three such passes,
+# pooled by docs/data/order_times/pool.py (docs/data/order_times/williams_h200_2026-11-27/).
 # SWEEP_LIMIT and FRESH_LIMIT (seconds, default 400 and 150) bound each set; a DIR brought
 # back and put here again resumes (retime.sh skips what DIR/SET/order_times.csv holds).
 set -u

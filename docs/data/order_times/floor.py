@@ -1,7 +1,7 @@
-"""How far the three Williams passes agree: the floor under any pick, from the timings alone.
-No GPU; run from the repository root:
+"""How far a card's three Williams passes (DIR/pass_a, pass_b, pass_c) agree: the floor under
+any pick, from the timings alone. No GPU; run from the repository root:
 
-    python3 docs/data/order_times/williams_h100_2026-11-27/floor.py > floor.txt
+    python3 docs/data/order_times/floor.py DIR > DIR/floor.txt
 
 For each pass and each half (fit, heldout, fresh), the fastest median order of the pool of
 the two other passes is looked up in this pass: how often it runs within 2% and 5% of this
@@ -29,8 +29,11 @@ def problems(rows):
     return out
 
 
+if len(sys.argv) != 2 or not Path(sys.argv[1]).is_dir():
+    raise SystemExit(f"usage: floor.py DIR (DIR holds {', '.join(PASSES)})")
+FOLDER = Path(sys.argv[1])
 for name in ("sweep", "fresh"):
-    tables = passes(name)
+    tables = passes(FOLDER, name)
     for i, mine in enumerate(tables):
         others = pooled([t for j, t in enumerate(tables) if j != i])
         here, there = problems(mine), problems(others)
@@ -46,7 +49,7 @@ for name in ("sweep", "fresh"):
                   f"{np.mean(g <= 0.05):.0%}, worst {g.max() * 100:.1f}%")
 print()
 for name in ("sweep", "fresh"):
-    for i, mine in enumerate(passes(name)):
+    for i, mine in enumerate(passes(FOLDER, name)):
         spreads = []
         for rows in problems(mine).values():
             bm, bn, _ = rows[0].tile
