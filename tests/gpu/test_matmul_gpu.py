@@ -311,7 +311,8 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
                 mm.PLANS.clear()
                 a, b = random_operands(m, n, k, dtype, "cuda")
                 c = poisoned(m, n, dtype, "cuda")
-                matmul(a, b, "grouped", out=c, precision=precision, tma=tma, group=8)
+                matmul(a, b, "grouped", out=c, precision=precision, tma=tma, split_k=1,
+                       group=8)
                 err = relative_error(c, a, b)
                 assert err == err and err < mm.TOLERANCE[bound], (cfg, m, err)
                 tried += 1
@@ -319,6 +320,43 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
         kernel.configs = configs
         mm.PLANS.clear()
     assert tried >= 8
+
+
+@pytest.mark.gpu_slow
+@pytest.mark.parametrize("split", [2, 3])
+def test_every_swapped_tf32_config_a_split_may_take_alone(split):
+    """Each swapped TF32 config the TMA kernel's prune keeps for a launch that splits K,
+    forced one at a time, at 256 x 2048 x 1024 (the shape class where the H200's TF32 run at
+    e9f671c got wrong sums from 256x128x32 split 2 ways, which the prune now keeps out of
+    split launches) and at a ragged 200 x 1000 x 776, on fresh inputs against float64."""
+    from swizzlekit.kernels import matmul
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton import matmul_configs as mc
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    kernel = mm._matmul_tma_kernel
+    if not hasattr(kernel, "configs"):
+        pytest.skip("this Triton's autotuner keeps its configs elsewhere")
+    configs, tried = list(kernel.configs), 0
+    kwargs = dict(PRECISION="tf32", B_KMAJOR=False, PERSISTENT=False, ORDER="grouped",
+                  SPLIT_K=split, C_PTR=False)
+    try:
+        for m, n, k in [(256, 2048, 1024), (200, 1000, 776)]:
+            kept = mc._prune(configs, {"M": m, "N": n, "a_desc": torch.empty(1, 1)}, **kwargs)
+            for cfg in kept:
+                kernel.configs = [cfg]
+                mm.PLANS.clear()
+                a, b = random_operands(m, n, k, torch.float32, "cuda")
+                c = poisoned(m, n, torch.float32, "cuda")
+                matmul(a, b, "grouped", out=c, precision="tf32", tma=True, split_k=split,
+                       group=8)
+                err = relative_error(c, a, b)
+                assert err == err and err < mm.TOLERANCE["tf32"], (cfg, m, split, err)
+                tried += 1
+    finally:
+        kernel.configs = configs
+        mm.PLANS.clear()
+    assert tried >= 4
 
 
 @pytest.mark.parametrize("tb", [False, True])

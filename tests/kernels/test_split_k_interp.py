@@ -148,3 +148,26 @@ def test_the_workspace_holds_every_block_of_every_tile():
             for bn in sides:
                 plane = -(-M // bm) * -(-N // bn) * bm * bn
                 assert (split - 1) * plane + plane <= ws.numel()
+
+
+@pytest.mark.parametrize("split", [1, 2, 3])
+@pytest.mark.parametrize("persistent", [False, True])
+def test_a_split_launch_keeps_no_swapped_tile_of_one_tile_area(split, persistent, monkeypatch):
+    """The TMA kernel's prune, on the GPU's config lists: a TF32 launch (B row-major, so
+    swapped) that splits K keeps no swapped tile of ``ONE_TILE_AREA`` or more (256x128x32 split
+    2 ways gave wrong sums on the H200), but keeps smaller swapped ones; without a split it
+    keeps 256x128 where it fits (3 stages on one tile a program, 2 on a persistent grid)."""
+    from swizzlekit.kernels.triton import matmul_configs as mc
+    from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA
+
+    monkeypatch.setattr(mc, "_INTERPRET", False)
+    kwargs = dict(PRECISION="tf32", B_KMAJOR=False, PERSISTENT=persistent, ORDER="grouped",
+                  SPLIT_K=split, C_PTR=False)
+    kept = mc._prune(mc._configs(swap=True, flat=True),
+                     {"M": 256, "N": 14336, "a_desc": torch.empty(1, 1)}, **kwargs)
+    areas = {c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] for c in kept}
+    assert kept and all(c.kwargs["SWAP_AB"] for c in kept)
+    assert (max(areas) >= ONE_TILE_AREA) == (split == 1)
+    stages = {c.num_stages for c in kept
+              if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= ONE_TILE_AREA}
+    assert stages == (set() if split > 1 else {2} if persistent else {2, 3})

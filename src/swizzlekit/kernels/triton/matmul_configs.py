@@ -19,7 +19,7 @@ from swizzlekit.errors import check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
                                                _fitting, _key, _with_flat, current_mode)
-from swizzlekit.kernels.triton.footprint import element_size
+from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
            "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
@@ -152,12 +152,20 @@ SWAP_16BIT_MAX_M = 128
 
 def _prune(configs, named_args, **kwargs):
     """:func:`_fitting`, C in the operands' dtype, with the swapped configs exactly when the
-    call swaps (:func:`_swap_ab`) and the plain ones otherwise."""
+    call swaps (:func:`_swap_ab`) and the plain ones otherwise. A TMA launch that splits K
+    keeps no swapped tile of :data:`.footprint.ONE_TILE_AREA` or more: 256x128x32/s3/w8
+    swapped with a split of 2 gave wrong TF32 sums on the H200 at three shapes of the `full`
+    suite (relative error 0.0075-0.0092 against a bound of 1e-3, commit e9f671c,
+    docs/data/bench/h200_2026-11-27/tf32/), where the smaller swapped tiles split 2 ways
+    passed at six."""
     elem = element_size(named_args.get("a_ptr", named_args.get("a_desc")))
     M = named_args.get("M", 0)
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
+        if kwargs.get("SPLIT_K", 1) > 1:
+            configs = [c for c in configs if not c.kwargs["SWAP_AB"]
+                       or c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] < ONE_TILE_AREA]
         if kwargs.get("C_PTR") == C_REGS:           # C from registers: those tiles alone
             regs = [c for c in configs              # (the interpreter's one), no C staged
                     if not c.kwargs.get("FLAT") and not c.kwargs["SWAP_AB"]
