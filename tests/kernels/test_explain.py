@@ -407,6 +407,12 @@ def test_cli_text_and_json(capsys):
         assert main(["kernels", "configs", "--mnk", f"{m}x4096x4096", "--precision", "tf32",
                      "--gpu", "h100-sxm"]) == 0
         assert ("B copied K-major first" in capsys.readouterr().out) is says
+    # a TF32 call that swaps and may split: the split leaves out the 256x128 swapped tiles
+    assert main(["kernels", "configs", "--mnk", "256x14336x4096", "--precision", "tf32",
+                 "--gpu", "h200"]) == 0
+    text = capsys.readouterr().out
+    assert "256x128x32/s3/w8" in text and "S = 1 or 2" in text
+    assert "times none of the swapped tiles of 256x128 or more" in text
 
 
 @pytest.mark.parametrize("argv", [["--mnk", "64x64"], ["--mnk", "64x64x63", "--kernel", "tma"],

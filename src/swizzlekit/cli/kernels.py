@@ -105,6 +105,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _large_swapped(plan) -> bool:
+    """Whether a TMA plan's ranked configs hold a swapped tile of ``ONE_TILE_AREA`` or more,
+    which the prune keeps out of launches that split K."""
+    from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA
+
+    def area(label: str) -> int:
+        bm, bn = label.split("x")[:2]
+        return int(bm) * int(bn)
+
+    return plan.kernel == "tma" and plan.swapped and any(
+        area(r.config) >= ONE_TILE_AREA for r in plan.configs)
+
+
 def _configs(args: argparse.Namespace) -> int:
     from swizzlekit.kernels.triton.explain import autotune_plan
 
@@ -128,7 +141,9 @@ def _configs(args: argparse.Namespace) -> int:
     lines.append(f"order: {order} ({plan.order_reason})")
     lines.append("split of K: " + (
         "S = {}, timed on the first call, the fastest kept (split_k=None)".format(
-            " or ".join(map(str, plan.splits))) if len(plan.splits) > 1 else "none"))
+            " or ".join(map(str, plan.splits))) if len(plan.splits) > 1 else "none")
+        + ("; a split of 2 or more times none of the swapped tiles of 256x128 or more "
+           "(matmul_configs._prune)" if len(plan.splits) > 1 and _large_swapped(plan) else ""))
     if plan.wide:
         lines.append(f"composite tiles: {', '.join(plan.wide)}, timed against the autotuned "
                      f"config on the first call where the split kept is 1, the fastest kept "
