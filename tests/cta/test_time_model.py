@@ -232,3 +232,33 @@ def test_verdict_figures_are_never_negative(M, N, K, tile, gpu):
     slower, faster = row["time_s"] / v["time_s"] - 1, v["time_s"] / row["time_s"] - 1
     assert v["row_over_pick_pct"] == round(max(slower, 0) * 100, 1)
     assert v["pick_over_row_pct"] == round(max(faster, 0) * 100, 1)
+
+
+@pytest.mark.parametrize("card", ["h100", "h200"])
+def test_the_order_tables_are_their_three_passes_pooled(card):
+    """Each card's order tables (sweep and fresh) hold, run by run, the 27 replicates of its
+    three Williams passes kept in docs/data/order_times/williams_CARD_2026-11-27/, and their
+    median, least and greatest (what docs/data/order_times/pool.py writes)."""
+    import importlib.util
+    import statistics
+    from pathlib import Path
+
+    from swizzlekit.compare_time import TABLES
+    from swizzlekit.data import path
+    from swizzlekit.lab.records import OrderTimeRow, read_csv
+
+    here = Path(__file__).resolve().parents[2] / "docs" / "data" / "order_times"
+    spec = importlib.util.spec_from_file_location("pool", here / "pool.py")
+    pool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pool)
+    folder = here / f"williams_{card}_2026-11-27"
+    for name, table in zip(("sweep", "fresh"), TABLES[card]):
+        shipped = {r.key(): r for r in read_csv(path(table), OrderTimeRow)}
+        passes = [{r.key(): r for r in t} for t in pool.passes(folder, name)]
+        assert len(passes) == 3 and all(set(t) == set(shipped) for t in passes)
+        for key in shipped:
+            times = [t for p in passes for t in p[key].times_ms]
+            mine = shipped[key]
+            assert len(times) == 27 and mine.times_ms == pytest.approx(times, abs=1e-5)
+            assert mine.ms == pytest.approx(statistics.median(times), abs=1e-5)
+            assert (mine.ms_min, mine.ms_max) == pytest.approx((min(times), max(times)), abs=1e-5)
