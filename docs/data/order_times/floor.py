@@ -5,11 +5,10 @@ any pick, from the timings alone. No GPU; run from the repository root:
 
 For each pass and each half (fit, heldout, fresh), the fastest median order of the pool of
 the two other passes is looked up in this pass: how often it runs within 2% and 5% of this
-pass's fastest, and its worst regret (what a perfect predictor of the other cards' timings
+pass's fastest, and its worst regret (what a perfect predictor of the other passes' timings
 would score here). Then each pass's own identical launch orders (compare_time.twin_sets):
 how many sets lie more than 2% apart.
 """
-import itertools
 import sys
 from pathlib import Path
 
