@@ -106,16 +106,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _large_swapped(plan) -> bool:
-    """Whether a TMA plan's ranked configs hold a swapped tile of ``ONE_TILE_AREA`` or more,
-    which the prune keeps out of launches that split K."""
-    from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA
+    """Whether a TMA plan's ranked configs hold a tile that a launch splitting K may not take
+    (``matmul_configs._split_may_take``)."""
+    from swizzlekit.kernels.triton.choose import _parse
+    from swizzlekit.kernels.triton.matmul_configs import _split_may_take
 
-    def area(label: str) -> int:
-        bm, bn = label.split("x")[:2]
-        return int(bm) * int(bn)
-
-    return plan.kernel == "tma" and plan.swapped and any(
-        area(r.config) >= ONE_TILE_AREA for r in plan.configs)
+    return plan.kernel == "tma" and any(not _split_may_take(bm, bn, swap) for bm, bn, *_, swap
+                                        in map(_parse, (r.config for r in plan.configs)))
 
 
 def _configs(args: argparse.Namespace) -> int:

@@ -150,22 +150,32 @@ def c_regs_timed(elem: int, precision: str, use_tma: bool, b_kmajor: bool,
 SWAP_16BIT_MAX_M = 128
 
 
+def _split_may_take(bm: int, bn: int, swap: bool) -> bool:
+    """Whether a TMA launch that splits K may take a ``bm x bn`` tile: no swapped tile of
+    :data:`.footprint.ONE_TILE_AREA` or more. 256x128x32/s3/w8 swapped with a split of 2
+    gave wrong TF32 sums on the H200 at three shapes of the `full` suite (relative error
+    0.0075-0.0092 against a bound of 1e-3, commit e9f671c,
+    docs/data/bench/h200_2026-11-27/tf32/), where the smaller swapped tiles split 2 ways
+    passed at six.
+
+    >>> [_split_may_take(*tile) for tile in ((256, 128, True), (128, 128, True), (256, 128, False))]
+    [False, True, True]
+    """
+    return not swap or bm * bn < ONE_TILE_AREA
+
+
 def _prune(configs, named_args, **kwargs):
     """:func:`_fitting`, C in the operands' dtype, with the swapped configs exactly when the
-    call swaps (:func:`_swap_ab`) and the plain ones otherwise. A TMA launch that splits K
-    keeps no swapped tile of :data:`.footprint.ONE_TILE_AREA` or more: 256x128x32/s3/w8
-    swapped with a split of 2 gave wrong TF32 sums on the H200 at three shapes of the `full`
-    suite (relative error 0.0075-0.0092 against a bound of 1e-3, commit e9f671c,
-    docs/data/bench/h200_2026-11-27/tf32/), where the smaller swapped tiles split 2 ways
-    passed at six."""
+    call swaps (:func:`_swap_ab`) and the plain ones otherwise; a TMA launch that splits K
+    keeps only the tiles :func:`_split_may_take`."""
     elem = element_size(named_args.get("a_ptr", named_args.get("a_desc")))
     M = named_args.get("M", 0)
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
         if kwargs.get("SPLIT_K", 1) > 1:
-            configs = [c for c in configs if not c.kwargs["SWAP_AB"]
-                       or c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] < ONE_TILE_AREA]
+            configs = [c for c in configs if _split_may_take(
+                c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["SWAP_AB"])]
         if kwargs.get("C_PTR") == C_REGS:           # C from registers: those tiles alone
             regs = [c for c in configs              # (the interpreter's one), no C staged
                     if not c.kwargs.get("FLAT") and not c.kwargs["SWAP_AB"]
