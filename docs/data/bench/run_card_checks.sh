@@ -11,6 +11,8 @@
 #   tail     the tail split on and off, the probe's and the held-out shapes
 #            (tail_aligned/library.py; about 50 + 40 s on the H100)
 #   fp8tail  the fp8 tail split against the plain plan (fp8_tail/probe.py; stopped at 200 s)
+#   split    the swapped 256x128 TF32 tile forced past the prune with K split 2 ways
+#            (split_one_tile/probe.py; about 60 s on the H200)
 #   orders   the library's GEMM under row, column, grouped(8) and grouped(16), bf16 then fp8
 #            (order_tiebreak/probe.py; bf16 took 190 s on the H100; each stopped after the
 #            shape that passes 250 s)
@@ -40,12 +42,14 @@ for part in "$@"; do
           done ;;
     fp8tail) timeout 200 python3 docs/data/bench/fp8_tail/probe.py "$OUT/fp8_tail.jsonl" \
                > "$OUT/fp8_tail.txt" 2>&1; tail -n 3 "$OUT/fp8_tail.txt" ;;
+    split) timeout 150 python3 docs/data/bench/split_one_tile/probe.py "$OUT/split_one_tile.jsonl" \
+             > "$OUT/split_one_tile.txt" 2>&1; tail -n 3 "$OUT/split_one_tile.txt" | cut -c1-200 ;;
     orders) for precision in bf16 fp8; do
               timeout 280 python3 docs/data/bench/order_tiebreak/probe.py \
                 "$OUT/orders_$precision.jsonl" 250 $precision > "$OUT/orders_$precision.txt" 2>&1
               tail -n 2 "$OUT/orders_$precision.txt"
             done ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail orders" >&2
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split orders" >&2
        exit 2 ;;
   esac
 done
