@@ -12,7 +12,7 @@
 #            (tail_aligned/library.py; about 50 + 40 s on the H100)
 #   fp8tail  the fp8 tail split against the plain plan (fp8_tail/probe.py; stopped at 200 s)
 #   split    the swapped 256x128 TF32 tile forced past the prune with K split 2 ways
-#            (split_one_tile/probe.py; about 60 s on the H200)
+#            (split_one_tile/probe.py; under 150 s on the H200, compiles included)
 #   orders   the library's GEMM under row, column, grouped(8) and grouped(16), bf16 then fp8
 #            (order_tiebreak/probe.py; bf16 took 190 s on the H100; each stopped after the
 #            shape that passes 250 s)
