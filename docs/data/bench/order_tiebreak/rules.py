@@ -19,14 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from swizzlekit.cta.l2 import simulate
-from swizzlekit.cta.orders import order
 from swizzlekit.cta.timing import ORDER_NOISE_PCT
-from swizzlekit.kernels.triton import choose
-from swizzlekit.kernels.triton.matmul_configs import _order_pick
-from swizzlekit.kernels.triton.scaled_configs import _order_pick as _scaled_pick
 
 sys.path.insert(0, str(Path(__file__).parent))
+from model_check import simulated  # noqa: E402  (the probed orders under the model)
 from probe import ORDERS          # noqa: E402  (the four orders the probe times)
 
 #: (folder, precision, file, preset) of each pass
@@ -41,15 +37,7 @@ RULES = ("fastest", "grouped16", "band", "band 1", "tie")
 
 def predicted(M: int, N: int, K: int, precision: str, gpu: str) -> dict:
     """Each probed order's predicted time for the config the call sizes itself for."""
-    elem = 1 if precision == "fp8" else 2
-    pick = (_scaled_pick(M, N, K, 2, True, False, gpu) if precision == "fp8"
-            else _order_pick(2, M, N, K, "ieee", True, False, False, gpu))
-    bm, bn, bk, stages, warps, _ = choose._parse(pick.config)
-    ctas = choose._residency(bm, bn, bk, stages, warps, elem, 2, gpu)
-    tm, tn = -(-M // bm), -(-N // bn)
-    return {n: simulate(M, N, K, order(o, tm, tn, **p), tile=(bm, bn, bk), elem_bytes=elem,
-                        out_bytes=2, gpu=gpu, ctas_per_sm=ctas).time_s
-            for n, (o, p) in ORDERS.items()}
+    return {n: s.time_s for n, s in simulated(M, N, K, precision, gpu)[2].items()}
 
 
 def choice(rule: str, t: dict, default: str, gpu: str) -> str:
