@@ -156,7 +156,9 @@ def _split_may_take(bm: int, bn: int, swap: bool) -> bool:
     gave wrong TF32 sums on the H200 at three shapes of the `full` suite (relative error
     0.0075-0.0092 against a bound of 1e-3, commit e9f671c,
     docs/data/bench/h200_2026-11-27/tf32/), where the smaller swapped tiles split 2 ways
-    passed at six.
+    passed at six. Forced alone and split 2 ways it gave wrong sums in every call at four
+    shapes, a race in the one-tile path, the only one that fits it
+    (docs/data/bench/split_one_tile/).
 
     >>> [_split_may_take(*tile) for tile in ((256, 128, True), (128, 128, True), (256, 128, False))]
     [False, True, True]
