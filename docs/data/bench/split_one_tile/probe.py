@@ -1,12 +1,15 @@
 """Where the H200's wrong TF32 sums of 2026-11-27 (commit e9f671c) come from: the swapped
 256x128x32/s3/w8 TMA tile with K split 2 ways, forced alone past the prune, with the
-one-tile-a-program path (``ONE_TILE``) on as it was then, and off (the tile loop).
+one-tile-a-program path (``ONE_TILE``) on as it was then, and off (the tile loop); and the
+one-tile path with C written by masked stores from registers (``one_tile_c_ptr``: an output
+whose rows TMA cannot store, so ``C_PTR``), which takes C's staging tile out of the path.
 
 For each variant, shape and split, three calls on fresh inputs into poisoned outputs; each
 output is compared with float64 and, element by element, with the split's partial sums, to
 say what a wrong element holds: one split's partial (the other's never added), a stale sum
 of the call before, or something else. One JSON line a call.
-Usage: python3 probe.py OUT.jsonl
+Usage: python3 probe.py OUT.jsonl [VARIANT ...]   (default: one_tile loop, as first run;
+       the variants: one_tile, loop, one_tile_c_ptr)
 """
 import json
 import sys
@@ -15,7 +18,7 @@ import torch
 
 from swizzlekit.kernels import matmul
 from swizzlekit.kernels.triton import matmul as mm
-from swizzlekit.lab.verify import poisoned
+from swizzlekit.lab.verify import poisoned, poisoned_view
 
 SHAPES = [(256, 14336, 4096), (512, 14336, 4096), (256, 8192, 8192), (256, 2048, 1024)]
 kernel = mm._matmul_tma_kernel
@@ -26,6 +29,9 @@ cfg = [c for c in configs if c.kwargs["SWAP_AB"] and c.kwargs["BLOCK_M"] == 256
        and not c.kwargs.get("FLAT")]
 print("configs", cfg, flush=True)
 out = open(sys.argv[1], "w")
+VARIANTS = ("one_tile", "loop", "one_tile_c_ptr")
+chosen = sys.argv[2:] or ["one_tile", "loop"]
+assert set(chosen) <= set(VARIANTS), f"variants: {VARIANTS}"
 
 
 def classify(c, a, b, split, prev):
@@ -53,9 +59,9 @@ def classify(c, a, b, split, prev):
 
 try:
     kernel.configs, kernel.early_config_prune = cfg[:1], None
-    for variant in ("one_tile", "loop"):
+    for variant in chosen:
         heur["ONE_TILE"] = ((lambda args: not args["PERSISTENT"] and not args["TAIL"]
-                             and args["SWAP_AB"]) if variant == "one_tile"
+                             and args["SWAP_AB"]) if variant != "loop"
                             else (lambda args: False))
         for m, n, k in SHAPES:
             for split in (1, 2):
@@ -64,12 +70,18 @@ try:
                 for rep in range(3):
                     a = torch.randn(m, k, device="cuda")
                     b = torch.randn(k, n, device="cuda")
-                    c = poisoned(m, n, torch.float32, "cuda")
+                    outside = None
+                    if variant == "one_tile_c_ptr":
+                        c, outside = poisoned_view(m, n, torch.float32, "cuda")
+                    else:
+                        c = poisoned(m, n, torch.float32, "cuda")
                     try:
                         matmul(a, b, "grouped", out=c, precision="tf32", tma=True,
                                split_k=split, group=8)
                         torch.cuda.synchronize()
                         rec, prev = classify(c, a, b, split, prev)
+                        if outside is not None:     # C_PTR's masks: nothing written past C
+                            rec["outside_written"] = int((~torch.isnan(outside)).sum())
                     except Exception as e:          # a tile that does not fit, say
                         rec = {"error": f"{type(e).__name__}: {str(e)[:200]}"}
                     rec.update(variant=variant, m=m, n=n, k=k, split=split, rep=rep)
