@@ -323,23 +323,25 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
 
 
 @pytest.mark.gpu_slow
-@pytest.mark.parametrize("split", [2, 3])
-def test_every_swapped_tf32_config_a_split_may_take_alone(split):
-    """Each swapped TF32 config the TMA kernel's prune keeps for a launch that splits K,
-    forced one at a time, at 256 x 2048 x 1024 (the shape class where the H200's TF32 run at
-    e9f671c got wrong sums from 256x128x32 split 2 ways, which the prune now keeps out of
-    split launches) and at a ragged 200 x 1000 x 776, on fresh inputs against float64."""
+@pytest.mark.parametrize("split,masked", [(2, False), (3, False), (1, True), (2, True)])
+def test_every_swapped_tf32_config_the_one_tile_rule_keeps_alone(split, masked):
+    """Each swapped TF32 config the TMA kernel's prune keeps for a launch that splits K or
+    writes C by masked stores (an output whose rows TMA cannot store), forced one at a time,
+    at 256 x 2048 x 1024 (the shape class where 256x128x32 split 2 ways, or with C masked,
+    gave wrong sums: docs/data/bench/split_one_tile/; the prune keeps it out of such
+    launches, ``matmul_configs._one_tile_may_take``) and at a ragged 200 x 1000 x 776, on
+    fresh inputs against float64; a masked C leaves the buffer around it untouched."""
     from swizzlekit.kernels import matmul
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.kernels.triton import matmul_configs as mc
-    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+    from swizzlekit.lab.verify import poisoned, poisoned_view, random_operands, relative_error
 
     kernel = mm._matmul_tma_kernel
     if not hasattr(kernel, "configs"):
         pytest.skip("this Triton's autotuner keeps its configs elsewhere")
     configs, tried = list(kernel.configs), 0
     kwargs = dict(PRECISION="tf32", B_KMAJOR=False, PERSISTENT=False, ORDER="grouped",
-                  SPLIT_K=split, C_PTR=False)
+                  SPLIT_K=split, C_PTR=masked)
     try:
         for m, n, k in [(256, 2048, 1024), (200, 1000, 776)]:
             kept = mc._prune(configs, {"M": m, "N": n, "a_desc": torch.empty(1, 1)}, **kwargs)
@@ -347,11 +349,15 @@ def test_every_swapped_tf32_config_a_split_may_take_alone(split):
                 kernel.configs = [cfg]
                 mm.PLANS.clear()
                 a, b = random_operands(m, n, k, torch.float32, "cuda")
-                c = poisoned(m, n, torch.float32, "cuda")
+                if masked:
+                    c, outside = poisoned_view(m, n, torch.float32, "cuda")
+                else:
+                    c, outside = poisoned(m, n, torch.float32, "cuda"), None
                 matmul(a, b, "grouped", out=c, precision="tf32", tma=True, split_k=split,
                        group=8)
                 err = relative_error(c, a, b)
                 assert err == err and err < mm.TOLERANCE["tf32"], (cfg, m, split, err)
+                assert outside is None or bool(torch.isnan(outside).all()), (cfg, m, split)
                 tried += 1
     finally:
         kernel.configs = configs

@@ -171,3 +171,27 @@ def test_a_split_launch_keeps_no_swapped_tile_of_one_tile_area(split, persistent
     stages = {c.num_stages for c in kept
               if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= ONE_TILE_AREA}
     assert stages == (set() if split > 1 else {2} if persistent else {2, 3})
+
+
+@pytest.mark.parametrize("split", [1, 2])
+@pytest.mark.parametrize("persistent", [False, True])
+@pytest.mark.parametrize("c_ptr", [False, True])
+def test_masked_c_keeps_no_swapped_tile_of_one_tile_area_in_one_tile_launches(
+        split, persistent, c_ptr, monkeypatch):
+    """A TF32 launch of one tile a program whose C is written by masked stores (``C_PTR``)
+    keeps no swapped tile of ``ONE_TILE_AREA`` or more, split or not (256x128x32 gave wrong
+    sums there on the H100, docs/data/bench/split_one_tile/); a persistent grid, which runs
+    such tiles in its loop, keeps them unsplit either way, and a split keeps them nowhere."""
+    from swizzlekit.kernels.triton import matmul_configs as mc
+    from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA
+
+    if persistent and split > 1:
+        pytest.skip("a persistent grid takes no split (the door refuses it)")
+    monkeypatch.setattr(mc, "_INTERPRET", False)
+    kwargs = dict(PRECISION="tf32", B_KMAJOR=False, PERSISTENT=persistent, ORDER="grouped",
+                  SPLIT_K=split, C_PTR=c_ptr)
+    kept = mc._prune(mc._configs(swap=True, flat=True),
+                     {"M": 256, "N": 14336, "a_desc": torch.empty(1, 1)}, **kwargs)
+    big = [c for c in kept if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= ONE_TILE_AREA]
+    assert kept and all(c.kwargs["SWAP_AB"] for c in kept)
+    assert bool(big) == (split == 1 and (persistent or not c_ptr))

@@ -107,12 +107,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _large_swapped(plan) -> bool:
     """Whether a TMA plan's ranked configs hold a tile that a launch splitting K may not take
-    (``matmul_configs._split_may_take``)."""
+    (``matmul_configs._one_tile_may_take``)."""
     from swizzlekit.kernels.triton.choose import _parse
-    from swizzlekit.kernels.triton.matmul_configs import _split_may_take
+    from swizzlekit.kernels.triton.matmul_configs import _one_tile_may_take
 
-    return plan.kernel == "tma" and any(not _split_may_take(bm, bn, swap) for bm, bn, *_, swap
-                                        in map(_parse, (r.config for r in plan.configs)))
+    return plan.kernel == "tma" and not plan.persistent and any(
+        not _one_tile_may_take(bm, bn, swap, split_k=2)
+        for bm, bn, *_, swap in map(_parse, (r.config for r in plan.configs)))
 
 
 def _configs(args: argparse.Namespace) -> int:

@@ -227,7 +227,8 @@ def _call(M: int, precision: str, persistent: bool, route: _Route, gpu: str):
     consts = {"PRECISION": mm_precision}
     if tma:
         named["a_desc"] = _tensor(elem)
-        consts.update(B_KMAJOR=b_kmajor, PERSISTENT=persistent, ELEM_BYTES=elem)
+        consts.update(B_KMAJOR=b_kmajor, PERSISTENT=persistent, ELEM_BYTES=elem,
+                      C_PTR=bool(route.c_masked))
     else:
         strides = (1, K) if b_kmajor else (N, 1)
         named.update(a_ptr=_tensor(elem), stride_am=K, stride_ak=1, stride_bk=strides[0],

@@ -150,34 +150,41 @@ def c_regs_timed(elem: int, precision: str, use_tma: bool, b_kmajor: bool,
 SWAP_16BIT_MAX_M = 128
 
 
-def _split_may_take(bm: int, bn: int, swap: bool) -> bool:
-    """Whether a TMA launch that splits K may take a ``bm x bn`` tile: no swapped tile of
-    :data:`.footprint.ONE_TILE_AREA` or more. 256x128x32/s3/w8 swapped with a split of 2
-    gave wrong TF32 sums on the H200 at three shapes of the `full` suite (relative error
-    0.0075-0.0092 against a bound of 1e-3, commit e9f671c,
-    docs/data/bench/h200_2026-11-27/tf32/), where the smaller swapped tiles split 2 ways
-    passed at six. Forced alone and split 2 ways it gave wrong sums in every call at four
-    shapes, a race in the one-tile path, the only one that fits it
-    (docs/data/bench/split_one_tile/).
+def _one_tile_may_take(bm: int, bn: int, swap: bool, split_k: int = 1,
+                       c_masked: bool = False) -> bool:
+    """Whether a TMA launch of one tile a program may take a ``bm x bn`` tile, given its split
+    of K and whether C is written by masked stores (``C_PTR``): a swapped tile of
+    :data:`.footprint.ONE_TILE_AREA` or more runs in the one-tile path (``ONE_TILE``; the
+    loop does not fit it in 3 stages), whose sums were right only where K is whole and C
+    leaves through its TMA store. Forced alone (docs/data/bench/split_one_tile/),
+    256x128x32/s3/w8 gave wrong sums in every call at four shapes with K split 2 ways (the
+    H200, and the H100 at three of them, one call of three at the fourth) and with C written
+    by masked stores, split or not (the H100). The H200's TF32 `full` run at e9f671c had met
+    the split case at three shapes (docs/data/bench/h200_2026-11-27/tf32/).
 
-    >>> [_split_may_take(*tile) for tile in ((256, 128, True), (128, 128, True), (256, 128, False))]
-    [False, True, True]
+    >>> [_one_tile_may_take(*tile) for tile in ((256, 128, True), (128, 128, True, 2))]
+    [True, True]
+    >>> [_one_tile_may_take(256, 128, True, *how) for how in ((2, False), (1, True))]
+    [False, False]
     """
-    return not swap or bm * bn < ONE_TILE_AREA
+    return not swap or bm * bn < ONE_TILE_AREA or (split_k == 1 and not c_masked)
 
 
 def _prune(configs, named_args, **kwargs):
     """:func:`_fitting`, C in the operands' dtype, with the swapped configs exactly when the
-    call swaps (:func:`_swap_ab`) and the plain ones otherwise; a TMA launch that splits K
-    keeps only the tiles :func:`_split_may_take`."""
+    call swaps (:func:`_swap_ab`) and the plain ones otherwise; a TMA launch that splits K,
+    or of one tile a program that writes C by masked stores, keeps only the tiles
+    :func:`_one_tile_may_take`."""
     elem = element_size(named_args.get("a_ptr", named_args.get("a_desc")))
     M = named_args.get("M", 0)
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
-        if kwargs.get("SPLIT_K", 1) > 1:
-            configs = [c for c in configs if _split_may_take(
-                c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["SWAP_AB"])]
+        split = kwargs.get("SPLIT_K", 1)
+        masked = single and bool(kwargs.get("C_PTR")) and kwargs.get("C_PTR") != C_REGS
+        if split > 1 or masked:
+            configs = [c for c in configs if _one_tile_may_take(
+                c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["SWAP_AB"], split, masked)]
         if kwargs.get("C_PTR") == C_REGS:           # C from registers: those tiles alone
             regs = [c for c in configs              # (the interpreter's one), no C staged
                     if not c.kwargs.get("FLAT") and not c.kwargs["SWAP_AB"]

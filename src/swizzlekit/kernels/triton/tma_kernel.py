@@ -45,7 +45,7 @@ def _set_blocks(nargs):
                 "TAIL", "ELEM_BYTES", "C_PTR"],
            prune_configs_by={"early_config_prune": _prune})
 @triton.heuristics({"ONE_TILE": lambda args: not args["PERSISTENT"] and not args["TAIL"]
-                    and args["SPLIT_K"] == 1 and args["SWAP_AB"]
+                    and args["SPLIT_K"] == 1 and not args["C_PTR"] and args["SWAP_AB"]
                     and args["BLOCK_M"] * args["BLOCK_N"] >= ONE_TILE_AREA})
 @triton.jit
 def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stride_cm,
@@ -106,12 +106,13 @@ def _matmul_tma_kernel(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, M, N, K, stri
                 _store_c(c_desc, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, C_PTR,
                          BLOCK_M, BLOCK_N)
     elif ONE_TILE:
-        # a swapped tile of ONE_TILE_AREA or more, not persistent, K not split (a split of 2
-        # gave wrong TF32 sums there on the H200; the prune keeps such tiles out of split
-        # launches, matmul_configs._prune): no loop over tiles. There
-        # C's staging tile reuses the K loop's buffers (Triton 3.6), so 256x128x32 fits in 3
-        # stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s. Smaller tiles keep the
-        # loop, which ran them faster (1024³: 13.5 against 20.9 us; docs/data/bench/JOURNAL.md).
+        # a swapped tile of ONE_TILE_AREA or more, not persistent, K whole, C stored by TMA:
+        # no loop over tiles. There C's staging tile reuses the K loop's buffers (Triton 3.6),
+        # so 256x128x32 fits in 3 stages, and the H200 ran 8192³ at 274 against 253 TFLOP/s.
+        # K split 2 ways, or C written by masked stores, gave wrong sums in this path; the
+        # prune keeps such launches off it (matmul_configs._one_tile_may_take,
+        # docs/data/bench/split_one_tile/). Smaller tiles keep the loop, which ran them
+        # faster (1024³: 13.5 against 20.9 us; docs/data/bench/JOURNAL.md).
         _tma_tile(a_desc, b_desc, c_desc, ws_ptr, counts_ptr, tl.program_id(0), tiles_m,
                   tiles_n, M, N, K, stride_cm, stride_cn, ORDER, P, PRECISION, B_KMAJOR,
                   SPLIT_K, C_PTR, BLOCK_M, BLOCK_N, BLOCK_K, SWAP_AB)
