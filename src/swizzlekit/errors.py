@@ -147,12 +147,13 @@ def check_number(what: str, value, lo: float, hi: float) -> float:
     return float(value)
 
 
-def check_ints(what: str, values, count: int, lo: int | None = 1) -> tuple[int, ...]:
-    """A tuple of ``count`` integers, each at least ``lo`` (``tile``, ``shape``, ...)."""
+def check_ints(what: str, values, count: int, lo: int | None = 1,
+               hi: int | None = None) -> tuple[int, ...]:
+    """A tuple of ``count`` integers, each in ``[lo, hi]`` (``tile``, ``shape``, ...)."""
     try:
         items = tuple(values)
     except TypeError:
         raise SwizzleKitError(f"{what} must be {count} integers; got {values!r}") from None
     if len(items) != count:
         raise SwizzleKitError(f"{what} must be {count} integers; got {len(items)}: {values!r}")
-    return tuple(check_int(f"{what}[{i}]", v, lo) for i, v in enumerate(items))
+    return tuple(check_int(f"{what}[{i}]", v, lo, hi) for i, v in enumerate(items))

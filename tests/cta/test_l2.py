@@ -235,6 +235,25 @@ def test_order_must_match_the_grid():
         simulate(1024, 1024, 1024, order("row", 4, 4))
 
 
+@pytest.mark.parametrize("tile", [(1, 99999999999, 99999999999), (4097, 128, 64)])
+def test_a_tile_side_past_the_limit_is_refused_with_the_limit_named(tile):
+    """A tile side of more than MAX_TILE_SIDE is refused at the door, not carried into byte
+    counts that leave 64-bit integers (a fuzzed `cta simulate --tile` found one)."""
+    from swizzlekit.cta.l2 import MAX_TILE_SIDE
+
+    grid = (-(-1024 // tile[0]), -(-1024 // tile[1]))
+    with pytest.raises(SwizzleKitError, match=f"at most {MAX_TILE_SIDE}"):
+        simulate(1024, 1024, 1024, order("row", *grid), tile=tile)
+
+
+def test_the_longest_tile_side_is_answered():
+    """MAX_TILE_SIDE in every side, 8-byte elements: a finite, non-negative prediction."""
+    from swizzlekit.cta.l2 import MAX_TILE_SIDE
+
+    p = simulate(1024, 1024, 1024, order("row", 1, 1), tile=(MAX_TILE_SIDE,) * 3, elem_bytes=8)
+    assert 0 <= p.l2_hit_rate <= 100 and p.dram_read_bytes >= 0 and p.time_s > 0
+
+
 def test_model_against_the_first_h200_table():
     """docs/cta.md: the 112 runs of 2026-11-21 (one kernel, 128x128x64 fp16), not used in the
     fit either: mean 2.96 points, worst 17.0."""
