@@ -254,6 +254,14 @@ def test_the_longest_tile_side_is_answered():
     assert 0 <= p.l2_hit_rate <= 100 and p.dram_read_bytes >= 0 and p.time_s > 0
 
 
+@pytest.mark.parametrize("row_bytes,operand", [((1, 2048), "A's"), ((2048, 2047), "B's")])
+def test_row_pitches_shorter_than_the_rows_are_refused(row_bytes, operand):
+    """A pitch below a row's own bytes (A: K elements; B: N, or K if K-major) would make rows
+    overlap: refused with the least pitch named."""
+    with pytest.raises(SwizzleKitError, match=f"{operand} rows .* give at least 2048"):
+        simulate(1024, 1024, 1024, order("row", 8, 8), row_bytes=row_bytes)
+
+
 def test_model_against_the_first_h200_table():
     """docs/cta.md: the 112 runs of 2026-11-21 (one kernel, 128x128x64 fp16), not used in the
     fit either: mean 2.96 points, worst 17.0."""

@@ -351,7 +351,7 @@ def row_classes(row_bytes, K: int, N: int, elem_bytes: int,
 
     >>> row_classes(None, 4000, 5000, 2)          # A: 8000 bytes a row; B: 10000
     ('on', 'half')
-    >>> row_classes((4096, 5120), 4000, 5000, 2)  # the same operands in padded rows
+    >>> row_classes((8064, 10112), 4000, 5000, 2)  # the same operands in padded rows
     ('on', 'on')
     >>> row_classes(None, 3999, 4096, 2)          # an odd K: 7998-byte rows
     ('skewed', 'on')
@@ -361,9 +361,17 @@ def row_classes(row_bytes, K: int, N: int, elem_bytes: int,
     sector_bytes = check_int("sector_bytes", sector_bytes, 1, 1024)
     if row_bytes is None:
         row_bytes = (K * elem_bytes, N * elem_bytes)
+    row_bytes = check_ints("row_bytes", row_bytes, 2)
+    shortest = ((K * elem_bytes, "A's", "K"),                 # B's rows: N, or K if K-major
+                (min(K, N) * elem_bytes, "B's", "N or K"))
+    for pitch, (least, name, elems) in zip(row_bytes, shortest):
+        if pitch < least:
+            raise SwizzleKitError(f"row_bytes: {name} rows {pitch} bytes apart would overlap; "
+                                  f"give at least {least} ({elems} elements of {elem_bytes} "
+                                  f"bytes)")
     return tuple("on" if pitch % sector_bytes == 0 else
                  "half" if 2 * pitch % sector_bytes == 0 else "skewed"
-                 for pitch in check_ints("row_bytes", row_bytes, 2))
+                 for pitch in row_bytes)
 
 
 def _extra_lookups(s: dict, rows: tuple[str, str], a_bytes: int, b_bytes: int) -> float:
