@@ -11,13 +11,15 @@
 #   tail     the tail split on and off, the probe's and the held-out shapes
 #            (tail_aligned/library.py; about 50 + 40 s on the H100)
 #   fp8tail  the fp8 tail split against the plain plan (fp8_tail/probe.py; stopped at 200 s)
-#   split    the swapped 256x128 TF32 tile forced past the prune with K split 2 ways
-#            (split_one_tile/probe.py; under 150 s on the H200, compiles included)
+#   split    the swapped 256x128 TF32 tile forced past the prune into the one-tile path, K
+#            split 1 and 2 ways, C by TMA and by masked stores (split_one_tile/probe.py
+#            one_tile one_tile_c_ptr; 109 s on the H100, compiles included), then each
+#            variant once under racecheck and once plainly (racecheck.py; about 60 s)
 #   orders   the library's GEMM under row, column, grouped(8) and grouped(16), bf16 then fp8
 #            (order_tiebreak/probe.py; bf16 took 190 s on the H100; each stopped after the
 #            shape that passes 250 s)
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
-# `heldout wave tail`, or `orders`.
+# `heldout wave tail`, or `orders`, or `split tf32`.
 set -u
 OUT=$1
 shift
@@ -42,8 +44,17 @@ for part in "$@"; do
           done ;;
     fp8tail) timeout 200 python3 docs/data/bench/fp8_tail/probe.py "$OUT/fp8_tail.jsonl" \
                > "$OUT/fp8_tail.txt" 2>&1; tail -n 3 "$OUT/fp8_tail.txt" ;;
-    split) timeout 150 python3 docs/data/bench/split_one_tile/probe.py "$OUT/split_one_tile.jsonl" \
-             > "$OUT/split_one_tile.txt" 2>&1; tail -n 3 "$OUT/split_one_tile.txt" | cut -c1-200 ;;
+    split) timeout 200 python3 docs/data/bench/split_one_tile/probe.py "$OUT/split_one_tile.jsonl" \
+             one_tile one_tile_c_ptr > "$OUT/split_one_tile.txt" 2>&1
+           tail -n 3 "$OUT/split_one_tile.txt" | cut -c1-200
+           sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+           for v in shipped masked split; do
+             timeout 55 "$sanitizer" --tool racecheck --report-api-errors no python3 \
+               docs/data/bench/split_one_tile/racecheck.py $v > "$OUT/racecheck_$v.log" 2>&1
+             timeout 30 python3 docs/data/bench/split_one_tile/racecheck.py $v 2>&1 | tail -n 1 \
+               | sed 's/config.*maxnreg: None, //' >> "$OUT/racecheck_plain.txt"
+           done
+           grep -h "SUMMARY" "$OUT"/racecheck_*.log; cat "$OUT/racecheck_plain.txt" ;;
     orders) for precision in bf16 fp8; do
               timeout 280 python3 docs/data/bench/order_tiebreak/probe.py \
                 "$OUT/orders_$precision.jsonl" 250 $precision > "$OUT/orders_$precision.txt" 2>&1
