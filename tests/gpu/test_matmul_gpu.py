@@ -279,8 +279,8 @@ def test_split_k_on_a_full_gpu_is_deterministic(tma):
 @pytest.mark.parametrize("dtype,precision,bound", PRECISIONS, ids=lambda x: str(x))
 def test_every_tile_config_alone(dtype, precision, bound, tma):
     """Each config the autotuner may choose (narrow small-M tiles and the TMA kernel's swapped
-    ones included), forced one at a time, on a ragged shape against float64: autotuning checks
-    only the winner's result. The configs are those the prune keeps for the call: the swapped
+    ones included), forced one at a time, on ragged shapes against float64 (by TMA also one
+    whose K loop is shorter than the pipeline): autotuning checks only the winner's result. The configs are those the prune keeps for the call: the swapped
     ones for TF32 on the TMA kernel and for 16-bit with few rows (B row-major here), the plain
     ones otherwise."""
     from swizzlekit.gpus import gpu
@@ -298,6 +298,8 @@ def test_every_tile_config_alone(dtype, precision, bound, tma):
     shapes = [(129, 1000, 776) if tma else (129, 1001, 777)]
     if elem == 2:
         shapes.append((77, 1000, 776) if tma else (77, 1001, 777))
+    if tma:     # a K loop shorter than the pipeline (40: two steps of 32, the second partial)
+        shapes.append((129, 1000, 40))
     configs, tried = list(kernel.configs), 0
     try:
         for m, n, k in shapes:
