@@ -75,8 +75,8 @@ _H200 = GPUS["h200"]     # the defaults: the GPU the model was fitted on
 
 __all__ = ["L2Prediction", "simulate", "settings", "lanes", "in_step", "run_order", "FITTED",
            "HELDOUT", "FRESH", "RAGGED_CHECK", "DISPATCH", "HELDOUT_BY_DISPATCH",
-           "HELDOUT_BY_GPU", "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES", "MAX_TILE_SIDE",
-           "MAX_TILE_STEPS", "MAX_WAVES"]
+           "HELDOUT_BY_GPU", "check_problem", "row_classes", "ELEM_BYTES", "MAX_TILES",
+           "MAX_TILE_STEPS", "MAX_TILE_SIDE", "MAX_WAVES"]
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,11 @@ ELEM_BYTES = (1, 2, 4, 8)
 #: 32768 x 32768 x 8192 in 128x128x64 tiles (65536 tiles, 128 steps) takes about 0.7 s on one
 #: core; the cost grows with both.
 MAX_TILES = 2**16
+MAX_TILE_STEPS = 2**24
 #: The longest tile side :func:`simulate` takes: a CTA's tile is at most a few hundred
 #: elements a side (its operands sit in shared memory); past this the model's byte counts
 #: would leave 64-bit integers.
 MAX_TILE_SIDE = 4096
-MAX_TILE_STEPS = 2**24
 #: The most waves :func:`simulate` answers (its tables are waves x waves): 65,536 tiles in
 #: waves of 32 CTAs or more. The H200's own wave (132) reaches it only past 270,000 tiles.
 MAX_WAVES = 2048

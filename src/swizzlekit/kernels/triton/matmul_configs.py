@@ -180,12 +180,12 @@ def _prune(configs, named_args, **kwargs):
     if "B_KMAJOR" in kwargs:                        # the TMA kernel
         swap = _swap_ab(elem, kwargs["PRECISION"], kwargs["B_KMAJOR"], M)
         single = not kwargs["PERSISTENT"]
-        split = kwargs.get("SPLIT_K", 1)
-        masked = single and bool(kwargs.get("C_PTR")) and kwargs.get("C_PTR") != C_REGS
+        split, c_ptr = kwargs.get("SPLIT_K", 1), kwargs.get("C_PTR")
+        masked = single and bool(c_ptr) and c_ptr != C_REGS
         if split > 1 or masked:
             configs = [c for c in configs if _one_tile_may_take(
                 c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["SWAP_AB"], split, masked)]
-        if kwargs.get("C_PTR") == C_REGS:           # C from registers: those tiles alone
+        if c_ptr == C_REGS:                         # C from registers: those tiles alone
             regs = [c for c in configs              # (the interpreter's one), no C staged
                     if not c.kwargs.get("FLAT") and not c.kwargs["SWAP_AB"]
                     and (_INTERPRET or _key(c) in _C_REGS)]
