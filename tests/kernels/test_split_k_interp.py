@@ -152,46 +152,26 @@ def test_the_workspace_holds_every_block_of_every_tile():
 
 @pytest.mark.parametrize("split", [1, 2, 3])
 @pytest.mark.parametrize("persistent", [False, True])
-def test_a_split_launch_keeps_no_swapped_tile_of_one_tile_area(split, persistent, monkeypatch):
-    """The TMA kernel's prune, on the GPU's config lists: a TF32 launch (B row-major, so
-    swapped) that splits K keeps no swapped tile of ``ONE_TILE_AREA`` or more (256x128x32 split
-    2 ways gave wrong sums on the H200), but keeps smaller swapped ones; without a split it
-    keeps 256x128 where it fits (3 stages on one tile a program, 2 on a persistent grid)."""
-    from swizzlekit.kernels.triton import matmul_configs as mc
-    from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA
-
-    monkeypatch.setattr(mc, "_INTERPRET", False)
-    kwargs = dict(PRECISION="tf32", B_KMAJOR=False, PERSISTENT=persistent, ORDER="grouped",
-                  SPLIT_K=split, C_PTR=False)
-    kept = mc._prune(mc._configs(swap=True, flat=True),
-                     {"M": 256, "N": 14336, "a_desc": torch.empty(1, 1)}, **kwargs)
-    areas = {c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] for c in kept}
-    assert kept and all(c.kwargs["SWAP_AB"] for c in kept)
-    assert (max(areas) >= ONE_TILE_AREA) == (split == 1)
-    stages = {c.num_stages for c in kept
-              if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= ONE_TILE_AREA}
-    assert stages == (set() if split > 1 else {2} if persistent else {2, 3})
-
-
-@pytest.mark.parametrize("split", [1, 2])
-@pytest.mark.parametrize("persistent", [False, True])
 @pytest.mark.parametrize("c_ptr", [False, True])
-def test_masked_c_keeps_no_swapped_tile_of_one_tile_area_in_one_tile_launches(
+def test_the_prune_keeps_swapped_tiles_of_one_tile_area_off_split_and_masked_launches(
         split, persistent, c_ptr, monkeypatch):
-    """A TF32 launch of one tile a program whose C is written by masked stores (``C_PTR``)
-    keeps no swapped tile of ``ONE_TILE_AREA`` or more, split or not (256x128x32 gave wrong
-    sums there on the H100, docs/data/bench/split_one_tile/); a persistent grid, which runs
-    such tiles in its loop, keeps them unsplit either way, and a split keeps them nowhere."""
+    """The TMA kernel's prune, on the GPU's config lists, for a TF32 launch (B row-major, so
+    swapped): a launch that splits K keeps no swapped tile of ``ONE_TILE_AREA`` or more
+    (256x128x32 split 2 ways gave wrong sums on the H200 and the H100), nor does a launch of
+    one tile a program whose C is written by masked stores (``C_PTR``; wrong sums there on the
+    H100, docs/data/bench/split_one_tile/); both keep smaller swapped ones. Otherwise it keeps
+    256x128 where it fits: 3 stages on one tile a program, 2 on a persistent grid, which runs
+    such tiles in its loop whatever C's store."""
     from swizzlekit.kernels.triton import matmul_configs as mc
     from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA
 
-    if persistent and split > 1:
-        pytest.skip("a persistent grid takes no split (the door refuses it)")
     monkeypatch.setattr(mc, "_INTERPRET", False)
     kwargs = dict(PRECISION="tf32", B_KMAJOR=False, PERSISTENT=persistent, ORDER="grouped",
                   SPLIT_K=split, C_PTR=c_ptr)
     kept = mc._prune(mc._configs(swap=True, flat=True),
                      {"M": 256, "N": 14336, "a_desc": torch.empty(1, 1)}, **kwargs)
-    big = [c for c in kept if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= ONE_TILE_AREA]
     assert kept and all(c.kwargs["SWAP_AB"] for c in kept)
-    assert bool(big) == (split == 1 and (persistent or not c_ptr))
+    assert min(c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] for c in kept) < ONE_TILE_AREA
+    big = {c.num_stages for c in kept if c.kwargs["BLOCK_M"] * c.kwargs["BLOCK_N"] >= ONE_TILE_AREA}
+    takes = split == 1 and (persistent or not c_ptr)
+    assert big == (({2} if persistent else {2, 3}) if takes else set())
