@@ -23,7 +23,9 @@ import json
 
 from swizzlekit import compare as c
 from swizzlekit import compare_time as ct
+from swizzlekit.cta.l2 import simulate
 from swizzlekit.gpus import gpu
+from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, row_bytes, sweep_order
 from swizzlekit.lab.records import L2SweepRow, read_csv
 
 SHARES, WAYS = (0.5, 0.6, 0.7), (8, 16, 32)
@@ -54,9 +56,6 @@ def mirrored(share: float, ways: int):
         size = gpu(ct.CARDS[card]).l2_bytes
         out = []
         for r, _ in SHIPPED(card, part):
-            from swizzlekit.cta.l2 import simulate
-            from swizzlekit.lab.experiments.l2_sweep import (ELEM_BYTES, OUT_BYTES, row_bytes,
-                                                             sweep_order)
             bm, bn, _ = r.tile
             o = sweep_order(r.order, -(-r.M // bm), -(-r.N // bn), r.params_dict)
             out.append((r, simulate(r.M, r.N, r.K, o, tile=r.tile,
