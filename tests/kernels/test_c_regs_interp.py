@@ -1,4 +1,4 @@
-"""TF32 with C stored from registers (``matmul_configs.C_REGS``): which calls time it, which
+"""TF32 with C stored from registers (``matmul_configs.C_REGS``): which calls take it, which
 configs the prune keeps for it, and the TMA kernel's stores of C by pointer under that
 ``C_PTR`` value, against float64 in Triton's interpreter (NaN-poisoned outputs)."""
 
@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 @pytest.mark.parametrize("precision", ["tf32", "ieee"])
 @pytest.mark.parametrize("b_kmajor", [False, True])
 @pytest.mark.parametrize("persistent", [False, True])
-def test_only_tf32_on_b_kmajor_one_tile_a_program_times_it(elem, precision, b_kmajor,
+def test_only_tf32_on_b_kmajor_one_tile_a_program_takes_it(elem, precision, b_kmajor,
                                                              persistent):
     from swizzlekit.kernels.triton.matmul_configs import _swap_ab, c_regs_ok
 
@@ -51,8 +51,8 @@ def test_the_prune_keeps_the_c_regs_tiles_for_c_regs_alone(M, N, c_ptr, monkeypa
 
 @pytest.mark.parametrize("m,n,k", [(100, 152, 96), (129, 4097, 65), (1, 8, 8)])
 def test_the_tma_kernel_stores_c_from_registers(m, n, k, monkeypatch):
-    """``matmul._launch(..., regs=True)`` (what a TF32 call on B K-major times on its first
-    call) in the interpreter: C by masked stores under ``C_PTR = C_REGS``, B K-major, ragged
+    """``matmul._launch(..., regs=True)`` (what a TF32 call on B K-major by TMA runs) in the
+    interpreter: C by masked stores under ``C_PTR = C_REGS``, B K-major, ragged
     edges; the result against float64."""
     from swizzlekit.kernels.triton import matmul as mm
     from swizzlekit.lab.verify import poisoned, relative_error
@@ -71,40 +71,21 @@ def test_the_tma_kernel_stores_c_from_registers(m, n, k, monkeypatch):
     assert err == err and err < mm.TOLERANCE["tf32"], err
 
 
-@pytest.mark.parametrize("faster", [0, 1])
-def test_pick_regs_times_both_launches_and_keeps_the_faster(faster, monkeypatch):
-    """``first_call.pick_regs`` hands ``pick_split`` the autotuned launch (candidate 0) and the
-    one with C from registers (candidate 1, ``regs=True``), and keeps what it picks."""
-    from swizzlekit.kernels.triton import first_call
-
-    calls = []
-
-    def launch(*args):
-        calls.append(args[2:])
-
-    def pick(run, candidates):
-        for cand in candidates:
-            run(cand)
-        return candidates[faster]
-
-    monkeypatch.setattr(first_call, "pick_split", pick)
-    assert first_call.pick_regs(("go0", "go1"), launch) is bool(faster)
-    assert calls == [(1, None), (1, None, True)]
-
-
 @pytest.mark.parametrize("mode", ["model", "full", "0"])
 @pytest.mark.parametrize("use_tma", [False, True])
-def test_the_tiles_timed_are_the_rule_on_tma_where_this_process_times(mode, use_tma,
-                                                                      monkeypatch):
-    """``c_regs_timed``, which both ``matmul._plan`` and ``kernels configs`` ask: the tiles
-    where ``c_regs_ok``, the call takes TMA and the autotune mode times anything; else none."""
+def test_c_from_registers_is_taken_where_the_rule_names_it_in_every_mode(mode, use_tma,
+                                                                        monkeypatch):
+    """``c_regs_taken``, which both ``matmul._plan`` and ``kernels configs`` ask: exactly where
+    ``c_regs_ok`` and the call takes TMA, whatever the autotune mode (it is a rule, not a
+    timing)."""
     from swizzlekit.kernels.triton import configs
-    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_ok, c_regs_timed
+    from swizzlekit.kernels.triton.matmul_configs import c_regs_ok, c_regs_taken
 
     monkeypatch.setattr(configs, "_MODE", mode)
-    for args in ((4, "tf32", True, False), (4, "tf32", False, False), (2, "tf32", True, False),
-                 (4, "tf32", True, True)):
-        elem, precision, b_kmajor, persistent = args
-        want = use_tma and mode != "0" and c_regs_ok(*args)
-        got = c_regs_timed(elem, precision, use_tma, b_kmajor, persistent)
-        assert got == (tuple(C_REGS_TILES) if want else ())
+    for elem in (1, 2, 4):
+        for precision in ("tf32", "ieee"):
+            for b_kmajor in (False, True):
+                for persistent in (False, True):
+                    args = (elem, precision, b_kmajor, persistent)
+                    assert c_regs_taken(elem, precision, use_tma, b_kmajor, persistent) is (
+                        use_tma and c_regs_ok(*args))

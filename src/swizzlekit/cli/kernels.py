@@ -153,8 +153,8 @@ def _configs(args: argparse.Namespace) -> int:
                      f"on the first call where the split kept is 1, the fastest kept "
                      f"(kernels/triton/waves.py)")
     if plan.c_regs:
-        lines.append(f"C from registers: {', '.join(plan.c_regs)}, timed against the autotuned "
-                     f"config on the first call where the split kept is 1, the faster kept "
+        lines.append(f"C from registers: {', '.join(plan.c_regs)}, run in place of the autotuned "
+                     f"config where the split kept is 1 "
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES)")
     lines += [f"hint: {h}" for h in plan.hints]
     emit(plan.to_dict(), args.json, "\n".join(lines))

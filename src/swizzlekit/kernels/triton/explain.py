@@ -69,9 +69,9 @@ class AutotunePlan(NamedTuple):
     ``splits``: the splits of K ``split_k=None`` times on the first call, keeping the
     fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one; ``wide``: the
     composite tile the first call times against the autotuned config, where the split kept
-    is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: likewise the
-    tiles a TF32 call on B K-major times with C stored from registers
-    (:func:`~.matmul_configs.c_regs_timed`); ``tail_ways``: where the first call times a tail
+    is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: the tile a TF32
+    call on B K-major runs with C stored from registers, untimed, where the split kept is 1
+    (:func:`~.matmul_configs.c_regs_taken`); ``tail_ways``: where the first call times a tail
     split against the autotuned config (:func:`~.waves.tail_for`), the shares each of the
     last partial wave's 128x256 tiles is split into, else 0;
     ``hints``: how the caller's operands could skip a copy the call makes on every call
@@ -313,13 +313,14 @@ def _hints(route: _Route, precision: str) -> tuple[str, ...]:
 
 
 def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
-    """The labels of the tiles ``matmul._plan`` times with C stored from registers on the first
-    call (:func:`~.matmul_configs.c_regs_timed`)."""
-    from swizzlekit.kernels.triton.matmul_configs import c_regs_timed
+    """The labels of the tiles ``matmul._plan`` runs with C stored from registers where the
+    split kept is 1 (:func:`~.matmul_configs.c_regs_taken`)."""
+    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_taken
 
     elem, mm_precision = PRECISIONS[precision]
-    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in
-                 c_regs_timed(elem, mm_precision, route.tma, route.b_kmajor, persistent))
+    if not c_regs_taken(elem, mm_precision, route.tma, route.b_kmajor, persistent):
+        return ()
+    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in C_REGS_TILES)
 
 
 def _tail(M: int, precision: str, kernel: str, persistent: bool, route: _Route, order: str,

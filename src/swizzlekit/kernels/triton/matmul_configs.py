@@ -24,7 +24,7 @@ from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, element_size
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
            "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
            "TF32_COPY_PAYOFF", "tf32_copy_min_m", "C_REGS", "C_REGS_TILES", "c_regs_ok",
-           "c_regs_timed", "MAX_TILE_AREA"]
+           "c_regs_taken", "MAX_TILE_AREA"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -128,20 +128,20 @@ def c_regs_ok(elem: int, precision: str, b_kmajor: bool, persistent: bool) -> bo
     return elem == 4 and precision == "tf32" and b_kmajor and not persistent
 
 
-def c_regs_timed(elem: int, precision: str, use_tma: bool, b_kmajor: bool,
-                 persistent: bool) -> tuple:
-    """The tiles of :data:`C_REGS_TILES` a call times on its first call (``matmul._plan``,
-    ``kernels configs``): a TMA call that :func:`c_regs_ok` names, where this process times
-    anything (not under ``SWIZZLEKIT_AUTOTUNE=0``, which takes the model's first pick
-    untimed); else none.
+def c_regs_taken(elem: int, precision: str, use_tma: bool, b_kmajor: bool,
+                 persistent: bool) -> bool:
+    """Whether a call whose split of K is 1 runs :data:`C_REGS_TILES` with C stored from
+    registers (``matmul._plan``, ``kernels configs``), untimed: a TMA call that
+    :func:`c_regs_ok` names. Forced both ways in 5 interleaved replicates on the H200
+    (2026-11-27, docs/data/bench/tf32_2048/), C from registers ran 2.5-11% faster than the
+    autotuned plan at all 19 such shapes of the ``full`` suite above 2048^3, the four where
+    the first call's timed pick had kept the autotuned plan among them; that pick, from run
+    to run, kept either plan at a third of those shapes.
 
-    >>> c_regs_timed(4, "tf32", True, True, False) == tuple(C_REGS_TILES)
-    True
-    >>> c_regs_timed(4, "tf32", False, True, False)
-    ()
+    >>> c_regs_taken(4, "tf32", True, True, False), c_regs_taken(4, "tf32", False, True, False)
+    (True, False)
     """
-    ok = use_tma and current_mode() != "0" and c_regs_ok(elem, precision, b_kmajor, persistent)
-    return tuple(C_REGS_TILES) if ok else ()
+    return use_tma and c_regs_ok(elem, precision, b_kmajor, persistent)
 
 
 #: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
