@@ -241,14 +241,33 @@ def chosen(results: list[dict]) -> dict:
 
 
 def fit_point(window_exponent: float, coalesce: float, ways: int = 0,
-              inflight: float = 0.0, unaligned_lookups: float | None = None) -> dict:
-    """The fit half's errors under one setting (one job of :func:`fit`)."""
+              inflight: float = 0.0, unaligned_lookups: float | None = None,
+              mirror: float = 0.0, mirror_ways: int | None = None) -> dict:
+    """The fit half's errors under one setting (one job of :func:`fit`); the first two
+    stages ran with ``mirror`` 0, the DRAM bytes from the partitions."""
     from swizzlekit.cta.l2 import FITTED
 
     mu = FITTED["unaligned_lookups"] if unaligned_lookups is None else unaligned_lookups
     setting = {"window_exponent": window_exponent, "coalesce": coalesce, "ways": ways,
-               "inflight": inflight, "unaligned_lookups": mu}
+               "inflight": inflight, "unaligned_lookups": mu, "mirror": mirror,
+               "mirror_ways": FITTED["mirror_ways"] if mirror_ways is None else mirror_ways}
     return {**setting, **errors(compare_sweep("fit", **setting))}
+
+
+#: The fourth stage's grid: the mirror's share of the preset's L2 bytes, and its ways.
+MIRROR_GRID = ((0.4, 0.5, 0.6, 0.7, 0.8, 1.0), (8, 16, 32))
+
+
+def fit_mirror(grid=MIRROR_GRID, client=None, progress: bool = False) -> list[dict]:
+    """The fourth stage of the fit: the mirror's share and ways (``mirror``, ``mirror_ways``
+    of :data:`swizzlekit.cta.l2.FITTED`: one L2 whose misses are the DRAM bytes) over
+    ``grid``, the other parameters as fitted. Only the DRAM error moves with them."""
+    from swizzlekit.cta.l2 import FITTED
+
+    keep = {k: FITTED[k] for k in ("window_exponent", "coalesce", "ways", "inflight",
+                                   "unaligned_lookups")}
+    return _grid([{**keep, "mirror": s, "mirror_ways": w} for s in grid[0] for w in grid[1]],
+                 client, progress)
 
 
 def compare_seed001(path=TABLES[0], **settings) -> list[dict]:
@@ -302,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
 def _print_setting(r: dict) -> None:
     print(f"window exponent {r['window_exponent']:.1f}  coalesce {r['coalesce']:.2f}  "
           f"ways {r['ways']:2d}  inflight {r['inflight']:.2f}  unaligned lookups "
-          f"{r['unaligned_lookups']:.2f}  hit error mean {r['hit_mean']:5.2f} worst "
+          f"{r['unaligned_lookups']:.2f}  mirror {r['mirror']:.1f} ways {r['mirror_ways']:2d}  "
+          f"hit error mean {r['hit_mean']:5.2f} worst "
           f"{r['hit_worst']:5.1f}  DRAM median {r['dram_median_pct']:5.1f}%")
 
 
@@ -332,6 +352,12 @@ def _main(argv: list[str], client) -> int:
                         f"{r['hit_mean']:5.2f} worst {r['hit_worst']:5.1f}  DRAM median "
                         f"{r['dram_median_pct']:5.1f}%" for r in results))
         print(f"chosen: skewed lookups {chosen(results)['skewed_lookups']:g}")
+        print("fourth stage, DRAM from one L2 of a share of the bytes, the others as fitted:")
+        results = fit_mirror(client=client, progress=True)
+        for r in results:
+            _print_setting(r)
+        best = chosen(results)
+        print(f"chosen: mirror {best['mirror']:g}, mirror ways {best['mirror_ways']}")
         return 0
     if "--heldout" in argv:
         overrides = {}

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swizzlekit.cta import order
-from swizzlekit.cta.l2 import simulate
+from swizzlekit.cta.l2 import FITTED, simulate
 from swizzlekit.cta.l2_oracle import simulate_naive
 from swizzlekit.compare import compare
 from swizzlekit.errors import SwizzleKitError
@@ -26,22 +26,28 @@ ORDER_NAMES = ["row", "col", "grouped", "grouped_persistent", "strip", "snake", 
        st.sampled_from([None, 1, 5, 300, 1000]),
        st.sampled_from([None, (16, 0), (0, 16), (8, 48), (64, 128), (2, 6)]),
        st.sampled_from([None, 1.0, 2.0, 3.5]), st.sampled_from([None, 1.0, 1.75]),
-       st.sampled_from([None, 0.0, 0.3]))
+       st.sampled_from([None, 0.0, 0.3]), st.sampled_from([None, 0.0, 0.5, 1.0]),
+       st.sampled_from([None, 0, 4]))
 def test_analytic_lru_equals_the_brute_force_oracle(tm, tn, tk, concurrent, parts, tiles, name,
                                                     ctas_per_sm, persistent, coalesce, dispatch,
                                                     out_bytes, ways, inflight, programs, pad,
-                                                    unaligned, skewed, spread):
+                                                    unaligned, skewed, spread, mirror,
+                                                    mirror_ways):
     o = order(name, tm, tn)
     rows = None if pad is None else (tk * 64 * 2 + pad[0], tn * 128 * 2 + pad[1])
     kw = dict(l2_bytes=tiles * 16384 * parts, concurrent=concurrent, partitions=parts,
               ctas_per_sm=ctas_per_sm, persistent=persistent, coalesce=coalesce,
               dispatch=dispatch, out_bytes=out_bytes, ways=ways, inflight=inflight,
               programs=programs if persistent else None, row_bytes=rows,
-              unaligned_lookups=unaligned, skewed_lookups=skewed, duration_spread=spread)
+              unaligned_lookups=unaligned, skewed_lookups=skewed, duration_spread=spread,
+              mirror=mirror, mirror_ways=mirror_ways)
     a = simulate(tm * 128, tn * 128, tk * 64, o, **kw)
     b = simulate_naive(tm * 128, tn * 128, tk * 64, o, **kw)
     assert a.lookups == b.lookups
-    if ways == 0 and inflight == 0:   # whole hits and misses: the same integers, in another order
+    mirrored = (FITTED["mirror"] if mirror is None else mirror) > 0
+    mirror_lru = (FITTED["mirror_ways"] if mirror_ways is None else mirror_ways) == 0
+    if ways == 0 and inflight == 0 and (mirror_lru or not mirrored):
+        # whole hits and misses: the same integers, in another order
         assert (a.dram_read_bytes, a.l2_hit_rate, a.per_wave_dram_read_bytes) == \
             (b.dram_read_bytes, b.l2_hit_rate, b.per_wave_dram_read_bytes)
     else:                             # shares of hits: equal up to float rounding
@@ -357,8 +363,11 @@ def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     its runner-up: 16 ways errs 2.88 points there and 2.3% in DRAM bytes, against 2.90 and
     1.8%), then its second stage (unaligned_lookups: 2.0 errs 2.98, 3.0 2.96, and 1.0, the
     model without it, 3.76), and its third, on the ragged fit runs (skewed_lookups: 1.25 errs
-    2.58, 1.5 2.48, 1.75 2.76; docs/data/l2_checks/fit_grid_drift.txt)."""
-    from swizzlekit.compare import SKEWED_GRID, chosen, fit, fit_skewed, fit_unaligned
+    2.58, 1.5 2.48, 1.75 2.76; docs/data/l2_checks/fit_grid_drift.txt), and its fourth, the
+    mirror (0.6 of the L2 in 16 ways errs 1.3% in DRAM bytes, 0.5 and 0.7 2.8% and 2.3%, 8
+    ways 1.9%; docs/data/l2_checks/fit_mirror.txt)."""
+    from swizzlekit.compare import (SKEWED_GRID, chosen, fit, fit_mirror, fit_skewed,
+                                    fit_unaligned)
     from swizzlekit.cta.l2 import FITTED
 
     grid = fit(exponents=(0.0,), coalesce=(FITTED["coalesce"], 0.1), ways=(8, 16),
@@ -366,9 +375,11 @@ def test_fitted_parameters_are_the_best_of_the_grid_on_the_fit_half():
     best = chosen(grid)
     second = chosen(fit_unaligned(best, values=(1.0, 2.0, FITTED["unaligned_lookups"], 3.0)))
     third = chosen(fit_skewed(SKEWED_GRID))
-    assert {k: {**second, **third}[k] for k in FITTED} == FITTED
+    fourth = chosen(fit_mirror(grid=((0.5, FITTED["mirror"], 0.7), (8, FITTED["mirror_ways"]))))
+    assert {k: {**second, **third, **fourth}[k] for k in FITTED} == FITTED
     assert (second["hit_mean"], second["dram_median_pct"]) == (2.9, 1.8)
     assert third["hit_mean"] == 2.48
+    assert (fourth["hit_mean"], fourth["dram_median_pct"]) == (2.9, 1.3)
 
 
 def test_ragged_check_figures_are_the_ones_quoted():

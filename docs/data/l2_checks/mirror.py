@@ -14,7 +14,9 @@ kept its own copy of what either side reads (``partitions=1``, ``l2_bytes``, ``w
 3. DRAM bytes against ncu over each card's L2 sweep (non-random orders, fit and held-out
    halves): the shipped model against the mirror at 0.6 and 0.7 of the L2, 16 ways.
 
-No GPU; about 4 minutes on two cores.
+No GPU; about 4 minutes on two cores. ``mirror.txt`` was computed before the model took its
+DRAM bytes from a mirror (JOURNAL.md section 8): "shipped" and "model" there are the
+partitions' bytes, which ``mirror=0`` now gives.
 
     python3 docs/data/l2_checks/mirror.py > docs/data/l2_checks/mirror.txt
 """

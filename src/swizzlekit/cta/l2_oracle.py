@@ -108,8 +108,43 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
                 history[p].append(touched)
                 for key in touched:
                     last[p][key] = step
+    if cfg["mirror"] > 0:                                         # DRAM bytes from the mirror
+        c_bytes = [sum(col) for col in zip(*written)]
+        dram = _mirror_naive(order, concurrent, tk, size, c_bytes, l2_bytes * cfg["mirror"],
+                             cfg["mirror_ways"]) * partitions
     gone = cfg["coalesce"] * dup_bytes * partitions
     extra = _extra_lookups(cfg, rows, read["a"], read["b"])        # each a hit
     return _prediction(near_hits - gone + extra, near_total - gone + extra, fab_hits, fab_total,
                        dram, M * N * out_bytes, partitions,
                        (M, N, K, elem_bytes, model.get("gpu", "h200"), launched))
+
+
+def _mirror_naive(order: np.ndarray, concurrent: int, tk: int, size: dict, written: list,
+                  cap: float, ways: int) -> np.ndarray:
+    """The mirror's DRAM bytes per wave by brute force: one L2 of ``cap`` bytes that every CTA
+    reads through; each distinct tile a wave reads at step k misses by the union of every tile
+    read between its previous read and now, its own size and the C bytes (``written``, per
+    wave) written since that read's wave."""
+    n_waves = -(-len(order) // concurrent)
+    dram = np.zeros(n_waves)
+    history: list[set] = []                                     # per step: the tiles read
+    last: dict = {}
+    for w in range(n_waves):
+        wave = order[w * concurrent:(w + 1) * concurrent]
+        keys = {("a", int(m)) for m in wave[:, 0]} | {("b", int(n)) for n in wave[:, 1]}
+        for k in range(tk):
+            step = w * tk + k
+            touched = {(kind, idx, k) for kind, idx in keys}
+            for key in touched:
+                prev, hit = last.get(key), 0.0
+                if prev is not None:
+                    between = set().union(*history[prev + 1:step]) - {key}
+                    distance = sum(size[x[0]] for x in between) + size[key[0]]
+                    distance += sum(written[prev // tk:w])
+                    hit = float(hit_share(np.array([distance]), cap, ways)[0])
+                dram[w] += size[key[0]] * (1.0 - hit)
+            history.append(touched)
+            for key in touched:
+                last[key] = step
+    return dram
+

@@ -9,7 +9,7 @@ DRAM bytes read, then by predicted L2 hit rate.
 >>> label(best["order"], best["params"]), best["l2_hit_rate"], round(best["vs_row"], 2)
 ('grouped group=16 along=m', 75.11, 0.39)
 >>> round(best["time_s"] * 1e3, 2), round(best["time_vs_row"], 3)
-(2.16, 0.944)
+(2.17, 0.944)
 >>> rank(4096, 4096, 4096, gpu="b300")
 Traceback (most recent call last):
 ...
@@ -201,7 +201,7 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     (False, 'grouped group=16 along=m', 0.0, 0.1)
     >>> v = verdict(rank(1024, 1024, 1024))
     >>> v["matters"], v["pick"], v["gain_vs_default_pct"]
-    (False, 'row', 1.2)
+    (False, 'grouped group=4 along=m', 0.6)
     """
     from swizzlekit.cta.timing import ORDER_NOISE_PCT, TIME_HELDOUT, time_parameters
 
