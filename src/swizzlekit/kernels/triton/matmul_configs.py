@@ -18,7 +18,7 @@ import math
 from swizzlekit.errors import check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
-                                               _fitting, _key, _with_flat, current_mode)
+                                               _fitting, _key, _with_flat)
 from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
