@@ -406,7 +406,12 @@ def test_cli_text_and_json(capsys):
     for m, says in ((4096, True), (1024, False)):      # TF32 from tf32_copy_min_m rows: 1652
         assert main(["kernels", "configs", "--mnk", f"{m}x4096x4096", "--precision", "tf32",
                      "--gpu", "h100-sxm"]) == 0
-        assert ("B copied K-major first" in capsys.readouterr().out) is says
+        text = capsys.readouterr().out
+        assert ("B copied K-major first" in text) is says
+        # B K-major, split 1, nothing else timed: C from registers runs, no config is timed
+        assert ("C from registers: 128x256x32/s3/w8" in text) is says
+        assert ("so here always: the configs above are not timed" in text) is says
+        assert (" yes" not in text) is says
     # a TF32 call that swaps and may split: the split leaves out the 256x128 swapped tiles
     assert main(["kernels", "configs", "--mnk", "256x14336x4096", "--precision", "tf32",
                  "--gpu", "h200"]) == 0

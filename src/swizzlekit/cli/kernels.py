@@ -133,8 +133,12 @@ def _configs(args: argparse.Namespace) -> int:
             f"{len(plan.configs)} configs fit; SWIZZLEKIT_AUTOTUNE={plan.mode} times {plan.timed}"
             + (" (both operands narrow: one per group of stage twins)"
                if plan.both_narrow and plan.mode == "model" else ""))
+    # C from registers taken with nothing timed beside it: the autotuned configs never run
+    regs_alone = (bool(plan.c_regs) and plan.splits == (1,) and not plan.wide
+                  and not plan.tail_ways)
     lines = [head, f"{'rank':>4}  {'config':26s} {'predicted':>12}  timed"]
-    lines += [f"{i:>4}  {r.config:26s} {r.seconds * 1e6:>9.1f} us  {'yes' if r.timed else ''}"
+    lines += [f"{i:>4}  {r.config:26s} {r.seconds * 1e6:>9.1f} us  "
+              f"{'yes' if r.timed and not regs_alone else ''}"
               for i, r in enumerate(plan.configs, 1)]
     lines.append(f"order: {order} ({plan.order_reason})")
     lines.append("split of K: " + (
@@ -154,8 +158,10 @@ def _configs(args: argparse.Namespace) -> int:
                      f"(kernels/triton/waves.py)")
     if plan.c_regs:
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, run in place of the autotuned "
-                     f"config where the split kept is 1 "
-                     f"(kernels/triton/matmul_configs.py, C_REGS_TILES)")
+                     f"config where the split kept is 1"
+                     + (", so here always: the configs above are not timed" if regs_alone
+                        else "")
+                     + " (kernels/triton/matmul_configs.py, C_REGS_TILES)")
     lines += [f"hint: {h}" for h in plan.hints]
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0
