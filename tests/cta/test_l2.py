@@ -268,6 +268,27 @@ def test_row_pitches_shorter_than_the_rows_are_refused(row_bytes, operand):
         simulate(1024, 1024, 1024, order("row", 8, 8), row_bytes=row_bytes)
 
 
+@pytest.mark.parametrize("kw,message", [({"mirror": 1.5}, "mirror must be a number from 0 to 1"),
+                                        ({"mirror": "0.6"}, "mirror must be a number"),
+                                        ({"mirror_ways": -1}, "mirror_ways"),
+                                        ({"mirror_ways": 65}, "mirror_ways")])
+def test_bad_mirror_settings_are_refused(kw, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        simulate(1024, 1024, 1024, order("row", 8, 8), **kw)
+
+
+def test_the_mirror_off_gives_the_partitions_dram_and_the_same_hit_rate():
+    """``mirror=0``: the DRAM bytes of the two partitions; on or off, the hit rate and the
+    lookups are the partitions' own, and a larger mirror never reads more."""
+    o = order("grouped", 64, 64, group=8)
+    off, on = (simulate(8192, 8192, 4096, o, mirror=m) for m in (0.0, None))
+    assert (off.l2_hit_rate, off.lookups) == (on.l2_hit_rate, on.lookups)
+    assert off.dram_read_bytes != on.dram_read_bytes
+    reads = [simulate(8192, 8192, 4096, o, mirror=m, mirror_ways=0).dram_read_bytes
+             for m in (0.2, 0.4, 0.8)]
+    assert reads == sorted(reads, reverse=True)
+
+
 def test_model_against_the_first_h200_table():
     """docs/cta.md: the 112 runs of 2026-11-21 (one kernel, 128x128x64 fp16), not used in the
     fit either: mean 2.96 points, worst 17.0."""

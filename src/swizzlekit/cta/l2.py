@@ -31,7 +31,8 @@ its held-out half (docs/cta.md; :mod:`swizzlekit.compare`):
   (fitted: 16) ways, C's tiles between the reads as above. Each partition keeps its own copy
   of what its SMs read from either half, so that one L2 of part of the bytes counts the
   misses that reach DRAM better than the two partitions do (on the H200's fit half, median
-  DRAM error 1.3% against 1.8%, worst 91% against 317%; docs/data/l2_checks/mirror.py). It
+  DRAM error 1.3% against 1.8%, docs/data/l2_checks/fit_mirror.txt; worst over non-random
+  orders 91% against 317%, mirror.txt). It
   ranks the orders of short K at high residency as ncu does, where the partitions rank them
   the other way round. ``mirror=0`` takes the DRAM bytes from the partitions instead.
 * Nsight Compute's ``lts__t_sector_hit_rate`` is ``lookup hits / lookups`` over near reads,
