@@ -73,19 +73,47 @@ def test_the_tma_kernel_stores_c_from_registers(m, n, k, monkeypatch):
 
 @pytest.mark.parametrize("mode", ["model", "full", "0"])
 @pytest.mark.parametrize("use_tma", [False, True])
-def test_c_from_registers_is_taken_where_the_rule_names_it_in_every_mode(mode, use_tma,
-                                                                        monkeypatch):
-    """``c_regs_taken``, which both ``matmul._plan`` and ``kernels configs`` ask: exactly where
-    ``c_regs_ok`` and the call takes TMA, whatever the autotune mode (it is a rule, not a
-    timing)."""
+@pytest.mark.parametrize("M", [1, 1024, 2047, 2048, 8192])
+def test_c_from_registers_is_taken_by_the_rule_or_timed_below_it(mode, use_tma, M,
+                                                                 monkeypatch):
+    """``c_regs_taken`` and ``c_regs_timed``, which both ``matmul._plan`` and ``kernels
+    configs`` ask: where ``c_regs_ok`` and the call takes TMA, taken untimed from
+    ``C_REGS_RULE_MIN_M`` rows in every autotune mode (a rule, not a timing); below them
+    timed on the first call, where the mode times anything; never both."""
     from swizzlekit.kernels.triton import configs
-    from swizzlekit.kernels.triton.matmul_configs import c_regs_ok, c_regs_taken
+    from swizzlekit.kernels.triton.matmul_configs import (C_REGS_RULE_MIN_M, C_REGS_TILES,
+                                                          c_regs_ok, c_regs_taken, c_regs_timed)
 
     monkeypatch.setattr(configs, "_MODE", mode)
     for elem in (1, 2, 4):
         for precision in ("tf32", "ieee"):
             for b_kmajor in (False, True):
                 for persistent in (False, True):
-                    args = (elem, precision, b_kmajor, persistent)
-                    assert c_regs_taken(elem, precision, use_tma, b_kmajor, persistent) is (
-                        use_tma and c_regs_ok(*args))
+                    ok = use_tma and c_regs_ok(elem, precision, b_kmajor, persistent)
+                    args = (elem, precision, use_tma, b_kmajor, persistent, M)
+                    taken, timed = c_regs_taken(*args), c_regs_timed(*args)
+                    assert taken is (ok and M >= C_REGS_RULE_MIN_M)
+                    assert timed == (tuple(C_REGS_TILES) if ok and M < C_REGS_RULE_MIN_M
+                                     and mode != "0" else ())
+                    assert not (taken and timed)
+
+
+@pytest.mark.parametrize("faster", [0, 1])
+def test_pick_regs_times_both_launches_and_keeps_the_faster(faster, monkeypatch):
+    """``first_call.pick_regs`` hands ``pick_split`` the autotuned launch (candidate 0) and the
+    one with C from registers (candidate 1, ``regs=True``), and keeps what it picks."""
+    from swizzlekit.kernels.triton import first_call
+
+    calls = []
+
+    def launch(*args):
+        calls.append(args[2:])
+
+    def pick(run, candidates):
+        for cand in candidates:
+            run(cand)
+        return candidates[faster]
+
+    monkeypatch.setattr(first_call, "pick_split", pick)
+    assert first_call.pick_regs(("go0", "go1"), launch) is bool(faster)
+    assert calls == [(1, None), (1, None, True)]

@@ -134,8 +134,8 @@ def _configs(args: argparse.Namespace) -> int:
             + (" (both operands narrow: one per group of stage twins)"
                if plan.both_narrow and plan.mode == "model" else ""))
     # C from registers taken with nothing timed beside it: the autotuned configs never run
-    regs_alone = (bool(plan.c_regs) and plan.splits == (1,) and not plan.wide
-                  and not plan.tail_ways)
+    regs_alone = (bool(plan.c_regs) and not plan.c_regs_timed and plan.splits == (1,)
+                  and not plan.wide and not plan.tail_ways)
     lines = [head, f"{'rank':>4}  {'config':26s} {'predicted':>12}  timed"]
     lines += [f"{i:>4}  {r.config:26s} {r.seconds * 1e6:>9.1f} us  "
               f"{'yes' if r.timed and not regs_alone else ''}"
@@ -157,11 +157,12 @@ def _configs(args: argparse.Namespace) -> int:
                      f"on the first call where the split kept is 1, the fastest kept "
                      f"(kernels/triton/waves.py)")
     if plan.c_regs:
-        lines.append(f"C from registers: {', '.join(plan.c_regs)}, run in place of the autotuned "
-                     f"config where the split kept is 1"
-                     + (", so here always: the configs above are not timed" if regs_alone
-                        else "")
-                     + " (kernels/triton/matmul_configs.py, C_REGS_TILES)")
+        how = ("timed against the autotuned config on the first call where the split kept is "
+               "1, the faster kept" if plan.c_regs_timed else
+               "run in place of the autotuned config where the split kept is 1"
+               + (", so here always: the configs above are not timed" if regs_alone else ""))
+        lines.append(f"C from registers: {', '.join(plan.c_regs)}, {how} "
+                     f"(kernels/triton/matmul_configs.py, C_REGS_TILES, C_REGS_RULE_MIN_M)")
     lines += [f"hint: {h}" for h in plan.hints]
     emit(plan.to_dict(), args.json, "\n".join(lines))
     return 0

@@ -70,8 +70,11 @@ class AutotunePlan(NamedTuple):
     fastest (:func:`~.splits.auto_split`), or ``(1,)`` where it runs one; ``wide``: the
     composite tile the first call times against the autotuned config, where the split kept
     is 1 (:func:`~.waves.wide_for`; their labels, none where none); ``c_regs``: the tile a TF32
-    call on B K-major runs with C stored from registers, untimed, where the split kept is 1
-    (:func:`~.matmul_configs.c_regs_taken`); ``tail_ways``: where the first call times a tail
+    call on B K-major runs with C stored from registers where the split kept is 1, untimed
+    from :data:`~.matmul_configs.C_REGS_RULE_MIN_M` rows
+    (:func:`~.matmul_configs.c_regs_taken`), below them timed against the autotuned config
+    on the first call, the faster kept (``c_regs_timed`` True;
+    :func:`~.matmul_configs.c_regs_timed`); ``tail_ways``: where the first call times a tail
     split against the autotuned config (:func:`~.waves.tail_for`), the shares each of the
     last partial wave's 128x256 tiles is split into, else 0;
     ``hints``: how the caller's operands could skip a copy the call makes on every call
@@ -103,6 +106,7 @@ class AutotunePlan(NamedTuple):
     c_regs: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     tail_ways: int = 0
+    c_regs_timed: bool = False
 
     def to_dict(self) -> dict:
         out = self._asdict()
@@ -277,10 +281,11 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         copied=route.copied, c_masked=route.c_masked,
                         splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,),
                         wide=_wide(M, N, K, precision, persistent, route, gpu),
-                        c_regs=_c_regs(precision, persistent, route),
+                        c_regs=_c_regs(M, precision, persistent, route),
                         hints=_hints(route, precision),
                         tail_ways=_tail(M, precision, kernel, persistent, route,
-                                        chosen.order, gpu))
+                                        chosen.order, gpu),
+                        c_regs_timed=bool(_c_regs(M, precision, persistent, route, timed=True)))
 
 
 def _hints(route: _Route, precision: str) -> tuple[str, ...]:
@@ -312,15 +317,19 @@ def _hints(route: _Route, precision: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _c_regs(precision: str, persistent: bool, route: _Route) -> tuple[str, ...]:
+def _c_regs(M: int, precision: str, persistent: bool, route: _Route,
+            timed: bool = False) -> tuple[str, ...]:
     """The labels of the tiles ``matmul._plan`` runs with C stored from registers where the
-    split kept is 1 (:func:`~.matmul_configs.c_regs_taken`)."""
-    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_taken
+    split kept is 1 (:func:`~.matmul_configs.c_regs_taken`, untimed, or
+    :func:`~.matmul_configs.c_regs_timed`, timed on the first call); ``timed``: those of the
+    second kind only."""
+    from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_taken, c_regs_timed
 
     elem, mm_precision = PRECISIONS[precision]
-    if not c_regs_taken(elem, mm_precision, route.tma, route.b_kmajor, persistent):
-        return ()
-    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in C_REGS_TILES)
+    args = (elem, mm_precision, route.tma, route.b_kmajor, persistent, M)
+    tiles = (c_regs_timed(*args) if timed else
+             tuple(C_REGS_TILES) if c_regs_taken(*args) else c_regs_timed(*args))
+    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in tiles)
 
 
 def _tail(M: int, precision: str, kernel: str, persistent: bool, route: _Route, order: str,

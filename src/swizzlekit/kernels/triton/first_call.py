@@ -1,7 +1,12 @@
 """Plan stage: what a signature's first call times beside its autotuned plan, keeping the
-fastest for the signature's repeat calls (:mod:`.matmul` keeps the answers): for the last
-wave (:func:`pick_last_wave`), composite tiles, where :func:`.waves.wide_timed` names them,
-and a tail split, where :func:`.waves.tail_timed` does.
+fastest for the signature's repeat calls (:mod:`.matmul` keeps the answers):
+
+* for the last wave (:func:`pick_last_wave`): composite tiles, where
+  :func:`.waves.wide_timed` names them, and a tail split, where :func:`.waves.tail_timed`
+  does;
+* TF32's 128x256 tiles with C stored from registers (:func:`pick_regs`), where
+  :func:`.matmul_configs.c_regs_timed` names them (below the rows from which
+  :func:`.matmul_configs.c_regs_taken` takes them untimed).
 
 Each candidate runs once (compiled, autotuned, planned), then :func:`.split_k.pick_split`
 times them all in interleaved replicates. ``go`` is the plain plan's launch arguments and
@@ -17,7 +22,7 @@ from swizzlekit.kernels.triton.matmul_configs import _auto_order
 from swizzlekit.kernels.triton.split_k import pick_split
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_plan
 
-__all__ = ["TAIL", "pick_last_wave"]
+__all__ = ["TAIL", "pick_last_wave", "pick_regs"]
 
 #: :func:`pick_last_wave`'s answer where the tail split ran fastest.
 TAIL = "tail"
@@ -43,3 +48,10 @@ def pick_last_wave(go: tuple, tiles: tuple, tail: bool, launch):
         runs.append(lambda: launch(*go, 1, None, False, True))
     best = pick_split(lambda i: runs[i](), tuple(range(len(runs)))) if plans else 0
     return plans[best - 1] if best else False
+
+
+def pick_regs(go: tuple, launch) -> bool:
+    """Whether the plan with C from registers (``launch(..., regs=True)``) runs faster than
+    the autotuned plan of the call ``go`` describes."""
+    runs = (lambda: launch(*go, 1, None), lambda: launch(*go, 1, None, True))
+    return bool(pick_split(lambda i: runs[i](), (0, 1)))

@@ -39,13 +39,14 @@ from swizzlekit.kernels.triton.split_k import launch_buffers, resolve
 from swizzlekit.kernels.triton.splits import check_split, split_k_for
 from swizzlekit.kernels.triton.matmul_configs import (C_REGS, FLAT_ORDERS, MAX_TILE_AREA,
                                                       TMA_MIN_M, TMA_MIN_MNK, _auto_order,
-                                                      c_regs_taken, tf32_copy_min_m,
+                                                      c_regs_taken, c_regs_timed,
+                                                      tf32_copy_min_m,
                                                       tma_by_size)
 from swizzlekit.kernels.triton.kmajor import kmajor_copy
 from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
 from swizzlekit.kernels.triton.express import _express, _follow_copies
-from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave
+from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
@@ -79,6 +80,9 @@ TAIL_SPLIT_ON = True
 #: Whether calls take C from registers where :func:`.matmul_configs.c_regs_taken` names it;
 #: off, they run the autotuned configs there (as :data:`WIDE_TILES_ON`).
 C_REGS_ON = True
+#: Where :func:`.matmul_configs.c_regs_timed` (TF32 on B K-major, below the rule's rows):
+#: whether each signature's first call timed C from registers faster than its autotuned plan.
+REGS = PlanCache()
 
 
 def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
@@ -271,9 +275,12 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
             return _launch(*go, 1, print_, False, True)
         if wave:
             return _launch_wide(wave, a, b_arg, c, sig, print_, pitch)
-    if (split_k == 1 and sig is not None and C_REGS_ON
-            and c_regs_taken(a.element_size(), precision, use_tma, b_kmajor, persistent)):
-        return _launch(*go, 1, print_, True)    # C from registers (C_REGS), untimed
+    if split_k == 1 and sig is not None and C_REGS_ON:
+        regs = (a.element_size(), precision, use_tma, b_kmajor, persistent, M)
+        if c_regs_taken(*regs):
+            return _launch(*go, 1, print_, True)    # C from registers (C_REGS), untimed
+        if c_regs_timed(*regs):         # fewer rows: timed against the plain plan, first call
+            return _launch(*go, 1, print_, REGS.kept(sig, lambda: pick_regs(go, _launch)))
     return _launch(*go, split_k, print_)
 
 

@@ -18,13 +18,13 @@ import math
 from swizzlekit.errors import check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.configs import (_INTERPRET, DEEP_MAX_M, DEEP_SWAPPED, DEEP_TILES,
                                                INTERPRETER_TILE, SMALL_M, _config_list,
-                                               _fitting, _key, _with_flat)
+                                               _fitting, _key, _with_flat, current_mode)
 from swizzlekit.kernels.triton.footprint import ONE_TILE_AREA, element_size
 
 __all__ = ["SWAP_16BIT_MAX_M", "FLAT_TILES", "FLAT_TILES_FP32", "FLAT_ORDERS", "flat_ok",
            "config_labels", "TMA_MIN_M", "TMA_MIN_MNK", "tma_by_size", "TF32_COPY_MIN_M",
            "TF32_COPY_PAYOFF", "tf32_copy_min_m", "C_REGS", "C_REGS_TILES", "c_regs_ok",
-           "c_regs_taken", "MAX_TILE_AREA"]
+           "C_REGS_RULE_MIN_M", "c_regs_taken", "c_regs_timed", "MAX_TILE_AREA"]
 
 
 def _configs(pre_hook=None, swap: bool = False, flat: bool = False):
@@ -128,20 +128,49 @@ def c_regs_ok(elem: int, precision: str, b_kmajor: bool, persistent: bool) -> bo
     return elem == 4 and precision == "tf32" and b_kmajor and not persistent
 
 
-def c_regs_taken(elem: int, precision: str, use_tma: bool, b_kmajor: bool,
-                 persistent: bool) -> bool:
-    """Whether a call whose split of K is 1 runs :data:`C_REGS_TILES` with C stored from
-    registers (``matmul._plan``, ``kernels configs``), untimed: a TMA call that
-    :func:`c_regs_ok` names. Forced both ways in 5 interleaved replicates on the H200
-    (2026-11-27, docs/data/bench/tf32_2048/), C from registers ran 2.5-11% faster than the
-    autotuned plan at all 19 such shapes of the ``full`` suite above 2048^3, the four where
-    the first call's timed pick had kept the autotuned plan among them; that pick, from run
-    to run, kept either plan at a third of those shapes.
+#: From this many rows a call takes C from registers untimed (:func:`c_regs_taken`); below, its
+#: first call times it against the autotuned plan (:func:`c_regs_timed`,
+#: ``first_call.pick_regs``). Forced both ways in 5 interleaved replicates (2026-11-27,
+#: docs/data/bench/tf32_2048/), C from registers ran 2.4-16% faster than the autotuned plan on
+#: an H100 and 2.5-12% on an H200 at all 19 such shapes of the ``full`` suite above 2048^3,
+#: 2048 to 32768 rows, among them the four where the timed pick had kept the autotuned plan
+#: in every run; that pick, from run to run, kept either plan at a third of those shapes. No
+#: shape of fewer rows was forced both ways (a B given K-major reaches the kernel at any M).
+C_REGS_RULE_MIN_M = 2048
 
-    >>> c_regs_taken(4, "tf32", True, True, False), c_regs_taken(4, "tf32", False, True, False)
-    (True, False)
+
+def c_regs_taken(elem: int, precision: str, use_tma: bool, b_kmajor: bool, persistent: bool,
+                 M: int) -> bool:
+    """Whether a call of ``M`` rows whose split of K is 1 runs :data:`C_REGS_TILES` with C
+    stored from registers untimed (``matmul._plan``, ``kernels configs``): a TMA call that
+    :func:`c_regs_ok` names, from :data:`C_REGS_RULE_MIN_M` rows.
+
+    >>> c_regs_taken(4, "tf32", True, True, False, 4096)
+    True
+    >>> c_regs_taken(4, "tf32", True, True, False, 1024)    # fewer rows: timed instead
+    False
+    >>> c_regs_taken(4, "tf32", False, True, False, 4096)   # pointer loads: never
+    False
     """
-    return use_tma and c_regs_ok(elem, precision, b_kmajor, persistent)
+    return use_tma and c_regs_ok(elem, precision, b_kmajor, persistent) and M >= C_REGS_RULE_MIN_M
+
+
+def c_regs_timed(elem: int, precision: str, use_tma: bool, b_kmajor: bool, persistent: bool,
+                 M: int) -> tuple:
+    """The tiles of :data:`C_REGS_TILES` a call of fewer than :data:`C_REGS_RULE_MIN_M` rows
+    times on its first call against its autotuned plan, keeping the faster (``matmul._plan``,
+    ``kernels configs``): a TMA call that :func:`c_regs_ok` names, where this process times
+    anything (not under ``SWIZZLEKIT_AUTOTUNE=0``, which takes the model's first pick
+    untimed); else none.
+
+    >>> c_regs_timed(4, "tf32", True, True, False, 1024) == tuple(C_REGS_TILES)
+    True
+    >>> c_regs_timed(4, "tf32", True, True, False, 4096)    # the rule's rows: taken untimed
+    ()
+    """
+    ok = (use_tma and current_mode() != "0" and c_regs_ok(elem, precision, b_kmajor, persistent)
+          and M < C_REGS_RULE_MIN_M)
+    return tuple(C_REGS_TILES) if ok else ()
 
 
 #: Up to this M a 16-bit call with B row-major computes Cᵀ = Bᵀ Aᵀ (both kernels). The H200
