@@ -40,7 +40,9 @@ def simulate_naive(M: int, N: int, K: int, order: np.ndarray, *, tile=(128, 128,
 
     A read hits by that union's bytes plus its own size against the partition's share of L2
     (:func:`swizzlekit.cta.reuse.hit_share`: with ``ways = 0`` an LRU at step granularity, the
-    tiles of one step read together). Quadratic in the steps: for small problems only.
+    tiles of one step read together). The DRAM bytes, where the mirror is on (``mirror`` above
+    0), come from the same walk through one L2 that every CTA reads (:func:`_mirror_naive`).
+    Quadratic in the steps: for small problems only.
     """
     unknown = sorted(set(model) - _SETTINGS)
     if unknown:
