@@ -1,7 +1,8 @@
 """TF32 on B K-major (copied) with C from registers against the autotuned ("plain") plan, each
-forced by the switch ``matmul.C_REGS_ON``. (Until 2026-11-27 the first call timed the two and
-kept the faster, ``first_call.pick_regs``, which kept either at some shapes from run to run;
-this probe forced that pick, and so measured the rule ``matmul_configs.c_regs_taken`` took.)
+forced by the switch ``matmul.C_REGS_ON`` (every shape here has 2048 rows or more, from which
+``matmul_configs.c_regs_taken`` takes C from registers untimed; before 2026-11-27 the first
+call timed the two at every M, ``first_call.pick_regs``, and kept either at some shapes from
+run to run; this probe's data is what the rule rests on).
 ``2048``: the 2048-row shapes, under the default order and grouped(8) (grouped(16)
 is the default since 2026-11-26, grouped(8) before; which of the two changes cost those
 shapes 12% on the H100 was not measured). ``full``: every TF32 shape of the ``full`` suite
