@@ -15,11 +15,15 @@
 #            split 1 and 2 ways, C by TMA and by masked stores (split_one_tile/probe.py
 #            one_tile one_tile_c_ptr; 109 s on the H100, compiles included), then each
 #            variant once under racecheck and once plainly (racecheck.py; about 60 s)
+#   regs     TF32's C from registers forced against the autotuned plan at the 2048-row and
+#            `full` shapes (tf32_2048/probe.py; 85 s on the H200, 110 s on the H100), then the
+#            GPU tests of C from registers by the rule and below it (about 40 s)
 #   orders   the library's GEMM under row, column, grouped(8) and grouped(16), bf16 then fp8
 #            (order_tiebreak/probe.py; bf16 took 190 s on the H100; each stopped after the
 #            shape that passes 250 s)
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
-# `heldout wave tail`, or `orders`, or `split tf32`.
+# `heldout wave tail`, or `orders`, or `split tf32`, or `regs tf32`. The device returns at most
+# 8 files a call: tar OUT into one file before the call ends.
 set -u
 OUT=$1
 shift
@@ -55,12 +59,17 @@ for part in "$@"; do
                | sed 's/config.*maxnreg: None, //' >> "$OUT/racecheck_plain.txt"
            done
            grep -h "SUMMARY" "$OUT"/racecheck_*.log; cat "$OUT/racecheck_plain.txt" ;;
+    regs) timeout 250 python3 docs/data/bench/tf32_2048/probe.py "$OUT/regs.jsonl" 2048 full \
+            > "$OUT/regs.txt" 2>&1; tail -n 3 "$OUT/regs.txt" | cut -c1-300
+          SWIZZLEKIT_AUTOTUNE=0 timeout 200 python3 -m pytest -q -p no:cacheprovider \
+            tests/gpu/test_c_regs_gpu.py "tests/gpu/test_matmul_gpu.py::test_ragged_repeat_calls_route_through_fresh_copies" \
+            > "$OUT/regs_tests.txt" 2>&1; tail -n 2 "$OUT/regs_tests.txt" ;;
     orders) for precision in bf16 fp8; do
               timeout 280 python3 docs/data/bench/order_tiebreak/probe.py \
                 "$OUT/orders_$precision.jsonl" 250 $precision > "$OUT/orders_$precision.txt" 2>&1
               tail -n 2 "$OUT/orders_$precision.txt"
             done ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split orders" >&2
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders" >&2
        exit 2 ;;
   esac
 done
