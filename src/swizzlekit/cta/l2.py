@@ -189,11 +189,9 @@ def simulate(M: int, N: int, K: int, order: np.ndarray, *, tile: tuple[int, int,
     served = []         # per partition: (wave, tile id, near misses over k, tile bytes) for A, B
     for p in range(partitions):
         sel = lane == p
-        m_sets = _wave_sets(wave_of[sel], order[sel, 0], n_waves, span)
-        n_sets = _wave_sets(wave_of[sel], order[sel, 1], n_waves, span)
-        written = np.bincount(wave_of[sel], minlength=n_waves) * (bm * bn * out_bytes)
-        hm, hn, (wa, va), (wb, vb) = partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, cap,
-                                                    s["ways"], written)
+        hm, hn, (wa, va), (wb, vb) = _cache_hits(order[sel], wave_of[sel], n_waves, span, tk,
+                                                 a_bytes, b_bytes, bm * bn * out_bytes, cap,
+                                                 s["ways"])
         ctas = int(sel.sum())
         miss_a, miss_b = tk - hm, tk - hn
         reads = ctas * tk * (a_bytes + b_bytes)
@@ -246,17 +244,26 @@ def _wave_sets(wave_of: np.ndarray, ids: np.ndarray, n_waves: int, span: int) ->
     return [ids[bounds[w]:bounds[w + 1]] for w in range(n_waves)]
 
 
+def _cache_hits(order: np.ndarray, wave_of: np.ndarray, n_waves: int, span: int, tk: int,
+                a_bytes: int, b_bytes: int, c_bytes: int, capacity: float, ways: int):
+    """:func:`swizzlekit.cta.reuse.partition_hits` of the CTAs of ``order`` (in waves
+    ``wave_of``, tile ids below ``span``) that read through one cache of ``capacity`` bytes
+    and ``ways`` ways, each writing a C tile of ``c_bytes`` into it as it ends: one
+    partition's CTAs, or every CTA for the mirror."""
+    m_sets = _wave_sets(wave_of, order[:, 0], n_waves, span)
+    n_sets = _wave_sets(wave_of, order[:, 1], n_waves, span)
+    written = np.bincount(wave_of, minlength=n_waves) * c_bytes
+    return partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, capacity, ways, written)
+
+
 def _mirror_dram(order: np.ndarray, wave_of: np.ndarray, n_waves: int, tk: int, a_bytes: int,
                  b_bytes: int, c_bytes: int, capacity: float, ways: int,
                  span: int) -> np.ndarray:
     """DRAM bytes per wave of one L2 of ``capacity`` bytes and ``ways`` ways that every CTA
     of the (scheduled) ``order`` reads through, C's tiles of ``c_bytes`` written into it
     (tile ids below ``span``)."""
-    m_sets = _wave_sets(wave_of, order[:, 0], n_waves, span)
-    n_sets = _wave_sets(wave_of, order[:, 1], n_waves, span)
-    written = np.bincount(wave_of, minlength=n_waves) * c_bytes
-    hm, hn, (wa, _), (wb, _) = partition_hits(m_sets, n_sets, tk, a_bytes, b_bytes, capacity,
-                                              ways, written)
+    hm, hn, (wa, _), (wb, _) = _cache_hits(order, wave_of, n_waves, span, tk, a_bytes, b_bytes,
+                                           c_bytes, capacity, ways)
     dram = np.zeros(n_waves)
     np.add.at(dram, wa, (tk - hm) * a_bytes)
     np.add.at(dram, wb, (tk - hn) * b_bytes)
