@@ -273,6 +273,7 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                    for c in Prune(prune, model, gpu)(configs, named, **consts)}
     rows = tuple(Ranked(label, seconds, label in chosen_ones) for seconds, label in ranked)
     timed = len(chosen_ones)
+    c_regs, c_regs_timed = _c_regs(M, precision, persistent, route)
     return AutotunePlan(M, N, K, precision, "tma" if route.tma else "pointer", model,
                         persistent, route.copies, (M, route.N, route.K), current_mode(), swapped,
                         choose.both_narrow(named), rows, timed, chosen.order,
@@ -281,11 +282,10 @@ def autotune_plan(M: int, N: int, K: int, precision: str = "bf16", kernel: str =
                         copied=route.copied, c_masked=route.c_masked,
                         splits=AUTO_SPLITS if auto_split(M, N, K, persistent) else (1,),
                         wide=_wide(M, N, K, precision, persistent, route, gpu),
-                        c_regs=_c_regs(M, precision, persistent, route),
-                        hints=_hints(route, precision),
+                        c_regs=c_regs, hints=_hints(route, precision),
                         tail_ways=_tail(M, precision, kernel, persistent, route,
                                         chosen.order, gpu),
-                        c_regs_timed=bool(_c_regs(M, precision, persistent, route, timed=True)))
+                        c_regs_timed=c_regs_timed)
 
 
 def _hints(route: _Route, precision: str) -> tuple[str, ...]:
@@ -317,19 +317,19 @@ def _hints(route: _Route, precision: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _c_regs(M: int, precision: str, persistent: bool, route: _Route,
-            timed: bool = False) -> tuple[str, ...]:
-    """The labels of the tiles ``matmul._plan`` runs with C stored from registers where the
-    split kept is 1 (:func:`~.matmul_configs.c_regs_taken`, untimed, or
-    :func:`~.matmul_configs.c_regs_timed`, timed on the first call); ``timed``: those of the
-    second kind only."""
+def _c_regs(M: int, precision: str, persistent: bool,
+            route: _Route) -> tuple[tuple[str, ...], bool]:
+    """``(labels, timed)``: the tiles ``matmul._plan`` runs with C stored from registers where
+    the split kept is 1, and whether the first call times them against the autotuned config
+    (:func:`~.matmul_configs.c_regs_timed`) or takes them untimed
+    (:func:`~.matmul_configs.c_regs_taken`); none where neither."""
     from swizzlekit.kernels.triton.matmul_configs import C_REGS_TILES, c_regs_taken, c_regs_timed
 
     elem, mm_precision = PRECISIONS[precision]
     args = (elem, mm_precision, route.tma, route.b_kmajor, persistent, M)
-    tiles = (c_regs_timed(*args) if timed else
-             tuple(C_REGS_TILES) if c_regs_taken(*args) else c_regs_timed(*args))
-    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in tiles)
+    timed = c_regs_timed(*args)
+    tiles = tuple(C_REGS_TILES) if c_regs_taken(*args) else timed
+    return tuple(f"{bm}x{bn}x{bk}/s{s}/w{w}" for bm, bn, bk, s, w in tiles), bool(timed)
 
 
 def _tail(M: int, precision: str, kernel: str, persistent: bool, route: _Route, order: str,
