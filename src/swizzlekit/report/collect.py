@@ -117,7 +117,7 @@ def cta_section(gpu: str, img: Path | None) -> dict:
     heatmaps, the H200 measurements beside the model's predictions, and a parity plot."""
     from swizzlekit.compare import CARD_TABLES
     from swizzlekit.cta import order
-    from swizzlekit.cta.rank import claim_record, label, rank, verdict
+    from swizzlekit.cta.rank import label, rank, verdict
     from swizzlekit.gpus import gpu as preset
 
     g = preset(gpu)
@@ -128,14 +128,7 @@ def cta_section(gpu: str, img: Path | None) -> dict:
         v = verdict(ranked, gpu)
         entry = {"shape": [m, n, k], "ranking": ranked,
                  "model_pick": v["pick"], "recommended": v["pick"],
-                 "confidence": (f"the order matters: predicted {v['gain_vs_default_pct']}% "
-                                f"faster than {v['default']}" if v["matters"]
-                                else f"the order does not matter here (within "
-                                     f"{v['noise_band_pct']}%): no order is predicted faster "
-                                     f"than {v['default']} by more than the noise band"
-                                     + claim_record(gpu)
-                                     + (f"; {v['pick']} is predicted fastest"
-                                        if v["pick"] != v["default"] else "")),
+                 "confidence": v["reason"],
                  "status": "model only", "verdict": v,
                  "best_grouped": label(grouped[0]["order"], grouped[0]["params"]),
                  "row": next(r for r in ranked if r["order"] == "row")}

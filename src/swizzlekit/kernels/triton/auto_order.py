@@ -8,7 +8,8 @@ For a call of M x N x K, :func:`pick` takes the tile config the config model ran
 order, grouped(16) (:data:`swizzlekit.cta.rank.DEFAULT_ORDER`), unless another candidate is
 predicted faster by more than the GPU's noise band
 (:data:`swizzlekit.cta.timing.ORDER_NOISE_PCT`), where :func:`swizzlekit.cta.rank.verdict`
-says that the order does not matter (and names the predicted fastest): on this GEMM the two
+says that the default lies within the band of the fastest (and names the predicted fastest;
+``default_within_band``): on this GEMM the two
 rules tie (docs/data/bench/order_tiebreak/rules.py, H100: 78 and 79 of 95 shape runs within
 2% of the fastest). It also keeps the default, without asking the model, where A, B and C
 together fit in half the L2 (no order re-reads anything there), and where the grid is too
