@@ -46,16 +46,15 @@ SWEEP: dict[str, list[dict]] = {
 }
 
 
-#: The order the verdict weighs against the fastest within the noise band, its pick where it
-#: ties the predicted fastest, and the library GEMM's order where no candidate is predicted
-#: faster by more than the noise band (:mod:`swizzlekit.kernels.triton.auto_order`):
-#: grouped(16) along M. Chosen on the fit halves of the order tables under the band rule (taken wherever no
-#: order is predicted faster by more than the band; ``python -m swizzlekit.compare_time
-#: --defaults``): as that pick it ran within 2% of the fastest order on 82% of the H100's
-#: fit problems and 86% of the H200's, grouped(8), Triton's tutorial order, on 68% and 68%,
-#: the row order on 86% and 86%; the library's own GEMM rules the row order out (up to
-#: 30-40% behind) and runs grouped(8) and grouped(16) level within the noise
-#: (docs/data/bench/order_tiebreak/, H100, bf16 and fp8).
+#: The order the verdict weighs against the fastest within the noise band, its pick where it ties
+#: the predicted fastest, and the library GEMM's order where no candidate is predicted faster by
+#: more than the noise band (:mod:`swizzlekit.kernels.triton.auto_order`): grouped(16) along M.
+#: Chosen on the fit halves of the order tables under the band rule (taken wherever no order is
+#: predicted faster by more than the band; ``python -m swizzlekit.compare_time --defaults``): as
+#: that pick it ran within 2% of the fastest order on 82% of the H100's fit problems and 86% of the
+#: H200's, grouped(8), Triton's tutorial order, on 68% and 68%, the row order on 86% and 86%; the
+#: library's own GEMM rules the row order out (up to 30-40% behind) and runs grouped(8) and
+#: grouped(16) level within the noise (docs/data/bench/order_tiebreak/, H100, bf16 and fp8).
 DEFAULT_ORDER = ("grouped", {"group": 16, "along": "m"})
 
 
