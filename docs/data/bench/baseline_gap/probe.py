@@ -8,6 +8,9 @@ cuBLAS; the ratios are to cuBLAS within this process. Run it once per mode:
 
     SWIZZLEKIT_AUTOTUNE=model python3 docs/data/bench/baseline_gap/probe.py OUT.json
     SWIZZLEKIT_AUTOTUNE=full  python3 docs/data/bench/baseline_gap/probe.py OUT.json
+    python3 docs/data/bench/baseline_gap/probe.py OUT.json 2048x2048x2048:float16 ...
+
+(shapes and dtypes after OUT.json replace the cases above)
 
 (``model``, the default, times the config model's best few; ``full`` every config that fits.)
 """
@@ -26,12 +29,21 @@ CASES = [((256, 14336, 4096), torch.float16), ((256, 14336, 4096), torch.bfloat1
 REPLICATES = 5
 
 
-def main(out: str) -> None:
+def cases(args: list[str]) -> list:
+    """``MxNxK:dtype`` arguments as (shape, torch dtype) cases, or :data:`CASES`."""
+    out = []
+    for arg in args:
+        shape, dt = arg.split(":")
+        out.append((tuple(int(x) for x in shape.split("x")), getattr(torch, dt)))
+    return out or CASES
+
+
+def main(out: str, chosen: list) -> None:
     torch.manual_seed(0)
     result = {"mode": os.environ.get("SWIZZLEKIT_AUTOTUNE", "model"),
               "device": torch.cuda.get_device_name(), "torch": torch.__version__,
               "triton": triton.__version__, "cases": []}
-    for (M, N, K), dt in CASES:
+    for (M, N, K), dt in chosen:
         a = torch.randn(M, K, device="cuda", dtype=dt)
         b = torch.randn(K, N, device="cuda", dtype=dt)
         ref = a.double() @ b.double()
@@ -58,4 +70,4 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], cases(sys.argv[2:]))
