@@ -153,7 +153,7 @@ def test_the_order_matters_where_one_order_is_predicted_far_slower():
     v = verdict(rank(2048, 16384, 8192, gpu="h100-sxm", tile=(64, 128, 64), ctas_per_sm=3),
                 "h100-sxm")
     assert v["default_within_band"] and v["matters"] and v["row_over_best_pct"] > 20
-    assert "does not matter" not in v["text"] and "the order matters beyond it" in v["text"]
+    assert "does not matter" not in v["text"] and "the order matters: the row order" in v["text"]
     assert v["spread_pct"] >= v["row_over_best_pct"] and v["slowest"] in v["text"]
 
 

@@ -239,8 +239,9 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
                   f"within the noise band of the fastest{claim_record(gpu)}; {fastest} (the "
                   f"row order {row_gain * 100:+.1f}%)")
     elif default_within_band:
-        reason = (f"{fastest}; no order is predicted faster than {default_label} by more than "
-                  f"the noise band ({band}%), but the order matters beyond it: the row order "
+        within_band = ("" if pick is default else
+                       f", within the noise band ({band}%), so {default_label} would do too")
+        reason = (f"{fastest}{within_band}; the order matters: the row order "
                   f"{row_gain * 100:+.1f}%, the slowest ({slowest_label}) {spread * 100:+.1f}%")
     else:
         reason = f"{fastest} and {row_gain * 100:.1f}% faster than the row order"
