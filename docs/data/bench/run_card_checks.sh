@@ -21,9 +21,15 @@
 #   orders   the library's GEMM under row, column, grouped(8) and grouped(16), bf16 then fp8
 #            (order_tiebreak/probe.py; bf16 took 190 s on the H100; each stopped after the
 #            shape that passes 250 s)
+#   bf16 fp16 fp8  that precision over the full suite with the tutorial-style baseline
+#            (`swizzlekit bench --suite full --kernel triton --kernel triton_baseline`; about
+#            250 s each on a warm H100), into OUT/P.tgz
+#   report   `swizzlekit report --measure` on this card's preset (h100-sxm or h200, by
+#            nvidia-smi's name; about 210 s on a fresh machine), into OUT/report.tgz
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
-# `heldout wave tail`, or `orders`, or `split tf32`, or `regs tf32`. The device returns at most
-# 8 files a call: tar OUT into one file before the call ends.
+# `heldout wave tail`, or `orders`, or `split tf32`, or `regs tf32`, or one of `bf16`, `fp16`,
+# `fp8`, or `report`. The device returns at most 8 files a call: tar OUT into one file before
+# the call ends.
 set -u
 OUT=$1
 shift
@@ -69,7 +75,17 @@ for part in "$@"; do
                 "$OUT/orders_$precision.jsonl" 250 $precision > "$OUT/orders_$precision.txt" 2>&1
               tail -n 2 "$OUT/orders_$precision.txt"
             done ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders" >&2
+    bf16|fp16|fp8)
+          timeout 520 swizzlekit bench --suite full --precision $part --kernel triton \
+            --kernel triton_baseline --out "$OUT/$part" > "$OUT/$part.log" 2>&1
+          tail -n 3 "$OUT/$part.log"; mv "$OUT/$part.log" "$OUT/$part/"
+          (cd "$OUT" && tar czf "$part.tgz" "$part" && rm -rf "$part") ;;
+    report) preset=h200; grep -q H100 "$OUT/gpu.txt" && preset=h100-sxm
+          timeout 480 swizzlekit report --measure --gpu $preset --out "$OUT/report" \
+            > "$OUT/report.log" 2>&1
+          tail -n 8 "$OUT/report.log"; mv "$OUT/report.log" "$OUT/report/"
+          (cd "$OUT" && tar czf report.tgz report && rm -rf report) ;;
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 report" >&2
        exit 2 ;;
   esac
 done
