@@ -2,6 +2,8 @@
 configs the prune keeps for it, and the TMA kernel's stores of C by pointer under that
 ``C_PTR`` value, against float64 in Triton's interpreter (NaN-poisoned outputs)."""
 
+import itertools
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -85,17 +87,15 @@ def test_c_from_registers_is_taken_by_the_rule_or_timed_below_it(mode, use_tma, 
                                                           c_regs_ok, c_regs_taken, c_regs_timed)
 
     monkeypatch.setattr(configs, "_MODE", mode)
-    for elem in (1, 2, 4):
-        for precision in ("tf32", "ieee"):
-            for b_kmajor in (False, True):
-                for persistent in (False, True):
-                    ok = use_tma and c_regs_ok(elem, precision, b_kmajor, persistent)
-                    args = (elem, precision, use_tma, b_kmajor, persistent, M)
-                    taken, timed = c_regs_taken(*args), c_regs_timed(*args)
-                    assert taken is (ok and M >= C_REGS_RULE_MIN_M)
-                    assert timed == (tuple(C_REGS_TILES) if ok and M < C_REGS_RULE_MIN_M
-                                     and mode != "0" else ())
-                    assert not (taken and timed)
+    for elem, precision, b_kmajor, persistent in itertools.product(
+            (1, 2, 4), ("tf32", "ieee"), (False, True), (False, True)):
+        ok = use_tma and c_regs_ok(elem, precision, b_kmajor, persistent)
+        args = (elem, precision, use_tma, b_kmajor, persistent, M)
+        taken, timed = c_regs_taken(*args), c_regs_timed(*args)
+        assert taken is (ok and M >= C_REGS_RULE_MIN_M)
+        assert timed == (tuple(C_REGS_TILES) if ok and M < C_REGS_RULE_MIN_M
+                         and mode != "0" else ())
+        assert not (taken and timed)
 
 
 @pytest.mark.parametrize("faster", [0, 1])

@@ -275,7 +275,7 @@ def _plan(a, b, c, kernel_order: str, p: int, precision: str, persistent: bool, 
             return _launch(*go, 1, print_, False, True)
         if wave:
             return _launch_wide(wave, a, b_arg, c, sig, print_, pitch)
-    if split_k == 1 and sig is not None and C_REGS_ON:
+    if timed and C_REGS_ON:
         regs = (a.element_size(), precision, use_tma, b_kmajor, persistent, M)
         if c_regs_taken(*regs):
             return _launch(*go, 1, print_, True)    # C from registers (C_REGS), untimed

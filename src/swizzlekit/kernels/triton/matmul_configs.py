@@ -188,8 +188,9 @@ def _one_tile_may_take(bm: int, bn: int, swap: bool, split_k: int = 1,
     leaves through its TMA store. Forced alone (docs/data/bench/split_one_tile/),
     256x128x32/s3/w8 gave wrong sums in every call at four shapes with K split 2 ways (the
     H200, and the H100 at three of them, one call of three at the fourth) and with C written
-    by masked stores, split or not (the H100; the H200 at 256x2048x1024). The H200's TF32 `full` run at e9f671c had met
-    the split case at three shapes (docs/data/bench/h200_2026-11-27/tf32/).
+    by masked stores, split or not (the H100; the H200 at 256x2048x1024). The H200's TF32
+    `full` run at e9f671c had met the split case at three shapes
+    (docs/data/bench/h200_2026-11-27/tf32/).
 
     >>> [_one_tile_may_take(*tile) for tile in ((256, 128, True), (128, 128, True, 2))]
     [True, True]
