@@ -5,7 +5,7 @@
 included). torch and triton are imported when a kernel runs, not here.
 
 >>> [k for k in sorted(KERNELS) if not k.startswith("cuda_")]
-['cublas', 'table_gemm', 'triton', 'triton_baseline', 'triton_persistent', 'triton_pointer']
+['cublas', 'cutlass', 'table_gemm', 'triton', 'triton_baseline', 'triton_persistent', 'triton_pointer']
 >>> sum(k.startswith("cuda_") for k in KERNELS)     # the SGEMM ladder and seed 001's kernels
 15
 """
@@ -39,6 +39,9 @@ class KernelSpec:
     #: ``describe(a, b, out=..., **kw)`` with ``run``'s arguments: how the call runs now (the
     #: route and plan its earlier calls kept, :func:`.triton.matmul.describe`), or None.
     describe: Callable | None = None
+    #: ``accepts(m, n, k)``: whether it runs that shape on the benchmark's contiguous operands
+    #: (None: every shape); the benchmark skips the others.
+    accepts: Callable | None = None
 
 
 def _cublas(a, b, out=None, precision="tf32", scale_a=None, scale_b=None, **_):
@@ -92,6 +95,12 @@ def _baseline(a, b, out=None, scale_a=None, scale_b=None, **_):
     return matmul_baseline(a, b, out=out, scale_a=scale_a, scale_b=scale_b)
 
 
+def _cutlass(a, b, out=None, **_):
+    from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
+
+    return cutlass_matmul(a, b, out=out)
+
+
 def _table(a, b, out=None, precision="tf32", order="auto", **params):
     from swizzlekit.cta import order as make_order
     from swizzlekit.kernels.triton.table_gemm import CONFIG, table_gemm
@@ -128,6 +137,11 @@ KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
                "the bar a Triton user starts from: tutorial-03's shape (grouped order, pointer "
                "loads, 8 autotuned configs; fp8: its fp8 configs, scales in the epilogue)",
                _baseline),
+    KernelSpec("cutlass", "cuda (nvcc, CUTLASS)", ("fp16", "bf16"), False,
+               "CUTLASS's Hopper GEMM in clusters of two CTAs sharing B's tiles by TMA multicast "
+               "(what Triton 3.6 cannot give a kernel); sm_90, row-major 16-byte-aligned rows; "
+               "built by nvcc on first use", _cutlass,
+               accepts=lambda m, n, k: n % 8 == 0 and k % 8 == 0),
     KernelSpec("table_gemm", "triton", ("fp16", "bf16"), True,
                "fixed 128x128x64 tiles reading the order from a table (the L2 measurements)",
                _table),

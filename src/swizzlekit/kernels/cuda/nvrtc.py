@@ -72,8 +72,10 @@ def cuda_include() -> str | None:
     return None
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("SWIZZLEKIT_CACHE", Path.home() / ".cache" / "swizzlekit")) / "nvrtc"
+def cache_dir(kind: str = "nvrtc") -> Path:
+    """Where compiled ``kind`` ("nvrtc": cubins; "cutlass": nvcc's shared libraries) is cached:
+    ``$SWIZZLEKIT_CACHE/kind``, by default under ``~/.cache/swizzlekit``."""
+    return Path(os.environ.get("SWIZZLEKIT_CACHE", Path.home() / ".cache" / "swizzlekit")) / kind
 
 
 _PTXAS_FN = re.compile(r"Compiling entry function '([^']+)'")

@@ -1,0 +1,194 @@
+"""CUTLASS's Hopper GEMM in clusters of two CTAs (``cutlass_gemm.cu``), built by nvcc on first
+use and called through ctypes.
+
+Its CTAs pair up along M and share B's tiles by TMA multicast, which reads a B whose rows do
+not start on 64-byte boundaries (N not a multiple of 32) at about the speed of aligned rows:
+at 3000x5000x4000 bf16 on an H100 it ran 0.91-0.97x cuBLAS, the same kernel without clusters
+0.76x, and Triton's 128x256 tiles on B's aligned copy 0.82x (docs/data/bench/cutlass_probe/).
+Triton 3.6 gives no kernel clusters. It needs an sm_90 GPU, nvcc, and CUTLASS's headers (the
+``nvidia-cutlass`` wheel, installed without its dependencies).
+
+The shared library is cached (:func:`swizzlekit.kernels.cuda.nvrtc.cache_dir`, "cutlass") by
+a hash of the source, nvcc's flags and version, and the headers' version (not their folder):
+the first build of an element type takes about a minute.
+
+>>> ELEMENTS["bfloat16"]
+'cutlass::bfloat16_t'
+>>> build("float32")
+Traceback (most recent call last):
+...
+swizzlekit.errors.SwizzleKitError: dtype 'float32' is not valid; choose one of: bfloat16, float16
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
+
+__all__ = ["ELEMENTS", "ALIGN", "BUILD_TIMEOUT_S", "headers", "nvcc", "build", "cutlass_matmul"]
+
+#: The torch dtypes it runs (by name) and CUTLASS's element type for each.
+ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
+#: Elements a row's stride and each pointer must be a multiple of (16 bytes), for TMA.
+ALIGN = 8
+#: The longest nvcc may take to build one element type (seconds).
+BUILD_TIMEOUT_S = 900
+_SOURCE = Path(__file__).with_name("cutlass_gemm.cu")
+_FLAGS = ("-std=c++17", "-O3", "-DNDEBUG", "-arch=sm_90a", "--expt-relaxed-constexpr",
+          "-shared", "-Xcompiler", "-fPIC")
+_CODES = {1: "CUTLASS cannot run these arguments", 2: "its workspace was too small",
+          3: "its initialization failed", 4: "the launch failed"}
+
+
+def headers() -> tuple[Path, str] | None:
+    """CUTLASS's include folder and version (from the ``nvidia-cutlass`` wheel), or None."""
+    try:
+        import cutlass_library
+    except ImportError:
+        return None
+    root = Path(cutlass_library.__file__).parent / "source" / "include"
+    version = getattr(cutlass_library, "__version__", "")
+    return (root, version) if (root / "cutlass" / "cutlass.h").exists() else None
+
+
+def nvcc() -> str | None:
+    """The nvcc on ``PATH``, or under ``$CUDA_HOME`` or /usr/local/cuda, or None."""
+    found = shutil.which("nvcc")
+    for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if not found and root and (Path(root) / "bin" / "nvcc").exists():
+            found = str(Path(root) / "bin" / "nvcc")
+    return found
+
+
+def build(dtype: str = "bfloat16") -> Path:
+    """The shared library of ``cutlass_gemm.cu`` for ``dtype`` ("bfloat16" or "float16"),
+    compiled by nvcc unless cached. Raises :class:`~swizzlekit.errors.ToolError` where nvcc
+    or CUTLASS's headers are missing, or nvcc fails."""
+    check_choice("dtype", dtype, tuple(ELEMENTS))
+    found, compiler = headers(), nvcc()
+    if found is None:
+        raise ToolError("CUTLASS's headers are not installed (python3 -m pip install --no-deps "
+                        "nvidia-cutlass==4.2.0.0)")
+    if compiler is None:
+        raise ToolError("nvcc is not on PATH, nor under $CUDA_HOME or /usr/local/cuda")
+    include, version = found
+    flags = (*_FLAGS, f"-DSWIZZLEKIT_ELEMENT={ELEMENTS[dtype]}")
+    try:
+        tool = subprocess.run([compiler, "--version"], capture_output=True, text=True,
+                              timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ToolError(f"nvcc --version failed: {e}") from e
+    key = hashlib.sha256("\n".join([_SOURCE.read_text(), *flags, tool, version]).encode())
+    from swizzlekit.kernels.cuda.nvrtc import cache_dir
+
+    out = cache_dir("cutlass") / f"gemm_{dtype}_{key.hexdigest()[:16]}.so"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)                # one build per library at a time
+        if not out.exists():
+            tmp = out.with_suffix(f".{os.getpid()}.tmp")
+            try:
+                done = subprocess.run([compiler, *flags, f"-I{include}", str(_SOURCE), "-o",
+                                       str(tmp)],
+                                      capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+            except (OSError, subprocess.SubprocessError) as e:
+                raise ToolError(f"nvcc could not build CUTLASS's GEMM: {e}") from e
+            if done.returncode:
+                log = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+                raise ToolError(f"nvcc could not build CUTLASS's GEMM (exit {done.returncode}): "
+                                + (log[0] if log else "no output"))
+            os.replace(tmp, out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _library(dtype: str):
+    lib = ctypes.CDLL(str(build(dtype)))
+    gemm, workspace = lib.swizzlekit_cutlass_gemm, lib.swizzlekit_cutlass_workspace
+    gemm.restype, workspace.restype = ctypes.c_int, ctypes.c_size_t
+    gemm.argtypes = ([ctypes.c_void_p] * 3 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
+                     + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+                        ctypes.POINTER(ctypes.c_int)])
+    workspace.argtypes = [ctypes.c_int] * 3
+    return gemm, workspace
+
+
+_WORKSPACE: dict = {}
+
+
+def _workspace(device, nbytes: int):
+    """A scratch buffer of at least ``nbytes`` on ``device``, kept between calls."""
+    import torch
+
+    buf = _WORKSPACE.get(device)
+    if buf is None or buf.numel() < nbytes:
+        buf = _WORKSPACE[device] = torch.empty(max(nbytes, 1), dtype=torch.uint8, device=device)
+    return buf
+
+
+def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None) -> None:
+    import torch
+
+    if not isinstance(t, torch.Tensor) or t.dim() != 2:
+        raise SwizzleKitError(f"{name} must be a 2-D torch tensor; got {type(t).__name__}"
+                              + (f" of {t.dim()} dimensions" if isinstance(t, torch.Tensor) else ""))
+    if str(t.dtype).removeprefix("torch.") not in ELEMENTS:
+        raise SwizzleKitError(f"{name}'s dtype {t.dtype} is not valid; choose one of: "
+                              + ", ".join(ELEMENTS))
+    if t.device.type != "cuda":
+        raise SwizzleKitError(f"{name} must be on a CUDA device; it is on {t.device}")
+    if (rows, cols) != (None, None) and tuple(t.shape) != (rows, cols):
+        raise SwizzleKitError(f"{name} must be {rows} x {cols}; got {tuple(t.shape)}")
+    if min(t.shape) < 1 or max(t.shape) >= 2**31:
+        raise SwizzleKitError(f"{name}'s sides must be from 1 to 2**31 - 1; got {tuple(t.shape)}")
+    if (t.stride(1) != 1 or t.stride(0) < t.shape[1] or t.stride(0) % ALIGN
+            or t.data_ptr() % (2 * ALIGN)):
+        raise SwizzleKitError(f"{name} must be row-major with rows 16 bytes apart and aligned "
+                              f"(strides ({ALIGN}k, 1), a 16-byte-aligned pointer); got strides "
+                              f"{t.stride()} (swizzlekit.kernels.matmul takes any)")
+
+
+def cutlass_matmul(a, b, *, out=None):
+    """``a @ b`` for row-major 16-bit torch tensors on an sm_90 GPU, by CUTLASS's GEMM in
+    clusters of two CTAs; ``out`` (M x N, same dtype) may be given. Rows must be 16-byte
+    multiples apart and pointers 16-byte aligned (TMA's rule)."""
+    import torch
+
+    _check_matrix("a", a)
+    _check_matrix("b", b)
+    if a.dtype != b.dtype or a.device != b.device:
+        raise SwizzleKitError(f"a and b must share dtype and device; got {a.dtype} on "
+                              f"{a.device} and {b.dtype} on {b.device}")
+    (M, K), N = a.shape, b.shape[1]
+    if b.shape[0] != K:
+        raise SwizzleKitError(f"a is {M} x {K} but b is {b.shape[0]} x {N}: inner sizes differ")
+    if out is None:
+        out = torch.empty((M, N), dtype=a.dtype, device=a.device)
+    _check_matrix("out", out, M, N)
+    if out.dtype != a.dtype or out.device != a.device:
+        raise SwizzleKitError(f"out must be {a.dtype} on {a.device}; got {out.dtype} on "
+                              f"{out.device}")
+    capability = torch.cuda.get_device_capability(a.device)
+    if capability != (9, 0):
+        raise ToolError(f"CUTLASS's GEMM is built for sm_90a (Hopper); this GPU is "
+                        f"sm_{capability[0]}{capability[1]}")
+    gemm, workspace = _library(str(a.dtype).removeprefix("torch."))
+    with torch.cuda.device(a.device):
+        nbytes = workspace(M, N, K)
+        ws = _workspace(a.device, nbytes)
+        err = ctypes.c_int(0)
+        code = gemm(a.data_ptr(), b.data_ptr(), out.data_ptr(), M, N, K, a.stride(0),
+                    b.stride(0), out.stride(0), ws.data_ptr(), ws.numel(),
+                    torch.cuda.current_stream(a.device).cuda_stream, ctypes.byref(err))
+    if code:
+        raise ToolError(f"CUTLASS's GEMM at {M}x{N}x{K}: {_CODES.get(code, f'code {code}')}"
+                        + (f" (CUDA error {err.value})" if err.value else ""))
+    return out

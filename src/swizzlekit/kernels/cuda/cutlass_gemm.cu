@@ -1,0 +1,86 @@
+// CUTLASS's Hopper GEMM, C = A B with fp32 accumulation, A, B and C row-major, 16-bit
+// (SWIZZLEKIT_ELEMENT: cutlass::bfloat16_t or cutlass::half_t, set when it is compiled).
+//
+// Warp-specialized (one producer warpgroup issuing TMA loads, two consumer warpgroups
+// sharing each 128x256x64 tile's wgmma), persistent, and in clusters of two CTAs along M:
+// the pair's two tiles share a column of B, and each CTA loads half of B's tile and
+// multicasts it to both. That is what reads a B whose rows do not start on 64-byte
+// boundaries at the speed of aligned rows (docs/data/bench/cutlass_probe/), which a Triton
+// 3.6 kernel cannot do: it has no clusters.
+//
+//   cluster (2x1x1):   CTA 0 -> tile (m,   n)   A rows m*128..      B tile (k, n) <- half by
+//                      CTA 1 -> tile (m+1, n)   A rows (m+1)*128..  each CTA, multicast to both
+//
+// Compiled by nvcc (CUTLASS's host adapter builds the TMA descriptors), by
+// swizzlekit.kernels.cuda.cutlass.build; called through ctypes.
+#include <cuda_runtime.h>
+
+#include "cute/tensor.hpp"
+#include "cutlass/cutlass.h"
+#include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "cutlass/gemm/collective/collective_builder.hpp"
+#include "cutlass/gemm/device/gemm_universal_adapter.h"
+#include "cutlass/gemm/dispatch_policy.hpp"
+#include "cutlass/gemm/kernel/gemm_universal.hpp"
+
+using namespace cute;
+
+using Element = SWIZZLEKIT_ELEMENT;
+using RowMajorTag = cutlass::layout::RowMajor;
+constexpr int kAlign = 8;                              // elements: 16-byte rows and pointers
+using TileShape = Shape<_128, _256, _64>;
+using ClusterShape = Shape<_2, _1, _1>;
+
+using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
+    cutlass::epilogue::collective::EpilogueTileAuto, float, float,
+    Element, RowMajorTag, kAlign, Element, RowMajorTag, kAlign,
+    cutlass::epilogue::TmaWarpSpecializedCooperative>::CollectiveOp;
+
+using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp,
+    Element, RowMajorTag, kAlign, Element, RowMajorTag, kAlign, float, TileShape, ClusterShape,
+    cutlass::gemm::collective::StageCountAutoCarveout<
+        static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
+    cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
+
+using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue>;
+using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
+
+static typename Gemm::Arguments arguments(const void* A, const void* B, void* C, int M, int N,
+                                          int K, long lda, long ldb, long ldc) {
+  typename Kernel::StrideA sa{};                       // (lda, 1, 0): K contiguous
+  typename Kernel::StrideB sb{};                       // (1, ldb, 0): N contiguous
+  typename Kernel::StrideC sc{};                       // (ldc, 1, 0)
+  get<0>(sa) = lda;
+  get<1>(sb) = ldb;
+  get<0>(sc) = ldc;
+  cutlass::KernelHardwareInfo hw;
+  cudaGetDevice(&hw.device_id);
+  hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(hw.device_id);
+  return typename Gemm::Arguments{
+      cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
+      {static_cast<const Element*>(A), sa, static_cast<const Element*>(B), sb},
+      {{1.0f, 0.0f}, static_cast<const Element*>(C), sc, static_cast<Element*>(C), sc}, hw};
+}
+
+// The workspace bytes a call of this shape needs.
+extern "C" size_t swizzlekit_cutlass_workspace(int M, int N, int K) {
+  return Gemm::get_workspace_size(arguments(nullptr, nullptr, nullptr, M, N, K, K, N, N));
+}
+
+// 0: launched; 1: CUTLASS cannot run these arguments; 2: workspace too small; 3: its
+// initialization failed; 4: the launch failed (cudaGetLastError's code in *cuda_error).
+extern "C" int swizzlekit_cutlass_gemm(const void* A, const void* B, void* C, int M, int N,
+                                       int K, long lda, long ldb, long ldc, void* workspace,
+                                       size_t workspace_bytes, cudaStream_t stream,
+                                       int* cuda_error) {
+  auto args = arguments(A, B, C, M, N, K, lda, ldb, ldc);
+  Gemm gemm;
+  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return 1;
+  if (Gemm::get_workspace_size(args) > workspace_bytes) return 2;
+  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return 3;
+  cutlass::Status status = gemm.run(stream);
+  *cuda_error = static_cast<int>(cudaGetLastError());
+  return status == cutlass::Status::kSuccess && *cuda_error == 0 ? 0 : 4;
+}

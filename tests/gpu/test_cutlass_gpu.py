@@ -1,0 +1,57 @@
+"""GPU tier: CUTLASS's clustered GEMM against float64 on fresh random operands, output
+poisoned with NaN first: B's rows misaligned (N = 5000), ragged M, views with wider rows,
+an odd number of M tiles (the last cluster half empty). Skipped off sm_90 or without nvcc."""
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def gemm():
+    from swizzlekit.kernels.cuda import cutlass
+
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs an sm_90 GPU")
+    if cutlass.headers() is None or cutlass.nvcc() is None:
+        pytest.skip("needs nvcc and the nvidia-cutlass wheel's headers")
+    return cutlass.cutlass_matmul
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=str)
+@pytest.mark.parametrize("m,n,k", [(3000, 5000, 4000), (129, 136, 72), (1, 8, 8), (385, 4096, 1000)])
+def test_against_float64(gemm, dtype, m, n, k):
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    a, b = random_operands(m, n, k, dtype, "cuda")
+    out = poisoned(m, n, dtype, "cuda")
+    assert gemm(a, b, out=out) is out
+    assert relative_error(out, a, b) < 1e-2
+    assert relative_error(gemm(a, b), a, b) < 1e-2
+
+
+def test_row_strides_wider_than_rows(gemm):
+    from swizzlekit.lab.verify import relative_error
+
+    g = torch.Generator(device="cuda").manual_seed(7)
+    a = torch.randn(700, 1032, device="cuda", generator=g).bfloat16()[:, :1000]
+    b = torch.randn(1000, 520, device="cuda", generator=g).bfloat16()[:, :512]
+    full = torch.full((700, 776), float("nan"), device="cuda", dtype=torch.bfloat16)
+    out = full[:, :768]
+    gemm(a, b, out=out)
+    assert relative_error(out, a, b) < 1e-2
+    assert torch.isnan(full[:, 768:]).all()            # nothing written past the view
+
+
+def test_door_on_the_gpu(gemm):
+    from swizzlekit.errors import SwizzleKitError
+
+    a = torch.ones(64, 100, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(SwizzleKitError, match="rows 16 bytes apart"):
+        gemm(a, torch.ones(100, 64, device="cuda", dtype=torch.bfloat16))
+    a = torch.ones(64, 96, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(SwizzleKitError, match="inner sizes differ"):
+        gemm(a, torch.ones(64, 64, device="cuda", dtype=torch.bfloat16))
+    with pytest.raises(SwizzleKitError, match="share dtype"):
+        gemm(a, torch.ones(96, 64, device="cuda", dtype=torch.float16))

@@ -1,0 +1,53 @@
+"""CUTLASS's clustered GEMM: its door without a GPU, its nvcc build (slow tier), and the
+errors where the build cannot run."""
+
+import ctypes
+
+import pytest
+
+from swizzlekit.errors import SwizzleKitError, ToolError
+from swizzlekit.kernels.cuda import cutlass
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("a,b,match", [
+    (torch.ones(4), torch.ones(4, 4), "a must be a 2-D torch tensor; got Tensor of 1 dim"),
+    ("a", torch.ones(4, 4), "a must be a 2-D torch tensor; got str"),
+    (torch.ones(4, 4), torch.ones(4, 4), "a's dtype torch.float32 is not valid; choose one of: "
+     "bfloat16, float16"),
+    (torch.ones(4, 4, dtype=torch.bfloat16), torch.ones(4, 4, dtype=torch.bfloat16),
+     "a must be on a CUDA device; it is on cpu"),
+])
+def test_door(a, b, match):
+    with pytest.raises(SwizzleKitError, match=match):
+        cutlass.cutlass_matmul(a, b)
+
+
+def test_build_names_what_is_missing(monkeypatch, tmp_path):
+    monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
+    with pytest.raises(SwizzleKitError, match="dtype 'fp8' is not valid; choose one of: bfloat16"):
+        cutlass.build("fp8")
+    monkeypatch.setattr(cutlass, "headers", lambda: None)
+    with pytest.raises(ToolError, match="CUTLASS's headers are not installed"):
+        cutlass.build()
+    monkeypatch.setattr(cutlass, "headers", lambda: (tmp_path, "0"))
+    monkeypatch.setattr(cutlass, "nvcc", lambda: None)
+    with pytest.raises(ToolError, match="nvcc is not on PATH"):
+        cutlass.build()
+    monkeypatch.setattr(cutlass, "nvcc", lambda: "/bin/false")       # a compiler that fails
+    with pytest.raises(ToolError, match=r"nvcc could not build CUTLASS's GEMM \(exit 1\)"):
+        cutlass.build("float16")
+    assert not list((tmp_path / "cutlass").glob("*.so"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(cutlass.headers() is None or cutlass.nvcc() is None,
+                    reason="needs nvcc and the nvidia-cutlass wheel's headers")
+def test_build_exports_the_gemm_and_caches_it(monkeypatch, tmp_path):
+    monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
+    path = cutlass.build("bfloat16")
+    lib = ctypes.CDLL(str(path))                     # loads without a GPU
+    assert lib.swizzlekit_cutlass_gemm and lib.swizzlekit_cutlass_workspace
+    stamp = path.stat().st_mtime_ns
+    assert cutlass.build("bfloat16") == path and path.stat().st_mtime_ns == stamp
