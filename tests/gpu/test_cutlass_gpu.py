@@ -37,11 +37,11 @@ def test_row_strides_wider_than_rows(gemm):
     g = torch.Generator(device="cuda").manual_seed(7)
     a = torch.randn(700, 1032, device="cuda", generator=g).bfloat16()[:, :1000]
     b = torch.randn(1000, 520, device="cuda", generator=g).bfloat16()[:, :512]
-    full = torch.full((700, 776), float("nan"), device="cuda", dtype=torch.bfloat16)
-    out = full[:, :768]
+    full = torch.full((700, 520), float("nan"), device="cuda", dtype=torch.bfloat16)
+    out = full[:, :512]
     gemm(a, b, out=out)
     assert relative_error(out, a, b) < 1e-2
-    assert torch.isnan(full[:, 768:]).all()            # nothing written past the view
+    assert torch.isnan(full[:, 512:]).all()            # nothing written past the view
 
 
 def test_door_on_the_gpu(gemm):
@@ -55,3 +55,22 @@ def test_door_on_the_gpu(gemm):
         gemm(a, torch.ones(64, 64, device="cuda", dtype=torch.bfloat16))
     with pytest.raises(SwizzleKitError, match="share dtype"):
         gemm(a, torch.ones(96, 64, device="cuda", dtype=torch.float16))
+
+
+def test_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm):
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    a, b = random_operands(2048, 5000, 4096, torch.bfloat16, "cuda")
+    for _ in range(2):                       # the first call times both, the second follows
+        out = poisoned(2048, 5000, torch.bfloat16, "cuda")
+        assert mm.matmul(a, b, out=out) is out
+        assert relative_error(out, a, b) < 1e-2
+    kept = mm.CLUSTERED.get(mm.fingerprint((a, b, out), mm._options("auto", "tf32", False, None,
+                                                                     None, {})))
+    assert kept in (True, False)
+    assert mm.describe(a, b, out=out)["kernel"] == ("cutlass" if kept else "tma")
+    fresh = poisoned(2048, 5000, torch.bfloat16, "cuda")
+    assert mm.matmul(a, b, out=fresh, order="grouped", group=8) is fresh  # an order asked for:
+    assert mm.describe(a, b, out=fresh, order="grouped", group=8)["kernel"] == "tma"  # Triton
+    assert relative_error(fresh, a, b) < 1e-2

@@ -36,7 +36,8 @@ def test_build_names_what_is_missing(monkeypatch, tmp_path):
     with pytest.raises(ToolError, match="nvcc is not on PATH"):
         cutlass.build()
     monkeypatch.setattr(cutlass, "nvcc", lambda: "/bin/false")       # a compiler that fails
-    with pytest.raises(ToolError, match=r"nvcc could not build CUTLASS's GEMM \(exit 1\)"):
+    with (pytest.warns(UserWarning, match="building CUTLASS's GEMM for float16 with nvcc"),
+          pytest.raises(ToolError, match=r"nvcc could not build CUTLASS's GEMM \(exit 1\)")):
         cutlass.build("float16")
     assert not list((tmp_path / "cutlass").glob("*.so"))
 
@@ -46,8 +47,33 @@ def test_build_names_what_is_missing(monkeypatch, tmp_path):
                     reason="needs nvcc and the nvidia-cutlass wheel's headers")
 def test_build_exports_the_gemm_and_caches_it(monkeypatch, tmp_path):
     monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
-    path = cutlass.build("bfloat16")
+    with pytest.warns(UserWarning, match="building CUTLASS's GEMM for bfloat16"):
+        path = cutlass.build("bfloat16")
     lib = ctypes.CDLL(str(path))                     # loads without a GPU
     assert lib.swizzlekit_cutlass_gemm and lib.swizzlekit_cutlass_workspace
     stamp = path.stat().st_mtime_ns
     assert cutlass.build("bfloat16") == path and path.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("mnk,precision,timed", [("3000x5000x4000", "bf16", True),
+                                                 ("3000x5000x4000", "fp16", True),
+                                                 ("3000x5120x4000", "bf16", False),
+                                                 ("100x5000x4000", "bf16", False),
+                                                 ("3000x5000x4000", "tf32", False)])
+def test_configs_say_where_the_first_call_times_it(capsys, mnk, precision, timed):
+    import json
+
+    from swizzlekit.cli import main
+
+    assert main(["kernels", "configs", "--mnk", mnk, "--precision", precision, "--gpu",
+                 "h100-sxm", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["clustered_timed"] is timed
+
+
+def test_no_clustered_route_off_the_gpu():
+    from swizzlekit.kernels.triton.clustered import clustered_route
+
+    a = torch.ones(4096, 4096, dtype=torch.bfloat16)
+    b = torch.ones(4096, 5000, dtype=torch.bfloat16)
+    assert not clustered_route(a, b, torch.empty(4096, 5000, dtype=torch.bfloat16), "auto",
+                               False, None, None, {})

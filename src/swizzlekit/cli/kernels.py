@@ -116,6 +116,18 @@ def _large_swapped(plan) -> bool:
         for bm, bn, *_, swap in map(_parse, (r.config for r in plan.configs)))
 
 
+def _clustered(plan) -> bool:
+    """Whether the call's first call times CUTLASS's clustered GEMM (:mod:`.clustered`'s rules
+    for contiguous operands on an sm_90 preset; nvcc and the headers aside)."""
+    from swizzlekit.gpus import gpu
+    from swizzlekit.kernels.triton.clustered import CLUSTER_MIN_M, CLUSTER_MIN_MNK, misaligned_b
+
+    return (plan.precision in ("bf16", "fp16") and plan.kernel == "tma" and not plan.persistent
+            and gpu(plan.gpu).arch == "sm_90" and plan.N % 8 == 0 and plan.K % 8 == 0
+            and plan.M >= CLUSTER_MIN_M and plan.M * plan.N * plan.K >= CLUSTER_MIN_MNK
+            and misaligned_b(2, plan.N))
+
+
 def _configs(args: argparse.Namespace) -> int:
     from swizzlekit.kernels.triton.explain import autotune_plan
 
@@ -163,6 +175,11 @@ def _configs(args: argparse.Namespace) -> int:
                + (", so here always: the configs above are not timed" if regs_alone else ""))
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, {how} "
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES, C_REGS_RULE_MIN_M)")
+    if _clustered(plan):
+        lines.append("CUTLASS's GEMM in clusters of two CTAs sharing B's tiles (128x256x64/c2x1): "
+                     "B's rows do not all start on 64-byte boundaries, so the first call times it "
+                     "against this plan, the faster kept, where nvcc and CUTLASS's headers are "
+                     "found (kernels/triton/clustered.py)")
     lines += [f"hint: {h}" for h in plan.hints]
-    emit(plan.to_dict(), args.json, "\n".join(lines))
+    emit({**plan.to_dict(), "clustered_timed": _clustered(plan)}, args.json, "\n".join(lines))
     return 0

@@ -29,16 +29,19 @@ import hashlib
 import os
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
-__all__ = ["ELEMENTS", "ALIGN", "BUILD_TIMEOUT_S", "headers", "nvcc", "build", "cutlass_matmul"]
+__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build", "cutlass_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
 #: Elements a row's stride and each pointer must be a multiple of (16 bytes), for TMA.
 ALIGN = 8
+#: Its tile (M x N x K) and cluster (CTAs along M x N), as a plan's config reads.
+CONFIG = "128x256x64/c2x1"
 #: The longest nvcc may take to build one element type (seconds).
 BUILD_TIMEOUT_S = 900
 _SOURCE = Path(__file__).with_name("cutlass_gemm.cu")
@@ -94,6 +97,8 @@ def build(dtype: str = "bfloat16") -> Path:
     with open(out.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)                # one build per library at a time
         if not out.exists():
+            warnings.warn(f"swizzlekit: building CUTLASS's GEMM for {dtype} with nvcc (once, about "
+                          f"a minute; cached in {out.parent})", stacklevel=2)
             tmp = out.with_suffix(f".{os.getpid()}.tmp")
             try:
                 done = subprocess.run([compiler, *flags, f"-I{include}", str(_SOURCE), "-o",

@@ -47,6 +47,8 @@ from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
 from swizzlekit.kernels.triton.express import _express, _follow_copies
 from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
+from swizzlekit.kernels.triton.clustered import (CUTLASS_CONFIG, clustered_route,
+                                                 cutlass_matmul, pick_clustered)
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
@@ -80,6 +82,9 @@ TAIL_SPLIT_ON = True
 #: Whether calls take C from registers where :func:`.matmul_configs.c_regs_taken` names it;
 #: off, they run the autotuned configs there (as :data:`WIDE_TILES_ON`).
 C_REGS_ON = True
+#: Where :func:`.clustered.clustered_route` (16-bit, B's rows off 64-byte boundaries): whether
+#: each fingerprint's first call timed CUTLASS's GEMM in clusters faster than its Triton plan.
+CLUSTERED = PlanCache(4096)
 #: Where :func:`.matmul_configs.c_regs_timed` (TF32 on B K-major, below the rule's rows):
 #: whether each signature's first call timed C from registers faster than its autotuned plan.
 REGS = PlanCache()
@@ -121,36 +126,62 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     the fastest. Where they leave it at most half full after a full wave (with ``split_k``
     None; :func:`.waves.tail_for`), it times a tail split too: the last partial wave's tiles
     split in even shares of their K steps, one program an SM (``TAIL``, :mod:`.tma_kernel`).
+    Where a 16-bit B's rows do not all start on 64-byte boundaries (on an sm_90 GPU, with
+    ``order="auto"``, from 1024 rows and M*N*K = 2**28; :mod:`.clustered`), the first call also times
+    CUTLASS's GEMM in clusters of two CTAs sharing B's tiles, and keeps the faster.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.
     """
-    import torch
-
     options = _options(order, precision, persistent, tma, split_k, order_params)
     print_ = fingerprint((a, b, out), options)
+    if CLUSTERED.get(print_):       # its first call timed CUTLASS's clustered GEMM faster
+        return cutlass_matmul(a, b, out=out)
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
-        route, plan = repeat
-        M, N = a.shape[0], b.shape[1]
-        c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
-        copier = _express(route, print_)
-        if copier is not None:      # copies and GEMM on raw addresses: no views, no checks
-            return _follow_copies(route, plan, copier, a, b, c)
-        if route.pad:
-            a2, b2, c2 = _padded_call(a, b, c, precision)
-        else:
-            a2, b2, c2 = (*_tma_copies(a, b, print_), c) if route.copies else (a, b, c)
-        if route.pitch:             # B read from rows of a 128-byte pitch (copies._pitched)
-            b2 = _pitched(b2)
-        ws, counts = launch_buffers(route.split, route.tail, M, b2.shape[1], a.device, c2,
-                                    MAX_TILE_AREA)
-        if route.kcopy:             # TF32: B's K-major copy (N x K), as _plan made it
-            b2 = kmajor_copy(b2)
-        elif route.tma and route.b_kmajor:
-            b2 = b2.T
-        _follow(route, plan, a2, b2, c2, ws, counts)
-        return c if c2 is c else c.copy_(c2[:, :N])
+        return _repeat(repeat, a, b, out, print_, precision)
+    c = _first(a, b, out, order, precision, persistent, tma, split_k, order_params, options,
+               print_)
+    if (print_ is not None and CLUSTERED.get(print_) is None
+            and clustered_route(a, b, c, order, persistent, tma, split_k, order_params)):
+        repeat = ROUTES.follow(print_, PLANS)
+        CLUSTERED.put(print_, repeat is not None and pick_clustered(
+            lambda: _repeat(repeat, a, b, c, print_, precision),
+            lambda: cutlass_matmul(a, b, out=c)))
+    return c
+
+
+def _repeat(repeat: tuple, a, b, out, print_, precision: str):
+    """A repeat call along the ``(route, plan)`` its fingerprint's first call kept."""
+    import torch
+
+    route, plan = repeat
+    M, N = a.shape[0], b.shape[1]
+    c = out if out is not None else torch.empty((M, N), device=a.device, dtype=a.dtype)
+    copier = _express(route, print_)
+    if copier is not None:      # copies and GEMM on raw addresses: no views, no checks
+        return _follow_copies(route, plan, copier, a, b, c)
+    if route.pad:
+        a2, b2, c2 = _padded_call(a, b, c, precision)
+    else:
+        a2, b2, c2 = (*_tma_copies(a, b, print_), c) if route.copies else (a, b, c)
+    if route.pitch:             # B read from rows of a 128-byte pitch (copies._pitched)
+        b2 = _pitched(b2)
+    ws, counts = launch_buffers(route.split, route.tail, M, b2.shape[1], a.device, c2,
+                                MAX_TILE_AREA)
+    if route.kcopy:             # TF32: B's K-major copy (N x K), as _plan made it
+        b2 = kmajor_copy(b2)
+    elif route.tma and route.b_kmajor:
+        b2 = b2.T
+    _follow(route, plan, a2, b2, c2, ws, counts)
+    return c if c2 is c else c.copy_(c2[:, :N])
+
+
+def _first(a, b, out, order, precision, persistent, tma, split_k, order_params, options,
+           print_):
+    """A fingerprint's first call: the door's checks, the copies, the plan and the launch."""
+    import torch
+
     _check(a, b, out, precision)
     _check_flags(persistent, tma)
     M, K = a.shape
@@ -191,7 +222,8 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     ``copies`` ("copies", "pad" or ""), and whether B is read from a pitched or K-major copy
     and C written by masked stores (its rows no 16-byte multiples) or from registers in the
     tiles of :data:`.matmul_configs.C_REGS_TILES`, and whether the last wave's tiles run a tail
-    split (``tail_split``, :func:`.waves.tail_for`). None before a route is kept (from a
+    split (``tail_split``, :func:`.waves.tail_for`). ``kernel`` "cutlass": the first call timed
+    CUTLASS's clustered GEMM faster (:mod:`.clustered`). None before a route is kept (from a
     fingerprint's second call, on a GPU), or where the caches dropped it."""
     from swizzlekit.kernels.triton.choose import config_label
 
@@ -200,7 +232,13 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     check_split(split_k, persistent, a.shape[0], b.shape[1])
     _requested_order(order, order_params)
     options = _options(order, precision, persistent, tma, split_k, order_params)
-    found = ROUTES.follow(fingerprint((a, b, out), options), PLANS)
+    print_ = fingerprint((a, b, out), options)
+    if CLUSTERED.get(print_):       # CUTLASS's clustered GEMM (.clustered), its own scheduler
+        return {"kernel": "cutlass", "config": CUTLASS_CONFIG, "order": "sm90-persistent",
+                "p": None, "split_k": 1, "copies": "", "b_pitch_copy": False,
+                "b_kmajor_copy": False, "c_masked": False, "c_registers": False,
+                "tail_split": False}
+    found = ROUTES.follow(print_, PLANS)
     if found is None:
         return None
     route, plan = found

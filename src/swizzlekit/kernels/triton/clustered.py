@@ -1,0 +1,86 @@
+"""Plan stage: where a 16-bit call's B rows do not start on 64-byte boundaries, its first call
+also times CUTLASS's GEMM in clusters of two CTAs (:mod:`swizzlekit.kernels.cuda.cutlass`)
+against the Triton plan it made, and :mod:`.matmul` keeps the faster for the call's
+fingerprint.
+
+A TMA read of such a B runs up to 30% slower, and the Triton plan either reads it so or
+copies B into rows of a 128-byte pitch first (:func:`.copies.pitch_copy`). CUTLASS's CTAs pair
+up along M and share each tile of B by TMA multicast, which Triton 3.6 cannot do: at
+3000x5000x4000 bf16 on an H100 it ran 0.92x cuBLAS where the Triton plan ran 0.84x, while
+at 6000x7000x3000 the Triton plan on B's copy ran 6% faster than it
+(docs/data/bench/cutlass_probe/). So neither is taken by rule: the first call times both in
+interleaved replicates (:func:`.split_k.pick_split`), the Triton side with its copies.
+
+The route needs an sm_90 GPU, nvcc and CUTLASS's headers (:func:`available`; CUTLASS's
+library is built once, in about a minute, then cached), the order left to the model
+("auto"), no persistent grid, no split of K asked for, and A, B and C row-major in rows of
+16-byte multiples on 16-byte-aligned pointers, from :data:`CLUSTER_MIN_M` rows and
+M*N*K = :data:`CLUSTER_MIN_MNK`. ``SWIZZLEKIT_CUTLASS=0`` turns it off.
+
+>>> misaligned_b(2, 5000), misaligned_b(2, 5120), misaligned_b(4, 5000)
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from swizzlekit.kernels.cuda.cutlass import ALIGN, headers, nvcc
+from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
+from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
+from swizzlekit.kernels.triton.auto_order import AUTO
+from swizzlekit.kernels.triton.copies import COPY_MIN_MNK
+from swizzlekit.kernels.triton.split_k import pick_split
+
+__all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b", "clustered_route", "pick_clustered",
+           "cutlass_matmul"]
+
+#: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
+#: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`).
+CLUSTER_MIN_MNK = COPY_MIN_MNK
+#: ... and the least M: at 1000x5000x4000 (bf16, H100) it ran level with the Triton plan
+#: (92.3 against 91.3 us), and fewer rows leave its 128-row tiles in clusters of two mostly
+#: empty.
+CLUSTER_MIN_M = 1024
+
+
+@functools.lru_cache(maxsize=None)
+def available() -> bool:
+    """Whether CUTLASS's GEMM can be built here (nvcc and the headers found) and is not
+    turned off (``SWIZZLEKIT_CUTLASS=0``)."""
+    return os.environ.get("SWIZZLEKIT_CUTLASS", "1") != "0" and headers() is not None and (
+        nvcc() is not None)
+
+
+def misaligned_b(elem_bytes: int, row_stride: int) -> bool:
+    """Whether a 16-bit B of rows ``row_stride`` elements apart has rows that do not all start
+    on 64-byte boundaries."""
+    return elem_bytes == 2 and row_stride * elem_bytes % 64 != 0
+
+
+def _rows_ok(t) -> bool:
+    return (t.stride(1) == 1 and t.stride(0) >= t.shape[1] and t.stride(0) % ALIGN == 0
+            and t.data_ptr() % (2 * ALIGN) == 0)
+
+
+def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params: dict) -> bool:
+    """Whether a checked 16-bit call's first call times the clustered GEMM (the module's
+    rules)."""
+    import torch
+
+    M, K = a.shape
+    N = b.shape[1]
+    return (order == AUTO and not order_params and not persistent and tma is not False
+            and split_k in (None, 1) and a.device.type == "cuda"
+            and a.dtype in (torch.float16, torch.bfloat16) and b.dtype == a.dtype
+            and c.dtype == a.dtype and M >= CLUSTER_MIN_M and M * N * K >= CLUSTER_MIN_MNK
+            and all(_rows_ok(t) for t in (a, b, c)) and misaligned_b(2, b.stride(0))
+            and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
+
+
+def pick_clustered(triton_call, cutlass_call) -> bool:
+    """Whether ``cutlass_call()`` runs faster than ``triton_call()`` (each run once first,
+    which builds CUTLASS's library where it is not cached, then interleaved replicates)."""
+    runs = (triton_call, cutlass_call)
+    return bool(pick_split(lambda i: runs[i](), (0, 1)))
