@@ -144,10 +144,14 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
                print_)
     if (print_ is not None and CLUSTERED.get(print_) is None
             and clustered_route(a, b, c, order, persistent, tma, split_k, order_params)):
-        repeat = ROUTES.follow(print_, PLANS)
-        CLUSTERED.put(print_, repeat is not None and pick_clustered(
-            lambda: _repeat(repeat, a, b, c, print_, precision),
-            lambda: cutlass_matmul(a, b, out=c)))
+
+        def triton_call():          # the route is kept from the fingerprint's second call
+            again = ROUTES.follow(print_, PLANS)
+            return (_repeat(again, a, b, c, print_, precision) if again is not None else
+                    _first(a, b, c, order, precision, persistent, tma, split_k, order_params,
+                           options, print_))
+
+        CLUSTERED.put(print_, pick_clustered(triton_call, lambda: cutlass_matmul(a, b, out=c)))
     return c
 
 
