@@ -20,7 +20,8 @@ def gemm():
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=str)
-@pytest.mark.parametrize("m,n,k", [(3000, 5000, 4000), (129, 136, 72), (1, 8, 8), (385, 4096, 1000)])
+@pytest.mark.parametrize("m,n,k", [(3000, 5000, 4000), (129, 136, 72), (1, 8, 8),
+                                   (385, 4096, 1000)])
 def test_against_float64(gemm, dtype, m, n, k):
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
@@ -70,7 +71,8 @@ def test_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm):
                                                                      None, {})))
     assert kept in (True, False)
     assert mm.describe(a, b, out=out)["kernel"] == ("cutlass" if kept else "tma")
-    fresh = poisoned(2048, 5000, torch.bfloat16, "cuda")
-    assert mm.matmul(a, b, out=fresh, order="grouped", group=8) is fresh  # an order asked for:
-    assert mm.describe(a, b, out=fresh, order="grouped", group=8)["kernel"] == "tma"  # Triton
-    assert relative_error(fresh, a, b) < 1e-2
+    for _ in range(2):                       # an order asked for: Triton's plan, untimed
+        fresh = poisoned(2048, 5000, torch.bfloat16, "cuda")
+        assert mm.matmul(a, b, out=fresh, order="grouped", group=8) is fresh
+        assert relative_error(fresh, a, b) < 1e-2
+    assert mm.describe(a, b, out=fresh, order="grouped", group=8)["kernel"] == "tma"

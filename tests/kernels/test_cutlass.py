@@ -77,3 +77,10 @@ def test_no_clustered_route_off_the_gpu():
     b = torch.ones(4096, 5000, dtype=torch.bfloat16)
     assert not clustered_route(a, b, torch.empty(4096, 5000, dtype=torch.bfloat16), "auto",
                                False, None, None, {})
+
+
+def test_the_clustered_route_starts_where_copies_do():
+    from swizzlekit.kernels.triton.clustered import CLUSTER_MIN_MNK
+    from swizzlekit.kernels.triton.copies import COPY_MIN_MNK
+
+    assert CLUSTER_MIN_MNK == COPY_MIN_MNK

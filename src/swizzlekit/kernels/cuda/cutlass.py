@@ -34,7 +34,8 @@ from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
-__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build", "cutlass_matmul"]
+__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build",
+           "cutlass_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -143,8 +144,8 @@ def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None
     import torch
 
     if not isinstance(t, torch.Tensor) or t.dim() != 2:
-        raise SwizzleKitError(f"{name} must be a 2-D torch tensor; got {type(t).__name__}"
-                              + (f" of {t.dim()} dimensions" if isinstance(t, torch.Tensor) else ""))
+        dims = f" of {t.dim()} dimensions" if isinstance(t, torch.Tensor) else ""
+        raise SwizzleKitError(f"{name} must be a 2-D torch tensor; got {type(t).__name__}{dims}")
     if str(t.dtype).removeprefix("torch.") not in ELEMENTS:
         raise SwizzleKitError(f"{name}'s dtype {t.dtype} is not valid; choose one of: "
                               + ", ".join(ELEMENTS))

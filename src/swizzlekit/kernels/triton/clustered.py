@@ -30,15 +30,15 @@ from swizzlekit.kernels.cuda.cutlass import ALIGN, headers, nvcc
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
 from swizzlekit.kernels.triton.auto_order import AUTO
-from swizzlekit.kernels.triton.copies import COPY_MIN_MNK
-from swizzlekit.kernels.triton.split_k import pick_split
 
-__all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b", "clustered_route", "pick_clustered",
+__all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
+           "clustered_route", "pick_clustered",
            "cutlass_matmul"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
-#: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`).
-CLUSTER_MIN_MNK = COPY_MIN_MNK
+#: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
+#: equal; this module imports no Triton, so that ``kernels configs`` runs without it).
+CLUSTER_MIN_MNK = 2**28
 #: ... and the least M: at 1000x5000x4000 (bf16, H100) it ran level with the Triton plan
 #: (92.3 against 91.3 us), and fewer rows leave its 128-row tiles in clusters of two mostly
 #: empty.
@@ -82,5 +82,7 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
 def pick_clustered(triton_call, cutlass_call) -> bool:
     """Whether ``cutlass_call()`` runs faster than ``triton_call()`` (each run once first,
     which builds CUTLASS's library where it is not cached, then interleaved replicates)."""
+    from swizzlekit.kernels.triton.split_k import pick_split
+
     runs = (triton_call, cutlass_call)
     return bool(pick_split(lambda i: runs[i](), (0, 1)))
