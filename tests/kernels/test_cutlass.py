@@ -84,3 +84,13 @@ def test_the_clustered_route_starts_where_copies_do():
     from swizzlekit.kernels.triton.copies import COPY_MIN_MNK
 
     assert CLUSTER_MIN_MNK == COPY_MIN_MNK
+
+
+def test_a_failed_build_leaves_the_triton_plan():
+    from swizzlekit.kernels.triton.clustered import pick_clustered
+
+    def broken():
+        raise ToolError("nvcc could not build CUTLASS's GEMM (exit 1): no output")
+
+    with pytest.warns(UserWarning, match="the Triton plan runs, CUTLASS's clustered GEMM failed"):
+        assert pick_clustered(lambda: None, broken) is False

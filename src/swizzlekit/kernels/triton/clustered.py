@@ -81,8 +81,18 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
 
 def pick_clustered(triton_call, cutlass_call) -> bool:
     """Whether ``cutlass_call()`` runs faster than ``triton_call()`` (each run once first,
-    which builds CUTLASS's library where it is not cached, then interleaved replicates)."""
+    which builds CUTLASS's library where it is not cached, then interleaved replicates).
+    False, with a warning, where CUTLASS's library cannot be built or run here."""
+    import warnings
+
+    from swizzlekit.errors import ToolError
     from swizzlekit.kernels.triton.split_k import pick_split
 
+    try:
+        cutlass_call()
+    except ToolError as e:
+        warnings.warn(f"swizzlekit: the Triton plan runs, CUTLASS's clustered GEMM failed: {e}",
+                      stacklevel=2)
+        return False
     runs = (triton_call, cutlass_call)
     return bool(pick_split(lambda i: runs[i](), (0, 1)))
