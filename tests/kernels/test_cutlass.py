@@ -94,3 +94,13 @@ def test_a_failed_build_leaves_the_triton_plan():
 
     with pytest.warns(UserWarning, match="the Triton plan runs, CUTLASS's clustered GEMM failed"):
         assert pick_clustered(lambda: None, broken) is False
+
+
+def test_a_library_that_does_not_load_is_a_tool_error(monkeypatch, tmp_path):
+    bad = tmp_path / "gemm_bfloat16_bad.so"
+    bad.write_text("not a shared library")
+    monkeypatch.setattr(cutlass, "build", lambda dtype: bad)
+    cutlass._library.cache_clear()
+    with pytest.raises(ToolError, match="does not load"):
+        cutlass._library("bfloat16")
+    cutlass._library.cache_clear()

@@ -106,8 +106,10 @@ def build(dtype: str = "bfloat16") -> Path:
                                        str(tmp)],
                                       capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
             except (OSError, subprocess.SubprocessError) as e:
+                tmp.unlink(missing_ok=True)
                 raise ToolError(f"nvcc could not build CUTLASS's GEMM: {e}") from e
             if done.returncode:
+                tmp.unlink(missing_ok=True)
                 log = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
                 raise ToolError(f"nvcc could not build CUTLASS's GEMM (exit {done.returncode}): "
                                 + (log[0] if log else "no output"))
@@ -117,7 +119,11 @@ def build(dtype: str = "bfloat16") -> Path:
 
 @functools.lru_cache(maxsize=None)
 def _library(dtype: str):
-    lib = ctypes.CDLL(str(build(dtype)))
+    path = build(dtype)
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as e:
+        raise ToolError(f"CUTLASS's GEMM library {path} does not load: {e}") from e
     gemm, workspace = lib.swizzlekit_cutlass_gemm, lib.swizzlekit_cutlass_workspace
     gemm.restype, workspace.restype = ctypes.c_int, ctypes.c_size_t
     gemm.argtypes = ([ctypes.c_void_p] * 3 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
