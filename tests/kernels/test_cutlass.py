@@ -104,3 +104,21 @@ def test_a_library_that_does_not_load_is_a_tool_error(monkeypatch, tmp_path):
     with pytest.raises(ToolError, match="does not load"):
         cutlass._library("bfloat16")
     cutlass._library.cache_clear()
+
+
+def test_cli_builds_both_libraries_or_says_what_is_missing(monkeypatch, capsys, tmp_path):
+    import json
+
+    from swizzlekit.cli import main
+
+    monkeypatch.setattr(cutlass, "build", lambda dtype: tmp_path / f"gemm_{dtype}.so")
+    assert main(["kernels", "build", "--cutlass", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["cutlass"]
+    assert [r["dtype"] for r in rows] == ["bfloat16", "float16"]
+    assert main(["kernels", "build", "--cutlass", "--arch", "sm_80"]) == 2
+    assert "--cutlass builds for sm_90a only" in capsys.readouterr().err
+    monkeypatch.undo()
+    monkeypatch.setattr(cutlass, "headers", lambda: None)
+    assert main(["kernels", "build", "--cutlass"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "CUTLASS's headers are not installed" in err[0]

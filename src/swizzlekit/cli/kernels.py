@@ -1,5 +1,6 @@
 """``swizzlekit kernels``: list the registry; the Triton GEMM's configs for a shape (the config
-model's ranking, on the CPU); build, ptx, sass of the CUDA kernels (NVRTC)."""
+model's ranking, on the CPU); build, ptx, sass of the CUDA kernels (NVRTC; ``build --cutlass``:
+CUTLASS's clustered GEMM by nvcc)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ def add(top) -> None:
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
     p.add_argument("--arch", default="sm_90")
+    p.add_argument("--cutlass", action="store_true",
+                   help="instead, build CUTLASS's clustered GEMM (nvcc, sm_90a) for bf16 and fp16 "
+                        "into the cache, which matmul's first call would otherwise build")
     p.add_argument("--json", action="store_true")
     for verb in ("ptx", "sass"):
         p = sub.add_parser(verb, help=f"the {verb.upper()} of one CUDA kernel")
@@ -55,6 +59,24 @@ def _sass(cubin: bytes) -> str:
     return done.stdout
 
 
+def _build_cutlass(args: argparse.Namespace) -> int:
+    """CUTLASS's clustered GEMM built (or found in the cache) for each element type."""
+    import warnings
+
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.kernels.cuda.cutlass import ELEMENTS, build
+
+    if args.arch not in ("sm_90", "sm_90a"):
+        raise SwizzleKitError(f"--cutlass builds for sm_90a only; --arch {args.arch!r} is not "
+                              f"valid with it (leave it out, or give sm_90 or sm_90a)")
+    with warnings.catch_warnings():              # the build was asked for: no warning
+        warnings.simplefilter("ignore")
+        rows = [{"dtype": dtype, "path": str(build(dtype))} for dtype in ELEMENTS]
+    emit({"cutlass": rows}, args.json, "\n".join(f"cutlass {r['dtype']:9s} {r['path']}"
+                                                  for r in rows))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from swizzlekit.kernels import KERNELS
 
@@ -68,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.cmd == "configs":
         return _configs(args)
+    if args.cmd == "build" and args.cutlass:
+        return _build_cutlass(args)
     from swizzlekit.kernels.cuda.ladder import RUNGS, build, expressions, rung
     from swizzlekit.kernels.cuda.nvrtc import check_arch
 
