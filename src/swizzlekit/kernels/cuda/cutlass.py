@@ -6,7 +6,9 @@ not start on 64-byte boundaries (N not a multiple of 32) at about the speed of a
 at 3000x5000x4000 bf16 on an H100 it ran 0.91-0.97x cuBLAS, the same kernel without clusters
 0.76x, and Triton's 128x256 tiles on B's aligned copy 0.82x (docs/data/bench/cutlass_probe/).
 Triton 3.6 gives no kernel clusters. It needs an sm_90 GPU, nvcc, and CUTLASS's headers (the
-``nvidia-cutlass`` wheel, installed without its dependencies).
+``nvidia-cutlass`` wheel, installed without its dependencies). Its tiles run in the order of
+CUTLASS's persistent tile scheduler, left at its defaults: clusters rastered along M where the
+grid has more tile columns than rows, else along N, with no swizzle.
 
 The shared library is cached (:func:`swizzlekit.kernels.cuda.nvrtc.cache_dir`, "cutlass") by
 a hash of the source, nvcc's flags and version, and the headers' version (not their folder):
