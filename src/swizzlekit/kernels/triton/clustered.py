@@ -15,7 +15,8 @@ The route needs an sm_90 GPU, nvcc and CUTLASS's headers (:func:`available`; CUT
 library is built once, in about a minute, then cached), the order left to the model
 ("auto"), no persistent grid, no split of K asked for, and A, B and C row-major in rows of
 16-byte multiples on 16-byte-aligned pointers, from :data:`CLUSTER_MIN_M` rows and
-M*N*K = :data:`CLUSTER_MIN_MNK`. ``SWIZZLEKIT_CUTLASS=0`` turns it off.
+M*N*K = :data:`CLUSTER_MIN_MNK`. ``SWIZZLEKIT_CUTLASS=0`` (read once a process) turns it
+off.
 
 >>> misaligned_b(2, 5000), misaligned_b(2, 5120), misaligned_b(4, 5000)
 (True, False, False)
@@ -32,8 +33,7 @@ from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
 from swizzlekit.kernels.triton.auto_order import AUTO
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
-           "clustered_route", "pick_clustered",
-           "cutlass_matmul"]
+           "clustered_route", "pick_clustered", "cutlass_matmul"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
