@@ -144,12 +144,12 @@ def _clustered(plan) -> bool:
     """Whether the call's first call times CUTLASS's clustered GEMM (:mod:`.clustered`'s rules
     for contiguous operands on an sm_90 preset; nvcc and the headers aside)."""
     from swizzlekit.gpus import gpu
-    from swizzlekit.kernels.triton.clustered import CLUSTER_MIN_M, CLUSTER_MIN_MNK, misaligned_b
+    from swizzlekit.kernels.cuda.cutlass import ALIGN
+    from swizzlekit.kernels.triton.clustered import sized
 
     return (plan.precision in ("bf16", "fp16") and plan.kernel == "tma" and not plan.persistent
-            and gpu(plan.gpu).arch == "sm_90" and plan.N % 8 == 0 and plan.K % 8 == 0
-            and plan.M >= CLUSTER_MIN_M and plan.M * plan.N * plan.K >= CLUSTER_MIN_MNK
-            and misaligned_b(2, plan.N))
+            and gpu(plan.gpu).arch == "sm_90" and plan.N % ALIGN == 0 and plan.K % ALIGN == 0
+            and sized(plan.M, plan.N, plan.K, plan.N))
 
 
 def _configs(args: argparse.Namespace) -> int:

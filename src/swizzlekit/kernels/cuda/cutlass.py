@@ -37,7 +37,7 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build",
-           "cutlass_matmul"]
+           "rows_aligned", "cutlass_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -138,6 +138,13 @@ def _library(dtype: str):
 _WORKSPACE: dict = {}
 
 
+@functools.lru_cache(maxsize=1024)
+def _workspace_bytes(dtype: str, device: int, M: int, N: int, K: int) -> int:
+    """The workspace a call of this shape needs on ``device`` (the current device when
+    asked), asked of the library once."""
+    return _library(dtype)[1](M, N, K)
+
+
 def _workspace(device, nbytes: int):
     """A scratch buffer of at least ``nbytes`` on ``device``, kept between calls."""
     import torch
@@ -146,6 +153,13 @@ def _workspace(device, nbytes: int):
     if buf is None or buf.numel() < nbytes:
         buf = _WORKSPACE[device] = torch.empty(max(nbytes, 1), dtype=torch.uint8, device=device)
     return buf
+
+
+def rows_aligned(t) -> bool:
+    """Whether 2-D tensor ``t`` is row-major with rows a 16-byte multiple apart on a 16-byte
+    aligned pointer: what TMA, and so this GEMM, reads and writes."""
+    return (t.stride(1) == 1 and t.stride(0) >= t.shape[1] and t.stride(0) % ALIGN == 0
+            and t.data_ptr() % (2 * ALIGN) == 0)
 
 
 def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None) -> None:
@@ -163,8 +177,7 @@ def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None
         raise SwizzleKitError(f"{name} must be {rows} x {cols}; got {tuple(t.shape)}")
     if min(t.shape) < 1 or max(t.shape) >= 2**31:
         raise SwizzleKitError(f"{name}'s sides must be from 1 to 2**31 - 1; got {tuple(t.shape)}")
-    if (t.stride(1) != 1 or t.stride(0) < t.shape[1] or t.stride(0) % ALIGN
-            or t.data_ptr() % (2 * ALIGN)):
+    if not rows_aligned(t):
         raise SwizzleKitError(f"{name} must be row-major with rows 16 bytes apart and aligned "
                               f"(strides ({ALIGN}k, 1), a 16-byte-aligned pointer); got strides "
                               f"{t.stride()} (swizzlekit.kernels.matmul takes any)")
@@ -194,10 +207,10 @@ def cutlass_matmul(a, b, *, out=None):
     if capability != (9, 0):
         raise ToolError(f"CUTLASS's GEMM is built for sm_90a (Hopper); this GPU is "
                         f"sm_{capability[0]}{capability[1]}")
-    gemm, workspace = _library(str(a.dtype).removeprefix("torch."))
+    dtype = str(a.dtype).removeprefix("torch.")
+    gemm = _library(dtype)[0]
     with torch.cuda.device(a.device):
-        nbytes = workspace(M, N, K)
-        ws = _workspace(a.device, nbytes)
+        ws = _workspace(a.device, _workspace_bytes(dtype, a.device.index, M, N, K))
         err = ctypes.c_int(0)
         code = gemm(a.data_ptr(), b.data_ptr(), out.data_ptr(), M, N, K, a.stride(0),
                     b.stride(0), out.stride(0), ws.data_ptr(), ws.numel(),

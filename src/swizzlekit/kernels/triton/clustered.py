@@ -27,13 +27,13 @@ from __future__ import annotations
 import functools
 import os
 
-from swizzlekit.kernels.cuda.cutlass import ALIGN, headers, nvcc
+from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
 from swizzlekit.kernels.triton.auto_order import AUTO
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
-           "clustered_route", "pick_clustered", "cutlass_matmul"]
+           "sized", "clustered_route", "pick_clustered", "cutlass_matmul"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
@@ -59,9 +59,16 @@ def misaligned_b(elem_bytes: int, row_stride: int) -> bool:
     return elem_bytes == 2 and row_stride * elem_bytes % 64 != 0
 
 
-def _rows_ok(t) -> bool:
-    return (t.stride(1) == 1 and t.stride(0) >= t.shape[1] and t.stride(0) % ALIGN == 0
-            and t.data_ptr() % (2 * ALIGN) == 0)
+def sized(M: int, N: int, K: int, b_row_stride: int) -> bool:
+    """Whether a 16-bit problem of this size, B's rows ``b_row_stride`` elements apart, is
+    one the first call times the clustered GEMM for (the rest of the rules aside): from
+    :data:`CLUSTER_MIN_M` rows and M*N*K = :data:`CLUSTER_MIN_MNK`, B's rows off 64-byte
+    boundaries.
+
+    >>> sized(3000, 5000, 4000, 5000), sized(1000, 5000, 4000, 5000)
+    (True, False)
+    """
+    return M >= CLUSTER_MIN_M and M * N * K >= CLUSTER_MIN_MNK and misaligned_b(2, b_row_stride)
 
 
 def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params: dict) -> bool:
@@ -74,8 +81,8 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
     return (order == AUTO and not order_params and not persistent and tma is not False
             and split_k in (None, 1) and a.device.type == "cuda"
             and a.dtype in (torch.float16, torch.bfloat16) and b.dtype == a.dtype
-            and c.dtype == a.dtype and M >= CLUSTER_MIN_M and M * N * K >= CLUSTER_MIN_MNK
-            and all(_rows_ok(t) for t in (a, b, c)) and misaligned_b(2, b.stride(0))
+            and c.dtype == a.dtype and all(rows_aligned(t) for t in (a, b, c))
+            and sized(M, N, K, b.stride(0))
             and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
 
 
