@@ -49,7 +49,7 @@ def test_door_on_the_gpu(gemm):
     from swizzlekit.errors import SwizzleKitError
 
     a = torch.ones(64, 100, device="cuda", dtype=torch.bfloat16)
-    with pytest.raises(SwizzleKitError, match="rows 16 bytes apart"):
+    with pytest.raises(SwizzleKitError, match="rows of 16-byte multiples"):
         gemm(a, torch.ones(100, 64, device="cuda", dtype=torch.bfloat16))
     a = torch.ones(64, 96, device="cuda", dtype=torch.bfloat16)
     with pytest.raises(SwizzleKitError, match="inner sizes differ"):

@@ -37,7 +37,8 @@ def test_build_names_what_is_missing(monkeypatch, tmp_path):
         cutlass.build()
     monkeypatch.setattr(cutlass, "nvcc", lambda: "/bin/false")       # a compiler that fails
     with (pytest.warns(UserWarning, match="building CUTLASS's GEMM for float16 with nvcc"),
-          pytest.raises(ToolError, match=r"nvcc could not build CUTLASS's GEMM \(exit 1\)")):
+          pytest.raises(ToolError,
+                        match=r"nvcc could not build CUTLASS's GEMM for float16 \(exit 1\)")):
         cutlass.build("float16")
     assert not list((tmp_path / "cutlass").glob("*.so"))
 
@@ -57,6 +58,12 @@ def test_build_exports_the_gemm_and_caches_it(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("mnk,precision,timed", [("3000x5000x4000", "bf16", True),
                                                  ("3000x5000x4000", "fp16", True),
+                                                 ("256x14336x4096", "fp8", True),
+                                                 ("1024x14336x4096", "fp8", True),
+                                                 ("256x4096x4096", "fp8", False),
+                                                 ("2048x14336x4096", "fp8", False),
+                                                 ("512x14336x4000", "fp8", True),
+                                                 ("512x14336x4001", "fp8", False),
                                                  ("3000x5120x4000", "bf16", False),
                                                  ("100x5000x4000", "bf16", False),
                                                  ("3000x5000x4000", "tf32", False)])
@@ -93,7 +100,7 @@ def test_a_failed_build_leaves_the_triton_plan():
         raise ToolError("nvcc could not build CUTLASS's GEMM (exit 1): no output")
 
     with pytest.warns(UserWarning, match="the Triton plan runs, CUTLASS's clustered GEMM failed"):
-        assert pick_clustered(lambda: None, broken) is False
+        assert pick_clustered(lambda: None, broken) == 0
 
 
 def test_a_library_that_does_not_load_is_a_tool_error(monkeypatch, tmp_path):
@@ -111,10 +118,13 @@ def test_cli_builds_both_libraries_or_says_what_is_missing(monkeypatch, capsys, 
 
     from swizzlekit.cli import main
 
+    from swizzlekit.kernels.cuda import cutlass_fp8
+
     monkeypatch.setattr(cutlass, "build", lambda dtype: tmp_path / f"gemm_{dtype}.so")
+    monkeypatch.setattr(cutlass_fp8, "build", lambda: tmp_path / "gemm_fp8.so")
     assert main(["kernels", "build", "--cutlass", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["cutlass"]
-    assert [r["dtype"] for r in rows] == ["bfloat16", "float16"]
+    assert [r["dtype"] for r in rows] == ["bfloat16", "float16", "float8_e4m3fn"]
     assert main(["kernels", "build", "--cutlass", "--arch", "sm_80"]) == 2
     assert "--cutlass builds for sm_90a only" in capsys.readouterr().err
     monkeypatch.undo()
@@ -122,3 +132,83 @@ def test_cli_builds_both_libraries_or_says_what_is_missing(monkeypatch, capsys, 
     assert main(["kernels", "build", "--cutlass"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "CUTLASS's headers are not installed" in err[0]
+
+
+# ---------------------------------------------------------------------------------------- fp8
+def _fp8(*shape):
+    return torch.ones(*shape).to(torch.float8_e4m3fn)
+
+
+@pytest.mark.parametrize("args,match", [
+    ((torch.ones(4, 16), _fp8(16, 16), torch.ones(()), torch.ones(())),
+     "a's dtype torch.float32 is not valid; choose one of: float8_e4m3fn"),
+    ((_fp8(4), _fp8(16, 16), torch.ones(()), torch.ones(())),
+     "a must be a 2-D torch tensor; got Tensor"),
+    ((_fp8(4, 16), _fp8(16, 16), torch.ones(()), torch.ones(())),
+     "a must be on a CUDA device, as a; it is on cpu"),
+])
+def test_fp8_door(args, match):
+    from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul
+
+    with pytest.raises(SwizzleKitError, match=match):
+        cutlass_scaled_matmul(*args)
+
+
+def test_fp8_build_names_what_is_missing(monkeypatch, tmp_path):
+    from swizzlekit.kernels.cuda import cutlass_fp8
+
+    monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
+    monkeypatch.setattr(cutlass, "headers", lambda: None)
+    with pytest.raises(ToolError, match="CUTLASS's headers are not installed"):
+        cutlass_fp8.build()
+    monkeypatch.setattr(cutlass, "headers", lambda: (tmp_path, "0"))
+    monkeypatch.setattr(cutlass, "nvcc", lambda: "/bin/false")
+    with (pytest.warns(UserWarning, match="building CUTLASS's fp8 GEMM with nvcc"),
+          pytest.raises(ToolError, match=r"nvcc could not build CUTLASS's fp8 GEMM \(exit 1\)")):
+        cutlass_fp8.build()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(cutlass.headers() is None or cutlass.nvcc() is None,
+                    reason="needs nvcc and the nvidia-cutlass wheel's headers")
+def test_fp8_build_exports_the_gemm(monkeypatch, tmp_path):
+    from swizzlekit.kernels.cuda import cutlass_fp8
+
+    monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
+    with pytest.warns(UserWarning, match="building CUTLASS's fp8 GEMM"):
+        path = cutlass_fp8.build()
+    lib = ctypes.CDLL(str(path))
+    assert lib.swizzlekit_cutlass_fp8_gemm and lib.swizzlekit_cutlass_fp8_workspace
+    assert path.name.startswith("gemm_fp8_") and cutlass_fp8.build() == path
+
+
+def test_fp8_sized_is_its_bounds_exactly():
+    from swizzlekit.kernels.triton.clustered import (FP8_CLUSTER_M, FP8_CLUSTER_MIN_MNK,
+                                                     fp8_sized)
+
+    lo, hi = FP8_CLUSTER_M
+    for m in (lo - 1, lo, lo + 1, hi - 1, hi, hi + 1):
+        for n, k in ((14336, 4096), (4096, 4096), (8192, 8192), (1, 1)):
+            assert fp8_sized(m, n, k) == (lo <= m <= hi and m * n * k > FP8_CLUSTER_MIN_MNK)
+
+
+def test_no_fp8_clustered_route_off_the_gpu():
+    from swizzlekit.kernels.triton.clustered import fp8_clustered_route
+
+    a, bt = _fp8(512, 4096), _fp8(14336, 4096)
+    assert not fp8_clustered_route(a, bt.T, torch.empty(512, 14336, dtype=torch.bfloat16),
+                                   torch.ones(()), torch.ones(()), "auto", False, None, None, {})
+
+
+@pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.bfloat16], ids=str)
+def test_rows_aligned_is_every_rule_at_once(dtype):
+    size = torch.finfo(dtype).bits // 8
+    base = torch.zeros(4096, dtype=torch.uint8).view(dtype)            # 16-byte aligned
+    for offset in (0, 16 // size, 1):
+        for cols in range(1, 40):
+            for stride in range(cols, 48):
+                t = base[offset:].as_strided((3, cols), (stride, 1))
+                expect = (cols * size % 16 == 0 and stride * size % 16 == 0
+                          and offset * size % 16 == 0)
+                assert cutlass.rows_aligned(t) == expect, (offset, cols, stride)
+    assert not cutlass.rows_aligned(base[:32 * 16 // size].view(32, -1).T)   # column-major

@@ -31,8 +31,9 @@ def add(top) -> None:
     p = sub.add_parser("build", help="compile every CUDA kernel with NVRTC (no GPU needed)")
     p.add_argument("--arch", default="sm_90")
     p.add_argument("--cutlass", action="store_true",
-                   help="instead, build CUTLASS's clustered GEMM (nvcc, sm_90a) for bf16 and fp16 "
-                        "into the cache, which matmul's first call would otherwise build")
+                   help="instead, build CUTLASS's clustered GEMMs (nvcc, sm_90a) for bf16, fp16 "
+                        "and fp8 into the cache, which the first call of matmul or "
+                        "scaled_matmul that times them would otherwise build")
     p.add_argument("--json", action="store_true")
     for verb in ("ptx", "sass"):
         p = sub.add_parser(verb, help=f"the {verb.upper()} of one CUDA kernel")
@@ -60,10 +61,11 @@ def _sass(cubin: bytes) -> str:
 
 
 def _build_cutlass(args: argparse.Namespace) -> int:
-    """CUTLASS's clustered GEMM built (or found in the cache) for each element type."""
+    """CUTLASS's clustered GEMMs built (or found in the cache) for each element type."""
     import warnings
 
     from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.kernels.cuda import cutlass_fp8
     from swizzlekit.kernels.cuda.cutlass import ELEMENTS, build
 
     if args.arch not in ("sm_90", "sm_90a"):
@@ -72,7 +74,8 @@ def _build_cutlass(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():              # the build was asked for: no warning
         warnings.simplefilter("ignore")
         rows = [{"dtype": dtype, "path": str(build(dtype))} for dtype in ELEMENTS]
-    emit({"cutlass": rows}, args.json, "\n".join(f"cutlass {r['dtype']:9s} {r['path']}"
+        rows.append({"dtype": "float8_e4m3fn", "path": str(cutlass_fp8.build())})
+    emit({"cutlass": rows}, args.json, "\n".join(f"cutlass {r['dtype']:13s} {r['path']}"
                                                   for r in rows))
     return 0
 
@@ -142,13 +145,18 @@ def _large_swapped(plan) -> bool:
 
 def _clustered(plan) -> bool:
     """Whether the call's first call times CUTLASS's clustered GEMM (:mod:`.clustered`'s rules
-    for contiguous operands on an sm_90 preset; nvcc and the headers aside)."""
+    for contiguous operands on an sm_90 preset, fp8 with one scale per tensor and bf16 out;
+    nvcc and the headers aside)."""
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.cuda.cutlass import ALIGN
-    from swizzlekit.kernels.triton.clustered import sized
+    from swizzlekit.kernels.triton.clustered import fp8_sized, sized
 
-    return (plan.precision in ("bf16", "fp16") and plan.kernel == "tma" and not plan.persistent
-            and gpu(plan.gpu).arch == "sm_90" and plan.N % ALIGN == 0 and plan.K % ALIGN == 0
+    if plan.persistent or gpu(plan.gpu).arch != "sm_90" or plan.copies:
+        return False
+    if plan.precision == "fp8":                  # A and Bᵀ in rows of K bytes, C of N bf16
+        return plan.K % 16 == 0 and plan.N % 8 == 0 and fp8_sized(plan.M, plan.N, plan.K)
+    return (plan.precision in ("bf16", "fp16") and plan.kernel == "tma"
+            and plan.N % ALIGN == 0 and plan.K % ALIGN == 0
             and sized(plan.M, plan.N, plan.K, plan.N))
 
 
@@ -199,7 +207,12 @@ def _configs(args: argparse.Namespace) -> int:
                + (", so here always: the configs above are not timed" if regs_alone else ""))
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, {how} "
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES, C_REGS_RULE_MIN_M)")
-    if _clustered(plan):
+    if _clustered(plan) and plan.precision == "fp8":
+        lines.append("CUTLASS's fp8 GEMM in clusters of two CTAs sharing B's tiles "
+                     "(128x256x128/c2x1), in whole tiles and in stream-K: the first call times "
+                     "both against this plan, the fastest kept, where nvcc and CUTLASS's headers "
+                     "are found and each operand has one scale (kernels/triton/clustered.py)")
+    elif _clustered(plan):
         lines.append("CUTLASS's GEMM in clusters of two CTAs sharing B's tiles (128x256x64/c2x1): "
                      "B's rows do not all start on 64-byte boundaries, so the first call times it "
                      "against this plan, the faster kept, where nvcc and CUTLASS's headers are "

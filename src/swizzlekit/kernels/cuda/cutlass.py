@@ -37,7 +37,7 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build",
-           "rows_aligned", "cutlass_matmul"]
+           "NVCC_FLAGS", "compile_library", "scratch", "rows_aligned", "cutlass_matmul", "CODES"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -48,9 +48,10 @@ CONFIG = "128x256x64/c2x1"
 #: The longest nvcc may take to build one element type (seconds).
 BUILD_TIMEOUT_S = 900
 _SOURCE = Path(__file__).with_name("cutlass_gemm.cu")
-_FLAGS = ("-std=c++17", "-O3", "-DNDEBUG", "-arch=sm_90a", "--expt-relaxed-constexpr",
+NVCC_FLAGS = ("-std=c++17", "-O3", "-DNDEBUG", "-arch=sm_90a", "--expt-relaxed-constexpr",
           "-shared", "-Xcompiler", "-fPIC")
-_CODES = {1: "CUTLASS cannot run these arguments", 2: "its workspace was too small",
+#: What the library's return codes mean.
+CODES = {1: "CUTLASS cannot run these arguments", 2: "its workspace was too small",
           3: "its initialization failed", 4: "the launch failed"}
 
 
@@ -79,6 +80,16 @@ def build(dtype: str = "bfloat16") -> Path:
     compiled by nvcc unless cached. Raises :class:`~swizzlekit.errors.ToolError` where nvcc
     or CUTLASS's headers are missing, or nvcc fails."""
     check_choice("dtype", dtype, tuple(ELEMENTS))
+    return compile_library(_SOURCE, (*NVCC_FLAGS, f"-DSWIZZLEKIT_ELEMENT={ELEMENTS[dtype]}"),
+                           f"gemm_{dtype}", f"CUTLASS's GEMM for {dtype}")
+
+
+def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
+    """``source`` compiled by nvcc with ``flags`` and CUTLASS's headers into a shared library
+    ``stem_<hash>.so`` in the cache (:func:`swizzlekit.kernels.cuda.nvrtc.cache_dir`,
+    "cutlass"), unless there; the hash covers the source, the flags, nvcc's version and the
+    headers' version. One build of a library at a time (a file lock); ``what`` names it in
+    the warning and errors."""
     found, compiler = headers(), nvcc()
     if found is None:
         raise ToolError("CUTLASS's headers are not installed (python3 -m pip install --no-deps "
@@ -86,34 +97,33 @@ def build(dtype: str = "bfloat16") -> Path:
     if compiler is None:
         raise ToolError("nvcc is not on PATH, nor under $CUDA_HOME or /usr/local/cuda")
     include, version = found
-    flags = (*_FLAGS, f"-DSWIZZLEKIT_ELEMENT={ELEMENTS[dtype]}")
     try:
         tool = subprocess.run([compiler, "--version"], capture_output=True, text=True,
                               timeout=60).stdout
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolError(f"nvcc --version failed: {e}") from e
-    key = hashlib.sha256("\n".join([_SOURCE.read_text(), *flags, tool, version]).encode())
+    key = hashlib.sha256("\n".join([source.read_text(), *flags, tool, version]).encode())
     from swizzlekit.kernels.cuda.nvrtc import cache_dir
 
-    out = cache_dir("cutlass") / f"gemm_{dtype}_{key.hexdigest()[:16]}.so"
+    out = cache_dir("cutlass") / f"{stem}_{key.hexdigest()[:16]}.so"
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)                # one build per library at a time
         if not out.exists():
-            warnings.warn(f"swizzlekit: building CUTLASS's GEMM for {dtype} with nvcc (once, about "
-                          f"a minute; cached in {out.parent})", stacklevel=2)
+            warnings.warn(f"swizzlekit: building {what} with nvcc (once, about a minute or "
+                          f"two; cached in {out.parent})", stacklevel=3)
             tmp = out.with_suffix(f".{os.getpid()}.tmp")
             try:
-                done = subprocess.run([compiler, *flags, f"-I{include}", str(_SOURCE), "-o",
+                done = subprocess.run([compiler, *flags, f"-I{include}", str(source), "-o",
                                        str(tmp)],
                                       capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
             except (OSError, subprocess.SubprocessError) as e:
                 tmp.unlink(missing_ok=True)
-                raise ToolError(f"nvcc could not build CUTLASS's GEMM: {e}") from e
+                raise ToolError(f"nvcc could not build {what}: {e}") from e
             if done.returncode:
                 tmp.unlink(missing_ok=True)
                 log = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-                raise ToolError(f"nvcc could not build CUTLASS's GEMM (exit {done.returncode}): "
+                raise ToolError(f"nvcc could not build {what} (exit {done.returncode}): "
                                 + (log[0] if log else "no output"))
             os.replace(tmp, out)
     return out
@@ -145,7 +155,7 @@ def _workspace_bytes(dtype: str, device: int, M: int, N: int, K: int) -> int:
     return _library(dtype)[1](M, N, K)
 
 
-def _workspace(device, nbytes: int):
+def scratch(device, nbytes: int):
     """A scratch buffer of at least ``nbytes`` on ``device``, kept between calls."""
     import torch
 
@@ -156,10 +166,12 @@ def _workspace(device, nbytes: int):
 
 
 def rows_aligned(t) -> bool:
-    """Whether 2-D tensor ``t`` is row-major with rows a 16-byte multiple apart on a 16-byte
-    aligned pointer: what TMA, and so this GEMM, reads and writes."""
-    return (t.stride(1) == 1 and t.stride(0) >= t.shape[1] and t.stride(0) % ALIGN == 0
-            and t.data_ptr() % (2 * ALIGN) == 0)
+    """Whether 2-D tensor ``t`` is row-major in rows of 16-byte multiples, 16-byte multiples
+    apart, on a 16-byte-aligned pointer: what TMA reads and writes (rows apart and the
+    pointer) and CUTLASS's GEMMs take (their rows too, as ``can_implement`` checks)."""
+    size = t.element_size()
+    return (t.stride(1) == 1 and t.stride(0) >= t.shape[1] and t.shape[1] * size % 16 == 0
+            and t.stride(0) * size % 16 == 0 and t.data_ptr() % 16 == 0)
 
 
 def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None) -> None:
@@ -178,9 +190,10 @@ def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None
     if min(t.shape) < 1 or max(t.shape) >= 2**31:
         raise SwizzleKitError(f"{name}'s sides must be from 1 to 2**31 - 1; got {tuple(t.shape)}")
     if not rows_aligned(t):
-        raise SwizzleKitError(f"{name} must be row-major with rows 16 bytes apart and aligned "
-                              f"(strides ({ALIGN}k, 1), a 16-byte-aligned pointer); got strides "
-                              f"{t.stride()} (swizzlekit.kernels.matmul takes any)")
+        raise SwizzleKitError(f"{name} must be row-major with rows of 16-byte multiples, 16 "
+                              f"bytes apart and aligned (strides ({ALIGN}k, 1), {ALIGN}j "
+                              f"columns, a 16-byte-aligned pointer); got {tuple(t.shape)} in "
+                              f"strides {t.stride()} (swizzlekit.kernels.matmul takes any)")
 
 
 def cutlass_matmul(a, b, *, out=None):
@@ -210,12 +223,12 @@ def cutlass_matmul(a, b, *, out=None):
     dtype = str(a.dtype).removeprefix("torch.")
     gemm = _library(dtype)[0]
     with torch.cuda.device(a.device):
-        ws = _workspace(a.device, _workspace_bytes(dtype, a.device.index, M, N, K))
+        ws = scratch(a.device, _workspace_bytes(dtype, a.device.index, M, N, K))
         err = ctypes.c_int(0)
         code = gemm(a.data_ptr(), b.data_ptr(), out.data_ptr(), M, N, K, a.stride(0),
                     b.stride(0), out.stride(0), ws.data_ptr(), ws.numel(),
                     torch.cuda.current_stream(a.device).cuda_stream, ctypes.byref(err))
     if code:
-        raise ToolError(f"CUTLASS's GEMM at {M}x{N}x{K}: {_CODES.get(code, f'code {code}')}"
+        raise ToolError(f"CUTLASS's GEMM at {M}x{N}x{K}: {CODES.get(code, f'code {code}')}"
                         + (f" (CUDA error {err.value})" if err.value else ""))
     return out

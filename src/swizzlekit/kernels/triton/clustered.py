@@ -1,7 +1,9 @@
 """Plan stage: where a 16-bit call's B rows do not start on 64-byte boundaries, its first call
 also times CUTLASS's GEMM in clusters of two CTAs (:mod:`swizzlekit.kernels.cuda.cutlass`)
 against the Triton plan it made, and :mod:`.matmul` keeps the faster for the call's
-fingerprint.
+fingerprint; an fp8 call of 256 to 1024 rows does the same with CUTLASS's fp8 GEMM in whole
+tiles and in stream-K (:mod:`swizzlekit.kernels.cuda.cutlass_fp8`, :func:`fp8_clustered_route`)
+in :mod:`.scaled`, the fastest of the three kept.
 
 A TMA read of such a B runs up to 30% slower, and the Triton plan either reads it so or
 copies B into rows of a 128-byte pitch first (:func:`.copies.pitch_copy`). CUTLASS's CTAs pair
@@ -30,10 +32,14 @@ import os
 from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
+from swizzlekit.kernels.cuda.cutlass_fp8 import CONFIGS as CUTLASS_FP8_CONFIGS
+from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul
 from swizzlekit.kernels.triton.auto_order import AUTO
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
-           "sized", "clustered_route", "pick_clustered", "cutlass_matmul"]
+           "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "CUTLASS_FP8_CONFIGS",
+           "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "fp8_sized", "fp8_clustered_route",
+           "cutlass_scaled_matmul"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
@@ -43,6 +49,16 @@ CLUSTER_MIN_MNK = 2**28
 #: (92.3 against 91.3 us), and fewer rows leave its 128-row tiles in clusters of two mostly
 #: empty.
 CLUSTER_MIN_M = 1024
+#: fp8: the rows (least, most) whose first call times CUTLASS's fp8 GEMM. On an H100, in whole
+#: tiles, it ran 5-10% ahead of the Triton plan at 256 and 512 x 14336 x 4096 (where that
+#: plan's one or two waves of 128-row tiles run below 0.90x ``_scaled_mm``), level with it
+#: from 600 to 1200 rows and at 2048 rows and more, and behind it at 128 rows; in stream-K,
+#: 6-60% ahead at 3 of 10 shapes drawn at random from 256 to 1024 rows, behind at 5
+#: (docs/data/bench/cutlass_probe/fp8/).
+FP8_CLUSTER_M = (256, 1024)
+#: ... and M*N*K above this: up to it (256 and 512 x 4096 x 4096) it ran 0.58-0.73x
+#: ``_scaled_mm`` where the Triton plan ran level.
+FP8_CLUSTER_MIN_MNK = 2**33
 
 
 @functools.lru_cache(maxsize=None)
@@ -71,6 +87,34 @@ def sized(M: int, N: int, K: int, b_row_stride: int) -> bool:
     return M >= CLUSTER_MIN_M and M * N * K >= CLUSTER_MIN_MNK and misaligned_b(2, b_row_stride)
 
 
+def fp8_sized(M: int, N: int, K: int) -> bool:
+    """Whether an fp8 problem of this size is one the first call times CUTLASS's fp8 GEMM for
+    (the rest of the rules aside): :data:`FP8_CLUSTER_M` rows, M*N*K above
+    :data:`FP8_CLUSTER_MIN_MNK`.
+
+    >>> fp8_sized(256, 14336, 4096), fp8_sized(256, 4096, 4096), fp8_sized(2048, 14336, 4096)
+    (True, False, False)
+    """
+    return FP8_CLUSTER_M[0] <= M <= FP8_CLUSTER_M[1] and M * N * K > FP8_CLUSTER_MIN_MNK
+
+
+def fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent: bool, tma, split_k,
+                        order_params: dict) -> bool:
+    """Whether a checked fp8 call's first call times CUTLASS's fp8 GEMM: the order left to
+    the model, no persistent grid, no split of K asked for, one scale per tensor, a bf16 C,
+    A and Bᵀ and C row-major in rows of 16-byte multiples on 16-byte-aligned pointers, an
+    sm_90 GPU, :func:`fp8_sized`, and nvcc and CUTLASS's headers found."""
+    import torch
+
+    M, K = a.shape
+    N = b.shape[1]
+    return (order == AUTO and not order_params and not persistent and tma is not False
+            and split_k in (None, 1) and a.device.type == "cuda"
+            and scale_a.numel() == 1 and scale_b.numel() == 1 and c.dtype == torch.bfloat16
+            and all(rows_aligned(t) for t in (a, b.T, c)) and fp8_sized(M, N, K)
+            and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
+
+
 def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params: dict) -> bool:
     """Whether a checked 16-bit call's first call times the clustered GEMM (the module's
     rules)."""
@@ -86,20 +130,22 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
             and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
 
 
-def pick_clustered(triton_call, cutlass_call) -> bool:
-    """Whether ``cutlass_call()`` runs faster than ``triton_call()`` (each run once first,
-    which builds CUTLASS's library where it is not cached, then interleaved replicates).
-    False, with a warning, where CUTLASS's library cannot be built or run here."""
+def pick_clustered(triton_call, *cutlass_calls) -> int:
+    """Which runs fastest: 0 for ``triton_call()``, i for ``cutlass_calls[i - 1]()`` (each run
+    once first, which builds CUTLASS's library where it is not cached, then interleaved
+    replicates, :func:`.split_k.pick_split`). 0, with a warning, where CUTLASS's library
+    cannot be built or run here."""
     import warnings
 
     from swizzlekit.errors import ToolError
     from swizzlekit.kernels.triton.split_k import pick_split
 
     try:
-        cutlass_call()
+        for call in cutlass_calls:
+            call()
     except ToolError as e:
         warnings.warn(f"swizzlekit: the Triton plan runs, CUTLASS's clustered GEMM failed: {e}",
-                      stacklevel=2)
-        return False
-    runs = (triton_call, cutlass_call)
-    return bool(pick_split(lambda i: runs[i](), (0, 1)))
+                      stacklevel=3)
+        return 0
+    runs = (triton_call, *cutlass_calls)
+    return int(pick_split(lambda i: runs[i](), tuple(range(len(runs)))))

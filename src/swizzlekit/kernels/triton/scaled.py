@@ -27,6 +27,8 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags
                                             _order_args, _requested_order, _slots, _tma_ok)
 from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
+from swizzlekit.kernels.triton.clustered import (CUTLASS_FP8_CONFIGS, cutlass_scaled_matmul,
+                                                 fp8_clustered_route, pick_clustered)
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _one_per_sm, _sms
 from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
 from swizzlekit.kernels.triton.pad import pad_k
@@ -53,6 +55,11 @@ ROUTES = RouteCache(4096)
 #: Where :func:`.waves.tail_for` holds: whether each signature's first call timed the tail
 #: split (``TAIL``) faster than its plain plan.
 TAILS = PlanCache()
+#: Where :func:`.clustered.fp8_clustered_route` (256 to 1024 rows): which of its Triton plan
+#: (0), CUTLASS's fp8 GEMM in clusters in whole tiles (1) and in stream-K (:data:`STREAM_K`)
+#: each fingerprint's first call timed fastest.
+CLUSTERED = PlanCache(4096)
+STREAM_K = 2
 #: Whether calls may time a tail split; off, every call runs its plain plan (a switch for
 #: measuring the two against each other).
 TAIL_SPLIT_ON = True
@@ -87,22 +94,58 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     split by TMA (the last partial wave's tiles split in even shares of their K steps, one
     program an SM; not with ``tma=False``, ``persistent`` or an order whose slots are not its
     tiles) against the plain plan and keeps the faster; :func:`scaled_describe` says which.
+    From 256 to 1024 rows (M*N*K above 2**33, one scale per tensor, bf16 C, aligned rows,
+    ``order="auto"``, on an sm_90 GPU; :func:`.clustered.fp8_clustered_route`), the first call
+    also times CUTLASS's fp8 GEMM in clusters of two CTAs, in whole tiles and in stream-K,
+    against the Triton plan, and keeps the fastest.
     """
+    params = tuple(sorted(order_params.items()))
+    options = (out_dtype, order, persistent, tma, split_k, *params)
+    print_ = fingerprint((a, b, scale_a, scale_b, out), options)
+    kept = CLUSTERED.get(print_)
+    if kept:                        # its first call timed CUTLASS's fp8 GEMM faster
+        return cutlass_scaled_matmul(a, b, scale_a, scale_b, out=out, stream_k=kept == STREAM_K)
+    repeat = ROUTES.follow(print_, PLANS)
+    if repeat is not None:          # a repeat call: the door passed it before (.routes)
+        return _repeat(repeat, a, b, scale_a, scale_b, out, out_dtype)
+    c = _first(a, b, scale_a, scale_b, out, out_dtype, order, persistent, tma, split_k,
+               order_params, print_)
+    if (print_ is not None and CLUSTERED.get(print_) is None and c.numel()
+            and fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent, tma, split_k,
+                                    order_params)):
+
+        def triton_call():          # the route is kept from the fingerprint's second call
+            again = ROUTES.follow(print_, PLANS)
+            return (_repeat(again, a, b, scale_a, scale_b, c, out_dtype) if again is not None
+                    else _first(a, b, scale_a, scale_b, c, out_dtype, order, persistent, tma,
+                                split_k, order_params, print_))
+
+        CLUSTERED.put(print_, pick_clustered(
+            triton_call, lambda: cutlass_scaled_matmul(a, b, scale_a, scale_b, out=c),
+            lambda: cutlass_scaled_matmul(a, b, scale_a, scale_b, out=c, stream_k=True)))
+    return c
+
+
+def _repeat(repeat: tuple, a, b, scale_a, scale_b, out, out_dtype):
+    """A repeat call along the ``(route, plan)`` its fingerprint's first call kept."""
+    import torch
+
+    route, plan = repeat
+    M, N = a.shape[0], b.shape[1]
+    c = out if out is not None else torch.empty((M, N), device=a.device,
+                                                dtype=out_dtype or torch.bfloat16)
+    a2, b2 = _aligned_copies(a, b) if route.pad else (a, b)
+    ws, counts = launch_buffers(route.split, route.tail, M, N, a.device, scale_a, MAX_TILE_AREA)
+    return _follow(route, plan, a2, b2, c, scale_a, scale_b, ws, counts)
+
+
+def _first(a, b, scale_a, scale_b, out, out_dtype, order, persistent, tma, split_k,
+           order_params, print_):
+    """A fingerprint's first call: the door, then the plan on the operands as given or, where
+    TMA cannot read them, on aligned copies (kept under ``print_`` for repeat calls)."""
     import torch
 
     params = tuple(sorted(order_params.items()))
-    print_ = fingerprint((a, b, scale_a, scale_b, out),
-                         (out_dtype, order, persistent, tma, split_k, *params))
-    repeat = ROUTES.follow(print_, PLANS)
-    if repeat is not None:          # a repeat call: the door passed it before (.routes)
-        route, plan = repeat
-        M, N = a.shape[0], b.shape[1]
-        c = out if out is not None else torch.empty((M, N), device=a.device,
-                                                    dtype=out_dtype or torch.bfloat16)
-        a2, b2 = _aligned_copies(a, b) if route.pad else (a, b)
-        ws, counts = launch_buffers(route.split, route.tail, M, N, a.device, scale_a,
-                                    MAX_TILE_AREA)
-        return _follow(route, plan, a2, b2, c, scale_a, scale_b, ws, counts)
     M, N, K, rowwise, out_dtype = _check(a, b, scale_a, scale_b, out, out_dtype)
     _check_flags(persistent, tma)
     check_split(split_k, persistent, M, N)
@@ -143,9 +186,16 @@ def scaled_describe(a, b, scale_a, scale_b, order: str = "auto", *, out=None, ou
     check_split(split_k, persistent, a.shape[0], b.shape[1])
     _requested_order(order, order_params)
     params = tuple(sorted(order_params.items()))
-    found = ROUTES.follow(fingerprint((a, b, scale_a, scale_b, out),
-                                      (out_dtype, order, persistent, tma, split_k, *params)),
-                          PLANS)
+    print_ = fingerprint((a, b, scale_a, scale_b, out),
+                         (out_dtype, order, persistent, tma, split_k, *params))
+    kept = CLUSTERED.get(print_)
+    if kept:                        # CUTLASS's fp8 GEMM (.clustered), its own scheduler
+        config = CUTLASS_FP8_CONFIGS["stream_k" if kept == STREAM_K else "whole_tiles"]
+        return {"kernel": "cutlass", "config": config, "order": "sm90-persistent",
+                "p": None, "split_k": 1, "copies": "", "b_pitch_copy": False,
+                "b_kmajor_copy": False, "c_masked": False, "c_registers": False,
+                "tail_split": False}
+    found = ROUTES.follow(print_, PLANS)
     if found is None:
         return None
     route, plan = found

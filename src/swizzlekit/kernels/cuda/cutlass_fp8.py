@@ -1,0 +1,134 @@
+"""CUTLASS's Hopper fp8 GEMM in clusters of two CTAs (``cutlass_fp8.cu``), built by nvcc on
+first use and called through ctypes: ``D = (scale_a * scale_b) * (A B)`` in bf16 for e4m3 A
+(M x K, row-major) and B (K x N, K-major: ``b = bt.T``), one fp32 scale per tensor, read
+from the device.
+
+Its CTAs pair up along M and share each 128x256x128 tile of B by TMA multicast, with one
+producer and two consumer warpgroups and fp32 accumulation without periodic promotion (as
+``torch._scaled_mm``'s ``use_fast_accum``), in one of two schedules: whole tiles
+(data-parallel), or ``stream_k``: every tile's K steps dealt out evenly over one wave of
+CTAs, partial sums added through a workspace. On an H100 (docs/data/bench/cutlass_probe/fp8/)
+whole tiles ran 256 and 512 x 14336 x 4096 at 0.96x and 0.98x ``_scaled_mm``, where
+``scaled_matmul``'s Triton plan ran 0.90x; stream-K ran 727x5792x14064 at 0.92x (whole tiles
+0.62x, Triton 0.57x) and 762x8256x9952 at 0.95x (0.83x, 0.89x); each ran behind the Triton
+plan at other shapes (0.52x at 314x9664x14240 in whole tiles). It needs an sm_90 GPU, nvcc,
+and CUTLASS's headers; the library is built once (about two minutes) and cached as
+:mod:`.cutlass`'s.
+
+>>> CONFIGS["stream_k"]
+'128x256x128/c2x1/stream-k'
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from pathlib import Path
+
+from swizzlekit.errors import SwizzleKitError, ToolError, check_bool
+from swizzlekit.kernels.cuda.cutlass import (NVCC_FLAGS, CODES, compile_library, rows_aligned,
+                                             scratch)
+
+__all__ = ["CONFIGS", "build", "cutlass_scaled_matmul"]
+
+#: Its tile (M x N x K) and cluster (CTAs along M x N) in each schedule, as a plan's config
+#: reads.
+CONFIGS = {"whole_tiles": "128x256x128/c2x1", "stream_k": "128x256x128/c2x1/stream-k"}
+_SOURCE = Path(__file__).with_name("cutlass_fp8.cu")
+
+
+def build() -> Path:
+    """The shared library of ``cutlass_fp8.cu``, compiled by nvcc unless cached. Raises
+    :class:`~swizzlekit.errors.ToolError` where nvcc or CUTLASS's headers are missing, or
+    nvcc fails."""
+    return compile_library(_SOURCE, NVCC_FLAGS, "gemm_fp8", "CUTLASS's fp8 GEMM")
+
+
+@functools.lru_cache(maxsize=None)
+def _library():
+    path = build()
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as e:
+        raise ToolError(f"CUTLASS's fp8 GEMM library {path} does not load: {e}") from e
+    gemm, workspace = lib.swizzlekit_cutlass_fp8_gemm, lib.swizzlekit_cutlass_fp8_workspace
+    gemm.restype, workspace.restype = ctypes.c_int, ctypes.c_size_t
+    gemm.argtypes = ([ctypes.c_void_p] * 5 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
+                     + [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+                        ctypes.POINTER(ctypes.c_int)])
+    workspace.argtypes = [ctypes.c_int] * 4
+    return gemm, workspace
+
+
+@functools.lru_cache(maxsize=1024)
+def _workspace_bytes(device: int, M: int, N: int, K: int, stream_k: bool) -> int:
+    """The workspace a call of this shape and schedule needs on ``device`` (the SM count
+    sets the stream-K share), asked of the library once."""
+    return _library()[1](M, N, K, int(stream_k))
+
+
+def _check(a, b, scale_a, scale_b, out) -> tuple[int, int, int]:
+    import torch
+
+    for name, t in (("a", a), ("b", b)):
+        if not isinstance(t, torch.Tensor) or t.dim() != 2:
+            raise SwizzleKitError(f"{name} must be a 2-D torch tensor; got {type(t).__name__}")
+        if t.dtype != torch.float8_e4m3fn:
+            raise SwizzleKitError(f"{name}'s dtype {t.dtype} is not valid; choose one of: "
+                                  "float8_e4m3fn")
+        if t.device.type != "cuda" or t.device != a.device:
+            raise SwizzleKitError(f"{name} must be on a CUDA device, as a; it is on {t.device}")
+    (M, K), N = a.shape, b.shape[1]
+    if b.shape[0] != K:
+        raise SwizzleKitError(f"a is {M} x {K} but b is {b.shape[0]} x {N}: inner sizes differ")
+    if min(M, N, K) < 1 or max(M, N, K) >= 2**31:
+        raise SwizzleKitError(f"sizes must be from 1 to 2**31 - 1; got {M}x{N}x{K}")
+    if not rows_aligned(a) or not rows_aligned(b.T):
+        raise SwizzleKitError("a must be row-major and b K-major (b = bt.T for a row-major bt), "
+                              "K a multiple of 16, rows 16 bytes apart and aligned (TMA's rule); "
+                              f"got {M}x{N}x{K} in strides {a.stride()} and {b.stride()}")
+    if N % 8:
+        raise SwizzleKitError(f"N must be a multiple of 8 (C's bf16 rows in 16-byte multiples); "
+                              f"got {M}x{N}x{K}")
+    for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if (not isinstance(s, torch.Tensor) or s.numel() != 1 or s.dtype != torch.float32
+                or s.device != a.device):
+            raise SwizzleKitError(f"{name} must be one float32 value on {a.device}, a tensor; "
+                                  f"got {getattr(s, 'shape', type(s).__name__)}")
+    if out is not None and (not isinstance(out, torch.Tensor) or out.dtype != torch.bfloat16
+                            or tuple(out.shape) != (M, N) or out.device != a.device
+                            or not rows_aligned(out)):
+        raise SwizzleKitError(f"out must be a {M} x {N} bfloat16 tensor on {a.device}, "
+                              "row-major in rows 16 bytes apart and aligned (N a multiple of 8)")
+    return M, N, K
+
+
+def cutlass_scaled_matmul(a, b, scale_a, scale_b, *, out=None, stream_k: bool = False):
+    """``(scale_a * a) @ (scale_b * b)`` in bf16 for e4m3 ``a`` (M x K, row-major) and K-major
+    ``b`` (K x N, ``bt.T``) with one fp32 scale each, on an sm_90 GPU, by CUTLASS's fp8 GEMM
+    in clusters of two CTAs, in whole tiles or ``stream_k``; ``out`` (M x N, bf16) may be
+    given. K must be a multiple of 16 and N of 8, rows 16-byte multiples apart and pointers
+    16-byte aligned (TMA's rule)."""
+    import torch
+
+    check_bool("stream_k", stream_k)
+    M, N, K = _check(a, b, scale_a, scale_b, out)
+    if out is None:
+        out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device)
+    capability = torch.cuda.get_device_capability(a.device)
+    if capability != (9, 0):
+        raise ToolError(f"CUTLASS's fp8 GEMM is built for sm_90a (Hopper); this GPU is "
+                        f"sm_{capability[0]}{capability[1]}")
+    gemm = _library()[0]
+    bt = b.T
+    with torch.cuda.device(a.device):
+        ws = scratch(a.device, _workspace_bytes(a.device.index, M, N, K, stream_k))
+        err = ctypes.c_int(0)
+        code = gemm(a.data_ptr(), bt.data_ptr(), out.data_ptr(), scale_a.data_ptr(),
+                    scale_b.data_ptr(), M, N, K, a.stride(0), bt.stride(0), out.stride(0),
+                    int(stream_k), ws.data_ptr(), ws.numel(),
+                    torch.cuda.current_stream(a.device).cuda_stream, ctypes.byref(err))
+    if code:
+        raise ToolError(f"CUTLASS's fp8 GEMM at {M}x{N}x{K}: {CODES.get(code, f'code {code}')}"
+                        + (f" (CUDA error {err.value})" if err.value else ""))
+    return out

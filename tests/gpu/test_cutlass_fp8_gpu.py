@@ -1,0 +1,99 @@
+"""GPU tier: CUTLASS's fp8 GEMM in clusters against float64 on fresh scaled e4m3 operands,
+output poisoned with NaN first: the shapes the route times, ragged M and N, an odd number of
+M tiles (the last cluster half empty), strided views; and the route in ``scaled_matmul``.
+Skipped off sm_90 or without nvcc."""
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def gemm():
+    from swizzlekit.kernels.cuda import cutlass, cutlass_fp8
+
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs an sm_90 GPU")
+    if cutlass.headers() is None or cutlass.nvcc() is None:
+        pytest.skip("needs nvcc and the nvidia-cutlass wheel's headers")
+    return cutlass_fp8.cutlass_scaled_matmul
+
+
+@pytest.mark.parametrize("stream_k", [False, True], ids=["whole_tiles", "stream_k"])
+@pytest.mark.parametrize("m,n,k", [(256, 14336, 4096), (129, 136, 128), (1, 8, 16),
+                                   (385, 1000, 1008), (700, 4104, 4000), (727, 5792, 14064)])
+def test_against_float64(gemm, m, n, k, stream_k):
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda")
+    out = poisoned(m, n, torch.bfloat16, "cuda")
+    assert gemm(a, b, sa, sb, out=out, stream_k=stream_k) is out
+    assert relative_error(out, ref=ref) < 1e-2
+    again = gemm(a, b, sa, sb, stream_k=stream_k)       # a fresh output, the workspace reused
+    assert relative_error(again, ref=ref) < 1e-2
+
+
+def test_scales_are_read_from_the_device_on_every_call(gemm):
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(300, 512, 256, "cuda")
+    out = gemm(a, b, sa, sb)
+    sa.mul_(3.0)                                         # the same tensor, a new value
+    assert relative_error(gemm(a, b, sa, sb, out=out), ref=ref * 3.0) < 1e-2
+
+
+def test_views_with_wider_rows(gemm):
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(500, 512, 992, "cuda")
+    wide_a = torch.empty(500, 1024, device="cuda", dtype=a.dtype)
+    wide_a[:, :992] = a
+    wide_bt = torch.empty(512, 1040, device="cuda", dtype=a.dtype)
+    wide_bt[:, :992] = b.T
+    full = torch.full((500, 520), float("nan"), device="cuda", dtype=torch.bfloat16)
+    out = full[:, :512]
+    gemm(wide_a[:, :992], wide_bt[:, :992].T, sa, sb, out=out)
+    assert relative_error(out, ref=ref) < 1e-2
+    assert torch.isnan(full[:, 512:]).all()              # nothing written past the view
+
+
+def test_door_on_the_gpu(gemm):
+    from swizzlekit.errors import SwizzleKitError
+    from swizzlekit.lab.verify import scaled_operands
+
+    a, b, sa, sb, _ = scaled_operands(64, 64, 64, "cuda", rowwise=True)
+    with pytest.raises(SwizzleKitError, match="scale_a must be one float32 value"):
+        gemm(a, b, sa, sb)
+    a, b, sa, sb, _ = scaled_operands(64, 64, 64, "cuda")
+    with pytest.raises(SwizzleKitError, match="a must be row-major and b K-major"):
+        gemm(a, b.contiguous(), sa, sb)
+    wide = torch.zeros(64, 80, device="cuda").to(a.dtype)
+    with pytest.raises(SwizzleKitError, match="K a multiple of 16"):   # rows 80 bytes apart,
+        gemm(wide[:, :72], wide[:, :72].T, sa, sb)                      # 72 long
+    with pytest.raises(SwizzleKitError, match="N must be a multiple of 8"):
+        gemm(a, b[:, :60], sa, sb)
+    with pytest.raises(SwizzleKitError, match="out must be a 64 x 64 bfloat16 tensor"):
+        gemm(a, b, sa, sb, out=torch.empty(64, 64, device="cuda", dtype=torch.float16))
+
+
+def test_scaled_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm):
+    from swizzlekit.kernels.triton import scaled as sc
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(512, 14336, 4096, "cuda")
+    for _ in range(2):                       # the first call times both, the second follows
+        out = poisoned(512, 14336, torch.bfloat16, "cuda")
+        assert sc.scaled_matmul(a, b, sa, sb, out=out) is out
+        assert relative_error(out, ref=ref) < 1e-2
+    kept = sc.CLUSTERED.get(sc.fingerprint((a, b, sa, sb, out),
+                                           (None, "auto", False, None, None)))
+    assert kept in (0, 1, sc.STREAM_K)
+    described = sc.scaled_describe(a, b, sa, sb, out=out)
+    assert (described["kernel"] == "cutlass") is bool(kept)
+    assert described["config"].endswith("stream-k") is (kept == sc.STREAM_K)
+    for _ in range(2):                       # an order asked for: Triton's plan, untimed
+        fresh = poisoned(512, 14336, torch.bfloat16, "cuda")
+        assert sc.scaled_matmul(a, b, sa, sb, "grouped", out=fresh, group=8) is fresh
+        assert relative_error(fresh, ref=ref) < 1e-2
+    assert sc.scaled_describe(a, b, sa, sb, "grouped", out=fresh, group=8)["kernel"] != "cutlass"
