@@ -82,6 +82,20 @@ def gpu_config_lists(monkeypatch):
 
 
 # ------------------------------------------------------------------- GPU tier fixtures
+@pytest.fixture(scope="module")
+def cutlass_ready():
+    """Skips the test off an sm_90 GPU or without nvcc and the nvidia-cutlass wheel's headers
+    (what CUTLASS's GEMMs need, :mod:`swizzlekit.kernels.cuda.cutlass`)."""
+    import torch
+
+    from swizzlekit.kernels.cuda import cutlass
+
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs an sm_90 GPU")
+    if cutlass.headers() is None or cutlass.nvcc() is None:
+        pytest.skip("needs nvcc and the nvidia-cutlass wheel's headers")
+
+
 @pytest.fixture
 def padded_route(monkeypatch):
     """``check(module, run, mark="pad")``: a ragged call's route through its copies. With

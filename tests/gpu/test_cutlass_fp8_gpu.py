@@ -10,13 +10,9 @@ torch = pytest.importorskip("torch")
 
 
 @pytest.fixture(scope="module")
-def gemm():
-    from swizzlekit.kernels.cuda import cutlass, cutlass_fp8
+def gemm(cutlass_ready):
+    from swizzlekit.kernels.cuda import cutlass_fp8
 
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("needs an sm_90 GPU")
-    if cutlass.headers() is None or cutlass.nvcc() is None:
-        pytest.skip("needs nvcc and the nvidia-cutlass wheel's headers")
     return cutlass_fp8.cutlass_scaled_matmul
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build",
-           "NVCC_FLAGS", "compile_library", "scratch", "rows_aligned", "cutlass_matmul", "CODES"]
+           "NVCC_FLAGS", "compile_library", "entry_points", "scratch", "rows_aligned", "cutlass_matmul", "CODES"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -129,20 +129,27 @@ def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
     return out
 
 
-@functools.lru_cache(maxsize=None)
-def _library(dtype: str):
-    path = build(dtype)
+def entry_points(path: Path, what: str, gemm: str, gemm_args: list, workspace: str,
+                 workspace_ints: int):
+    """The library at ``path``'s GEMM (returning an int code) and workspace-size functions,
+    typed: ``gemm_args`` and ``workspace_ints`` ints. A library that does not load is a
+    :class:`~swizzlekit.errors.ToolError` naming ``what``."""
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as e:
-        raise ToolError(f"CUTLASS's GEMM library {path} does not load: {e}") from e
-    gemm, workspace = lib.swizzlekit_cutlass_gemm, lib.swizzlekit_cutlass_workspace
-    gemm.restype, workspace.restype = ctypes.c_int, ctypes.c_size_t
-    gemm.argtypes = ([ctypes.c_void_p] * 3 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
-                     + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
-                        ctypes.POINTER(ctypes.c_int)])
-    workspace.argtypes = [ctypes.c_int] * 3
-    return gemm, workspace
+        raise ToolError(f"{what} library {path} does not load: {e}") from e
+    run, size = getattr(lib, gemm), getattr(lib, workspace)
+    run.restype, size.restype = ctypes.c_int, ctypes.c_size_t
+    run.argtypes, size.argtypes = gemm_args, [ctypes.c_int] * workspace_ints
+    return run, size
+
+
+@functools.lru_cache(maxsize=None)
+def _library(dtype: str):
+    args = ([ctypes.c_void_p] * 3 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
+            + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)])
+    return entry_points(build(dtype), "CUTLASS's GEMM", "swizzlekit_cutlass_gemm", args,
+                        "swizzlekit_cutlass_workspace", 3)
 
 
 _WORKSPACE: dict = {}

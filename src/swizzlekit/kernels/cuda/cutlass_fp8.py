@@ -26,8 +26,8 @@ import functools
 from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError, ToolError, check_bool
-from swizzlekit.kernels.cuda.cutlass import (NVCC_FLAGS, CODES, compile_library, rows_aligned,
-                                             scratch)
+from swizzlekit.kernels.cuda.cutlass import (CODES, NVCC_FLAGS, compile_library, entry_points,
+                                             rows_aligned, scratch)
 
 __all__ = ["CONFIGS", "build", "cutlass_scaled_matmul"]
 
@@ -46,18 +46,11 @@ def build() -> Path:
 
 @functools.lru_cache(maxsize=None)
 def _library():
-    path = build()
-    try:
-        lib = ctypes.CDLL(str(path))
-    except OSError as e:
-        raise ToolError(f"CUTLASS's fp8 GEMM library {path} does not load: {e}") from e
-    gemm, workspace = lib.swizzlekit_cutlass_fp8_gemm, lib.swizzlekit_cutlass_fp8_workspace
-    gemm.restype, workspace.restype = ctypes.c_int, ctypes.c_size_t
-    gemm.argtypes = ([ctypes.c_void_p] * 5 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
-                     + [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
-                        ctypes.POINTER(ctypes.c_int)])
-    workspace.argtypes = [ctypes.c_int] * 4
-    return gemm, workspace
+    args = ([ctypes.c_void_p] * 5 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
+            + [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+               ctypes.POINTER(ctypes.c_int)])
+    return entry_points(build(), "CUTLASS's fp8 GEMM", "swizzlekit_cutlass_fp8_gemm", args,
+                        "swizzlekit_cutlass_fp8_workspace", 4)
 
 
 @functools.lru_cache(maxsize=1024)
