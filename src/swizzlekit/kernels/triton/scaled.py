@@ -59,6 +59,7 @@ TAILS = PlanCache()
 #: (0), CUTLASS's fp8 GEMM in clusters in whole tiles (1) and in stream-K (:data:`STREAM_K`)
 #: each fingerprint's first call timed fastest.
 CLUSTERED = PlanCache(4096)
+#: :data:`CLUSTERED`'s mark for CUTLASS's fp8 GEMM in stream-K.
 STREAM_K = 2
 #: Whether calls may time a tail split; off, every call runs its plain plan (a switch for
 #: measuring the two against each other).
