@@ -43,8 +43,8 @@ class KernelSpec:
     #: ``describe(a, b, out=..., **kw)`` with ``run``'s arguments: how the call runs now (the
     #: route and plan its earlier calls kept, :func:`.triton.matmul.describe`), or None.
     describe: Callable | None = None
-    #: ``accepts(m, n, k)``: whether it runs that shape on the benchmark's contiguous operands
-    #: (None: every shape); the benchmark skips the others.
+    #: ``accepts(m, n, k, precision)``: whether it runs that shape in that precision on the
+    #: benchmark's contiguous operands (None: every shape); the benchmark skips the others.
     accepts: Callable | None = None
 
 
@@ -99,10 +99,24 @@ def _baseline(a, b, out=None, scale_a=None, scale_b=None, **_):
     return matmul_baseline(a, b, out=out, scale_a=scale_a, scale_b=scale_b)
 
 
-def _cutlass(a, b, out=None, **_):
+def _cutlass(a, b, out=None, scale_a=None, scale_b=None, **_):
+    if scale_a is not None:                  # fp8, whole tiles
+        from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul
+
+        return cutlass_scaled_matmul(a, b, scale_a, scale_b, out=out)
     from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
 
     return cutlass_matmul(a, b, out=out)
+
+
+def _cutlass_accepts(m: int, n: int, k: int, precision: str) -> bool:
+    """What CUTLASS's GEMMs take on contiguous operands: rows of 16-byte multiples (K of 8
+    16-bit or 16 fp8 elements; C's and 16-bit B's rows, N, of 8).
+
+    >>> _cutlass_accepts(3000, 5000, 4000, "bf16"), _cutlass_accepts(256, 14336, 4008, "fp8")
+    (True, False)
+    """
+    return n % CUTLASS_ALIGN == 0 and k % (16 if precision == "fp8" else CUTLASS_ALIGN) == 0
 
 
 def _table(a, b, out=None, precision="tf32", order="auto", **params):
@@ -141,11 +155,11 @@ KERNELS: dict[str, KernelSpec] = {k.name: k for k in [
                "the bar a Triton user starts from: tutorial-03's shape (grouped order, pointer "
                "loads, 8 autotuned configs; fp8: its fp8 configs, scales in the epilogue)",
                _baseline),
-    KernelSpec("cutlass", "cuda (nvcc, CUTLASS)", ("fp16", "bf16"), False,
+    KernelSpec("cutlass", "cuda (nvcc, CUTLASS)", ("fp16", "bf16", "fp8"), False,
                "CUTLASS's Hopper GEMM in clusters of two CTAs sharing B's tiles by TMA multicast "
-               "(what Triton 3.6 cannot give a kernel); sm_90, row-major 16-byte-aligned rows; "
-               "built by nvcc on first use", _cutlass,
-               accepts=lambda m, n, k: n % CUTLASS_ALIGN == 0 and k % CUTLASS_ALIGN == 0),
+               "(what Triton 3.6 cannot give a kernel); sm_90, 16-byte-aligned rows (fp8: B "
+               "K-major, one scale a tensor, whole tiles); built by nvcc on first use", _cutlass,
+               accepts=_cutlass_accepts),
     KernelSpec("table_gemm", "triton", ("fp16", "bf16"), True,
                "fixed 128x128x64 tiles reading the order from a table (the L2 measurements)",
                _table),

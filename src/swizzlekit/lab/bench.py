@@ -82,7 +82,7 @@ def runs(suites: Iterable[str], precisions: Iterable[str], kernels: Iterable[str
                     raise SwizzleKitError(f"unknown kernel {name!r}; valid kernels: "
                                           + ", ".join(KERNELS))
                 spec = KERNELS[name]
-                if prec not in spec.dtypes or (spec.accepts and not spec.accepts(*shape)):
+                if prec not in spec.dtypes or (spec.accepts and not spec.accepts(*shape, prec)):
                     continue
                 for o, params in (orders if spec.takes_order else [("", {})]):
                     out.append(Run(suite, shape, prec, name, o, tuple(sorted(params.items()))))

@@ -36,7 +36,10 @@ using ElementAB = cutlass::float_e4m3_t;
 using ElementD = cutlass::bfloat16_t;
 constexpr int kAlignAB = 16;                           // elements: 16-byte rows and pointers
 constexpr int kAlignD = 8;
-using TileShape = Shape<_128, _256, _128>;
+#ifndef SWIZZLEKIT_TILE_N                              // the library: 256; probes build
+#define SWIZZLEKIT_TILE_N 256                          // other widths (-DSWIZZLEKIT_TILE_N=192)
+#endif
+using TileShape = Shape<_128, Int<SWIZZLEKIT_TILE_N>, _128>;
 using ClusterShape = Shape<_2, _1, _1>;
 
 using Scales = fusion::Sm90ScalarBroadcast<float, Stride<_0, _0, int64_t>, 2>;
