@@ -244,3 +244,44 @@ def test_scaled_describe_reads_the_kept_route(monkeypatch):
                           (lambda: scaled.scaled_describe(a, b, sa, sb, split_k=0), "split_k")]:
         with pytest.raises(SwizzleKitError, match=message):
             call()
+
+
+@pytest.mark.parametrize("kept", [0, 1, 2], ids=["triton", "whole_tiles", "stream_k"])
+def test_the_cutlass_route_keeps_what_the_first_call_timed(monkeypatch, kept):
+    """Where the route holds (put by hand here: it needs an sm_90 GPU), the first call runs
+    its Triton plan and times it against CUTLASS in both schedules; later calls of the same
+    fingerprint run what it kept, in the schedule kept, and ``scaled_describe`` names it.
+    CUTLASS is a stub here that writes the float64 product, so each call's sum is checked."""
+    from swizzlekit.kernels.triton import scaled
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    monkeypatch.setattr(scaled, "CLUSTERED", scaled.PlanCache(8))
+    monkeypatch.setattr(scaled, "fp8_clustered_route", lambda *args: True)
+    calls, timed = [], []
+    a, b, sa, sb, ref = scaled_operands(64, 48, 64, "cpu")
+
+    def cutlass(a_, b_, sa_, sb_, *, out=None, stream_k=False):
+        calls.append(stream_k)
+        return out.copy_(ref)
+
+    def pick(triton_call, *cutlass_calls):
+        timed.append(len(cutlass_calls))
+        for call in (triton_call, *cutlass_calls):
+            call()
+        return kept
+
+    monkeypatch.setattr(scaled, "cutlass_scaled_matmul", cutlass)
+    monkeypatch.setattr(scaled, "pick_clustered", pick)
+    for call in range(3):
+        out = poisoned(64, 48, torch.bfloat16, "cpu")
+        assert scaled.scaled_matmul(a, b, sa, sb, out=out) is out
+        err = relative_error(out, ref=ref)
+        assert err == err and err < scaled.TOLERANCE["bfloat16"], (call, err)
+    assert timed == [2]                                   # timed once, three candidates
+    assert calls == [False, True] + [kept == scaled.STREAM_K] * 2 * bool(kept)
+    described = scaled.scaled_describe(a, b, sa, sb, out=out)
+    if kept:
+        assert described["kernel"] == "cutlass"
+        assert described["config"].endswith("stream-k") is (kept == scaled.STREAM_K)
+    else:
+        assert described is None or described["kernel"] != "cutlass"
