@@ -93,3 +93,18 @@ def test_scaled_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm):
         assert sc.scaled_matmul(a, b, sa, sb, "grouped", out=fresh, group=8) is fresh
         assert relative_error(fresh, ref=ref) < 1e-2
     assert sc.scaled_describe(a, b, sa, sb, "grouped", out=fresh, group=8)["kernel"] != "cutlass"
+
+
+def test_stream_k_on_two_streams_at_once(gemm):
+    """Each stream has its own workspace, so stream-K's partial sums of two GEMMs in flight
+    at once never mix."""
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(727, 5792, 4096, "cuda")
+    torch.cuda.synchronize()
+    outs = []
+    for stream in (torch.cuda.Stream(), torch.cuda.Stream()):
+        with torch.cuda.stream(stream):
+            outs += [gemm(a, b, sa, sb, stream_k=True) for _ in range(3)]
+    torch.cuda.synchronize()
+    assert all(relative_error(out, ref=ref) < 1e-2 for out in outs)

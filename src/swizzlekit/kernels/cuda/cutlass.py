@@ -163,12 +163,15 @@ def _workspace_bytes(dtype: str, device: int, M: int, N: int, K: int) -> int:
 
 
 def scratch(device, nbytes: int):
-    """A scratch buffer of at least ``nbytes`` on ``device``, kept between calls."""
+    """A scratch buffer of at least ``nbytes`` on ``device``, kept between calls: one for each
+    stream, so that GEMMs on two streams at once (stream-K's partial sums among them) never
+    share one."""
     import torch
 
-    buf = _WORKSPACE.get(device)
+    key = (device, torch.cuda.current_stream(device).cuda_stream)
+    buf = _WORKSPACE.get(key)
     if buf is None or buf.numel() < nbytes:
-        buf = _WORKSPACE[device] = torch.empty(max(nbytes, 1), dtype=torch.uint8, device=device)
+        buf = _WORKSPACE[key] = torch.empty(max(nbytes, 1), dtype=torch.uint8, device=device)
     return buf
 
 
