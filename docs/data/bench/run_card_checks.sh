@@ -26,6 +26,13 @@
 #            250 s each on a warm H100), into OUT/P.tgz
 #   report   `swizzlekit report --measure` on this card's preset (h100-sxm or h200, by
 #            nvidia-smi's name; about 210 s on a fresh machine), into OUT/report.tgz
+#   cutlass  both CUTLASS GPU test files (tests/gpu/test_cutlass*_gpu.py; about 60 s with the
+#            libraries cached); then the fp8 tile widths of build/widths/*.so (builds of
+#            cutlass_fp8.cu with -DSWIZZLEKIT_TILE_N) in both schedules on the held-out fp8
+#            shapes (cutlass_probe/fp8/variants.py --two-schedules; about 150 s)
+# CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2) and the
+# nvidia-cutlass wheel in .whl/ were carried, they are unpacked and installed first, and
+# SWIZZLEKIT_CACHE points at them, so no part builds with nvcc.
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
 # `heldout wave tail`, or `orders`, or `split tf32`, or `regs tf32`, or one of `bf16`, `fp16`,
 # `fp8`, or `report`. The device returns at most 8 files a call: tar OUT into one file before
@@ -35,6 +42,9 @@ OUT=$1
 shift
 mkdir -p "$OUT"
 python3 -m pip install -q --no-deps --no-build-isolation -e . > /dev/null 2>&1
+ls .whl/nvidia_cutlass-*.whl > /dev/null 2>&1 && python3 -m pip install -q --no-deps .whl/nvidia_cutlass-*.whl > /dev/null 2>&1
+for t in build/carry/*.txz; do [ -f "$t" ] && tar xJf "$t"; done
+[ -d build/sk2/cutlass ] && export SWIZZLEKIT_CACHE=$PWD/build/sk2
 nvidia-smi --query-gpu=name,uuid,driver_version --format=csv > "$OUT/gpu.txt"
 export PYTHONUNBUFFERED=1
 for part in "$@"; do
@@ -85,7 +95,15 @@ for part in "$@"; do
             > "$OUT/report.log" 2>&1
           tail -n 8 "$OUT/report.log"; mv "$OUT/report.log" "$OUT/report/"
           (cd "$OUT" && tar czf report.tgz report && rm -rf report) ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 report" >&2
+    cutlass) timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_cutlass_gpu.py \
+               tests/gpu/test_cutlass_fp8_gpu.py > "$OUT/cutlass_tests.txt" 2>&1
+             tail -n 2 "$OUT/cutlass_tests.txt"
+             [ -d build/widths ] && timeout 300 python3 docs/data/bench/cutlass_probe/fp8/variants.py \
+               --two-schedules build/widths "$OUT/widths.jsonl" 279x15968x13056 558x7184x16048 \
+               302x14976x7056 992x27248x15632 418x8400x12288 283x4608x9952 404x3776x5952 \
+               643x19408x10480 345x27792x12544 691x22176x2112 256x14336x4096 512x14336x4096 \
+               > "$OUT/widths.txt" 2>&1 && cut -c1-400 "$OUT/widths.txt" ;;
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 report cutlass" >&2
        exit 2 ;;
   esac
 done
