@@ -212,3 +212,32 @@ def test_rows_aligned_is_every_rule_at_once(dtype):
                           and offset * size % 16 == 0)
                 assert cutlass.rows_aligned(t) == expect, (offset, cols, stride)
     assert not cutlass.rows_aligned(base[:32 * 16 // size].view(32, -1).T)   # column-major
+
+
+def test_no_route_times_anything_under_autotune_0(monkeypatch, capsys):
+    """SWIZZLEKIT_AUTOTUNE=0 times nothing: neither route is taken, and `kernels configs`
+    does not say the first call times CUTLASS."""
+    import json
+
+    from swizzlekit.cli import main
+    from swizzlekit.kernels.triton import clustered, configs
+
+    monkeypatch.setattr(configs, "_MODE", "0")
+    for mnk, precision in (("3000x5000x4000", "bf16"), ("512x14336x4096", "fp8")):
+        assert main(["kernels", "configs", "--mnk", mnk, "--precision", precision, "--gpu",
+                     "h100-sxm", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["clustered_timed"] is False
+    monkeypatch.setattr(clustered, "available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: (9, 0))
+    a, bt = _fp8(512, 4096), _fp8(14336, 4096)
+    c = torch.empty(512, 14336, dtype=torch.bfloat16)
+    fake = type("FakeCuda", (), {"type": "cuda"})()
+    monkeypatch.setattr(torch.Tensor, "device", property(lambda self: fake))
+    try:
+        assert not clustered.fp8_clustered_route(a, bt.T, c, torch.ones(()), torch.ones(()),
+                                                 "auto", False, None, None, {})
+        monkeypatch.setattr(configs, "_MODE", "model")
+        assert clustered.fp8_clustered_route(a, bt.T, c, torch.ones(()), torch.ones(()),
+                                             "auto", False, None, None, {})
+    finally:
+        monkeypatch.undo()

@@ -145,13 +145,13 @@ def _large_swapped(plan) -> bool:
 
 def _clustered(plan) -> bool:
     """Whether the call's first call times CUTLASS's clustered GEMM (:mod:`.clustered`'s rules
-    for contiguous operands on an sm_90 preset, fp8 with one scale per tensor and bf16 out;
-    nvcc and the headers aside)."""
+    for contiguous operands on an sm_90 preset, fp8 with one scale per tensor and bf16 out,
+    not under ``SWIZZLEKIT_AUTOTUNE=0``; nvcc and the headers aside)."""
     from swizzlekit.gpus import gpu
     from swizzlekit.kernels.cuda.cutlass import ALIGN
     from swizzlekit.kernels.triton.clustered import fp8_sized, sized
 
-    if plan.persistent or gpu(plan.gpu).arch != "sm_90" or plan.copies:
+    if plan.persistent or gpu(plan.gpu).arch != "sm_90" or plan.copies or plan.mode == "0":
         return False
     if plan.precision == "fp8":                  # A and Bᵀ in rows of K bytes, C of N bf16
         return plan.K % 16 == 0 and plan.N % 8 == 0 and fp8_sized(plan.M, plan.N, plan.K)

@@ -18,7 +18,7 @@ library is built once, in about a minute, then cached), the order left to the mo
 ("auto"), no persistent grid, no split of K asked for, and A, B and C row-major in rows of
 16-byte multiples on 16-byte-aligned pointers, from :data:`CLUSTER_MIN_M` rows and
 M*N*K = :data:`CLUSTER_MIN_MNK`. ``SWIZZLEKIT_CUTLASS=0`` (read once a process) turns it
-off.
+off, and ``SWIZZLEKIT_AUTOTUNE=0`` (no timing at all) leaves the Triton plan.
 
 >>> misaligned_b(2, 5000), misaligned_b(2, 5120), misaligned_b(4, 5000)
 (True, False, False)
@@ -35,6 +35,7 @@ from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
 from swizzlekit.kernels.cuda.cutlass_fp8 import CONFIGS as CUTLASS_FP8_CONFIGS
 from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul
 from swizzlekit.kernels.triton.auto_order import AUTO
+from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
            "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "CUTLASS_FP8_CONFIGS",
@@ -103,7 +104,8 @@ def fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent: bool, tma,
     """Whether a checked fp8 call's first call times CUTLASS's fp8 GEMM: the order left to
     the model, no persistent grid, no split of K asked for, one scale per tensor, a bf16 C,
     A and Bᵀ and C row-major in rows of 16-byte multiples on 16-byte-aligned pointers, an
-    sm_90 GPU, :func:`fp8_sized`, and nvcc and CUTLASS's headers found."""
+    sm_90 GPU, :func:`fp8_sized`, nvcc and CUTLASS's headers found, and timing allowed (not
+    ``SWIZZLEKIT_AUTOTUNE=0``)."""
     import torch
 
     M, K = a.shape
@@ -112,12 +114,13 @@ def fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent: bool, tma,
             and split_k in (None, 1) and a.device.type == "cuda"
             and scale_a.numel() == 1 and scale_b.numel() == 1 and c.dtype == torch.bfloat16
             and all(rows_aligned(t) for t in (a, b.T, c)) and fp8_sized(M, N, K)
+            and current_mode() != "0"
             and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
 
 
 def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params: dict) -> bool:
     """Whether a checked 16-bit call's first call times the clustered GEMM (the module's
-    rules)."""
+    rules; never under ``SWIZZLEKIT_AUTOTUNE=0``, which times nothing)."""
     import torch
 
     M, K = a.shape
@@ -126,7 +129,7 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
             and split_k in (None, 1) and a.device.type == "cuda"
             and a.dtype in (torch.float16, torch.bfloat16) and b.dtype == a.dtype
             and c.dtype == a.dtype and all(rows_aligned(t) for t in (a, b, c))
-            and sized(M, N, K, b.stride(0))
+            and sized(M, N, K, b.stride(0)) and current_mode() != "0"
             and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
 
 
