@@ -5,7 +5,9 @@ Skipped off sm_90 or without nvcc."""
 
 import pytest
 
-pytestmark = pytest.mark.gpu
+# gpu_slow: nvcc builds CUTLASS's libraries on first use (about a minute each) unless
+# SWIZZLEKIT_CACHE holds them; the tier's SWIZZLEKIT_AUTOTUNE=0 never takes their routes
+pytestmark = [pytest.mark.gpu, pytest.mark.gpu_slow]
 torch = pytest.importorskip("torch")
 
 
