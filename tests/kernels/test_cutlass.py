@@ -241,3 +241,14 @@ def test_no_route_times_anything_under_autotune_0(monkeypatch, capsys):
                                              "auto", False, None, None, {})
     finally:
         monkeypatch.undo()
+
+
+def test_a_library_without_its_entry_points_is_a_tool_error():
+    import ctypes.util
+
+    libc = ctypes.util.find_library("c")            # loads, but holds no GEMM
+    if libc is None:
+        pytest.skip("no C library to load here")
+    with pytest.raises(ToolError, match="lacks its entry points"):
+        cutlass.entry_points(libc, "CUTLASS's GEMM", "swizzlekit_cutlass_gemm", [],
+                             "swizzlekit_cutlass_workspace", 3)

@@ -36,8 +36,9 @@ from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
-__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "headers", "nvcc", "build",
-           "NVCC_FLAGS", "compile_library", "entry_points", "scratch", "rows_aligned", "cutlass_matmul", "CODES"]
+__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES", "headers",
+           "nvcc", "build", "compile_library", "entry_points", "scratch", "rows_aligned",
+           "cutlass_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -48,11 +49,12 @@ CONFIG = "128x256x64/c2x1"
 #: The longest nvcc may take to build one element type (seconds).
 BUILD_TIMEOUT_S = 900
 _SOURCE = Path(__file__).with_name("cutlass_gemm.cu")
+#: nvcc's flags for every CUTLASS library (sm_90a: wgmma, TMA multicast, clusters).
 NVCC_FLAGS = ("-std=c++17", "-O3", "-DNDEBUG", "-arch=sm_90a", "--expt-relaxed-constexpr",
-          "-shared", "-Xcompiler", "-fPIC")
+              "-shared", "-Xcompiler", "-fPIC")
 #: What the library's return codes mean.
 CODES = {1: "CUTLASS cannot run these arguments", 2: "its workspace was too small",
-          3: "its initialization failed", 4: "the launch failed"}
+         3: "its initialization failed", 4: "the launch failed"}
 
 
 def headers() -> tuple[Path, str] | None:
@@ -138,7 +140,10 @@ def entry_points(path: Path, what: str, gemm: str, gemm_args: list, workspace: s
         lib = ctypes.CDLL(str(path))
     except OSError as e:
         raise ToolError(f"{what} library {path} does not load: {e}") from e
-    run, size = getattr(lib, gemm), getattr(lib, workspace)
+    try:
+        run, size = getattr(lib, gemm), getattr(lib, workspace)
+    except AttributeError as e:
+        raise ToolError(f"{what} library {path} lacks its entry points: {e}") from e
     run.restype, size.restype = ctypes.c_int, ctypes.c_size_t
     run.argtypes, size.argtypes = gemm_args, [ctypes.c_int] * workspace_ints
     return run, size
