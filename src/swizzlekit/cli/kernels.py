@@ -207,16 +207,17 @@ def _configs(args: argparse.Namespace) -> int:
                + (", so here always: the configs above are not timed" if regs_alone else ""))
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, {how} "
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES, C_REGS_RULE_MIN_M)")
-    if _clustered(plan) and plan.precision == "fp8":
+    clustered = _clustered(plan)
+    if clustered and plan.precision == "fp8":
         lines.append("CUTLASS's fp8 GEMM in clusters of two CTAs sharing B's tiles "
                      "(128x256x128/c2x1), in whole tiles and in stream-K: the first call times "
                      "both against this plan, the fastest kept, where nvcc and CUTLASS's headers "
                      "are found and each operand has one scale (kernels/triton/clustered.py)")
-    elif _clustered(plan):
+    elif clustered:
         lines.append("CUTLASS's GEMM in clusters of two CTAs sharing B's tiles (128x256x64/c2x1): "
                      "B's rows do not all start on 64-byte boundaries, so the first call times it "
                      "against this plan, the faster kept, where nvcc and CUTLASS's headers are "
                      "found (kernels/triton/clustered.py)")
     lines += [f"hint: {h}" for h in plan.hints]
-    emit({**plan.to_dict(), "clustered_timed": _clustered(plan)}, args.json, "\n".join(lines))
+    emit({**plan.to_dict(), "clustered_timed": clustered}, args.json, "\n".join(lines))
     return 0

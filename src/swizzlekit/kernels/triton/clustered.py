@@ -40,7 +40,7 @@ from swizzlekit.kernels.triton.configs import current_mode
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
            "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "CUTLASS_FP8_CONFIGS",
            "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "fp8_sized", "fp8_clustered_route",
-           "cutlass_scaled_matmul"]
+           "cutlass_scaled_matmul", "described"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
@@ -131,6 +131,18 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
             and c.dtype == a.dtype and all(rows_aligned(t) for t in (a, b, c))
             and sized(M, N, K, b.stride(0)) and current_mode() != "0"
             and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
+
+
+def described(config: str) -> dict:
+    """What ``describe`` and ``scaled_describe`` say of a call whose first call kept CUTLASS's
+    GEMM of ``config``: its own persistent scheduler, K whole, no copies.
+
+    >>> described(CUTLASS_CONFIG)["order"]
+    'sm90-persistent'
+    """
+    return {"kernel": "cutlass", "config": config, "order": "sm90-persistent", "p": None,
+            "split_k": 1, "copies": "", "b_pitch_copy": False, "b_kmajor_copy": False,
+            "c_masked": False, "c_registers": False, "tail_split": False}
 
 
 def pick_clustered(triton_call, *cutlass_calls) -> int:

@@ -48,7 +48,7 @@ from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks
 from swizzlekit.kernels.triton.express import _express, _follow_copies
 from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
 from swizzlekit.kernels.triton.clustered import (CUTLASS_CONFIG, clustered_route,
-                                                 cutlass_matmul, pick_clustered)
+                                                 cutlass_matmul, described, pick_clustered)
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
@@ -238,10 +238,7 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     options = _options(order, precision, persistent, tma, split_k, order_params)
     print_ = fingerprint((a, b, out), options)
     if CLUSTERED.get(print_):       # CUTLASS's clustered GEMM (.clustered), its own scheduler
-        return {"kernel": "cutlass", "config": CUTLASS_CONFIG, "order": "sm90-persistent",
-                "p": None, "split_k": 1, "copies": "", "b_pitch_copy": False,
-                "b_kmajor_copy": False, "c_masked": False, "c_registers": False,
-                "tail_split": False}
+        return described(CUTLASS_CONFIG)
     found = ROUTES.follow(print_, PLANS)
     if found is None:
         return None

@@ -28,7 +28,8 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags
 from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.triton.clustered import (CUTLASS_FP8_CONFIGS, cutlass_scaled_matmul,
-                                                 fp8_clustered_route, pick_clustered)
+                                                 described, fp8_clustered_route,
+                                                 pick_clustered)
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _one_per_sm, _sms
 from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
 from swizzlekit.kernels.triton.pad import pad_k
@@ -191,11 +192,8 @@ def scaled_describe(a, b, scale_a, scale_b, order: str = "auto", *, out=None, ou
                          (out_dtype, order, persistent, tma, split_k, *params))
     kept = CLUSTERED.get(print_)
     if kept:                        # CUTLASS's fp8 GEMM (.clustered), its own scheduler
-        config = CUTLASS_FP8_CONFIGS["stream_k" if kept == STREAM_K else "whole_tiles"]
-        return {"kernel": "cutlass", "config": config, "order": "sm90-persistent",
-                "p": None, "split_k": 1, "copies": "", "b_pitch_copy": False,
-                "b_kmajor_copy": False, "c_masked": False, "c_registers": False,
-                "tail_split": False}
+        return described(CUTLASS_FP8_CONFIGS["stream_k" if kept == STREAM_K
+                                              else "whole_tiles"])
     found = ROUTES.follow(print_, PLANS)
     if found is None:
         return None
