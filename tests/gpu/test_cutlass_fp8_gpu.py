@@ -114,3 +114,23 @@ def test_stream_k_on_two_streams_at_once(gemm):
             outs += [gemm(a, b, sa, sb, stream_k=True) for _ in range(3)]
     torch.cuda.synchronize()
     assert all(relative_error(out, ref=ref) < 1e-2 for out in outs)
+
+
+@pytest.mark.parametrize("kept", [1, 2], ids=["whole_tiles", "stream_k"])
+def test_a_call_kept_on_cutlass_launches_past_the_door(gemm, kept, monkeypatch):
+    """A repeat call of a fingerprint kept on CUTLASS (either schedule) launches it without
+    the door's checks, into a fresh output where none is given, on the current stream."""
+    from swizzlekit.kernels.triton import scaled as sc
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    monkeypatch.setattr(sc, "CLUSTERED", sc.PlanCache(8))
+    a, b, sa, sb, ref = scaled_operands(300, 1032, 512, "cuda")
+    sc.CLUSTERED.put(sc.fingerprint((a, b, sa, sb, None), (None, "auto", False, None, None)),
+                     kept)
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        outs = [sc.scaled_matmul(a, b, sa, sb) for _ in range(2)]
+    torch.cuda.synchronize()
+    assert outs[0].data_ptr() != outs[1].data_ptr()
+    assert all(relative_error(out, ref=ref) < 1e-2 for out in outs)
+    assert sc.scaled_describe(a, b, sa, sb)["config"].endswith("stream-k") is (kept == 2)

@@ -78,3 +78,22 @@ def test_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm, monkeypatch)
         assert mm.matmul(a, b, out=fresh, order="grouped", group=8) is fresh
         assert relative_error(fresh, a, b) < 1e-2
     assert mm.describe(a, b, out=fresh, order="grouped", group=8)["kernel"] == "tma"
+
+
+def test_a_call_kept_on_cutlass_launches_past_the_door(gemm, monkeypatch):
+    """A repeat call of a fingerprint kept on CUTLASS launches it without the door's checks,
+    into a fresh output where none is given and into ``out`` where one is."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    monkeypatch.setattr(mm, "CLUSTERED", mm.PlanCache(8))
+    a, b = random_operands(300, 1000, 512, torch.float16, "cuda")
+    options = mm._options("auto", "tf32", False, None, None, {})
+    out = poisoned(300, 1000, torch.float16, "cuda")
+    for given in (None, out):
+        mm.CLUSTERED.put(mm.fingerprint((a, b, given), options), True)
+    fresh = [mm.matmul(a, b) for _ in range(2)]
+    assert mm.matmul(a, b, out=out) is out
+    assert fresh[0].data_ptr() != fresh[1].data_ptr()
+    assert all(relative_error(c, a, b) < 1e-2 for c in (*fresh, out))
+    assert mm.describe(a, b)["kernel"] == "cutlass"

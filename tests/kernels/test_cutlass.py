@@ -252,3 +252,13 @@ def test_a_library_without_its_entry_points_is_a_tool_error():
     with pytest.raises(ToolError, match="lacks its entry points"):
         cutlass.entry_points(libc, "CUTLASS's GEMM", "swizzlekit_cutlass_gemm", [],
                              "swizzlekit_cutlass_workspace", 3)
+
+
+@pytest.mark.parametrize("code,error,says", [
+    (1, 0, "CUTLASS cannot run these arguments"), (2, 0, "its workspace was too small"),
+    (3, 0, "its initialization failed"), (4, 700, "the launch failed (CUDA error 700)"),
+    (9, 0, "code 9")])
+def test_a_failed_launch_names_the_shape_and_the_cause(code, error, says):
+    e = cutlass.failed("CUTLASS's GEMM", (300, 1000, 512), code, error)
+    assert isinstance(e, ToolError)
+    assert str(e) == f"CUTLASS's GEMM at 300x1000x512: {says}"

@@ -37,8 +37,8 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES", "headers",
-           "nvcc", "build", "compile_library", "entry_points", "scratch", "rows_aligned",
-           "cutlass_matmul"]
+           "nvcc", "build", "compile_library", "entry_points", "scratch", "run_entry", "failed",
+           "rows_aligned", "cutlass_matmul", "launch_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -167,17 +167,40 @@ def _workspace_bytes(dtype: str, device: int, M: int, N: int, K: int) -> int:
     return _library(dtype)[1](M, N, K)
 
 
-def scratch(device, nbytes: int):
+def scratch(device, stream: int, nbytes: int):
     """A scratch buffer of at least ``nbytes`` on ``device``, kept between calls: one for each
-    stream, so that GEMMs on two streams at once (stream-K's partial sums among them) never
-    share one."""
+    stream (``stream``: its handle), so that GEMMs on two streams at once (stream-K's partial
+    sums among them) never share one."""
     import torch
 
-    key = (device, torch.cuda.current_stream(device).cuda_stream)
-    buf = _WORKSPACE.get(key)
+    buf = _WORKSPACE.get((device, stream))
     if buf is None or buf.numel() < nbytes:
-        buf = _WORKSPACE[key] = torch.empty(max(nbytes, 1), dtype=torch.uint8, device=device)
+        buf = _WORKSPACE[device, stream] = torch.empty(max(nbytes, 1), dtype=torch.uint8,
+                                                       device=device)
     return buf
+
+
+def run_entry(gemm, args: tuple, device, nbytes) -> tuple[int, int]:
+    """``gemm(*args, workspace, its bytes, stream, &cuda_error)`` on ``device``'s current
+    stream with :func:`scratch`'s buffer of ``nbytes()`` bytes (a callable, asked on
+    ``device``): the library's code and CUDA's error. ``device`` is made current only for the
+    call and only where it is not (a kernel launches on the current device's streams): the
+    host's share of a call stays small."""
+    import torch
+
+    if device.index != torch.cuda.current_device():
+        with torch.cuda.device(device):
+            return run_entry(gemm, args, device, nbytes)
+    stream = torch.cuda.current_stream().cuda_stream
+    ws, err = scratch(device, stream, nbytes()), ctypes.c_int(0)
+    code = gemm(*args, ws.data_ptr(), ws.numel(), stream, ctypes.byref(err))
+    return code, err.value
+
+
+def failed(what: str, shape: tuple, code: int, error: int) -> ToolError:
+    """The :class:`~swizzlekit.errors.ToolError` of a library's nonzero ``code``."""
+    return ToolError(f"{what} at {'x'.join(map(str, shape))}: {CODES.get(code, f'code {code}')}"
+                     + (f" (CUDA error {error})" if error else ""))
 
 
 def rows_aligned(t) -> bool:
@@ -235,15 +258,18 @@ def cutlass_matmul(a, b, *, out=None):
     if capability != (9, 0):
         raise ToolError(f"CUTLASS's GEMM is built for sm_90a (Hopper); this GPU is "
                         f"sm_{capability[0]}{capability[1]}")
+    return launch_matmul(a, b, out)
+
+
+def launch_matmul(a, b, out):
+    """:func:`cutlass_matmul`'s launch, for arguments its door passed (a repeat call of a
+    fingerprint whose first call was checked): no checks, the least host time."""
+    (M, K), N = a.shape, b.shape[1]
     dtype = str(a.dtype).removeprefix("torch.")
-    gemm = _library(dtype)[0]
-    with torch.cuda.device(a.device):
-        ws = scratch(a.device, _workspace_bytes(dtype, a.device.index, M, N, K))
-        err = ctypes.c_int(0)
-        code = gemm(a.data_ptr(), b.data_ptr(), out.data_ptr(), M, N, K, a.stride(0),
-                    b.stride(0), out.stride(0), ws.data_ptr(), ws.numel(),
-                    torch.cuda.current_stream(a.device).cuda_stream, ctypes.byref(err))
+    code, error = run_entry(_library(dtype)[0], (a.data_ptr(), b.data_ptr(), out.data_ptr(), M,
+                                                 N, K, a.stride(0), b.stride(0), out.stride(0)),
+                            a.device,
+                            lambda: _workspace_bytes(dtype, a.device.index, M, N, K))
     if code:
-        raise ToolError(f"CUTLASS's GEMM at {M}x{N}x{K}: {CODES.get(code, f'code {code}')}"
-                        + (f" (CUDA error {err.value})" if err.value else ""))
+        raise failed("CUTLASS's GEMM", (M, N, K), code, error)
     return out

@@ -31,16 +31,16 @@ import os
 
 from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
-from swizzlekit.kernels.cuda.cutlass import cutlass_matmul
+from swizzlekit.kernels.cuda.cutlass import cutlass_matmul, launch_matmul
 from swizzlekit.kernels.cuda.cutlass_fp8 import CONFIGS as CUTLASS_FP8_CONFIGS
-from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul
+from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul, launch_scaled
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
            "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "CUTLASS_FP8_CONFIGS",
            "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "fp8_sized", "fp8_clustered_route",
-           "cutlass_scaled_matmul", "described"]
+           "cutlass_scaled_matmul", "described", "launch_matmul", "launch_scaled"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them

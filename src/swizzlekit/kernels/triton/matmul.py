@@ -48,7 +48,8 @@ from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks
 from swizzlekit.kernels.triton.express import _express, _follow_copies
 from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
 from swizzlekit.kernels.triton.clustered import (CUTLASS_CONFIG, clustered_route,
-                                                 cutlass_matmul, described, pick_clustered)
+                                                 cutlass_matmul, described, launch_matmul,
+                                                 pick_clustered)
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
@@ -135,8 +136,12 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     """
     options = _options(order, precision, persistent, tma, split_k, order_params)
     print_ = fingerprint((a, b, out), options)
-    if CLUSTERED.get(print_):       # its first call timed CUTLASS's clustered GEMM faster
-        return cutlass_matmul(a, b, out=out)
+    if CLUSTERED.get(print_):       # its first call timed CUTLASS's clustered GEMM faster;
+        import torch                # the door passed it then
+
+        return launch_matmul(a, b, out if out is not None else
+                             torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype,
+                                         device=a.device))
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
         return _repeat(repeat, a, b, out, print_, precision)

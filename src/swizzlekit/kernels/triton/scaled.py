@@ -29,7 +29,7 @@ from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.triton.clustered import (CUTLASS_FP8_CONFIGS, cutlass_scaled_matmul,
                                                  described, fp8_clustered_route,
-                                                 pick_clustered)
+                                                 launch_scaled, pick_clustered)
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _one_per_sm, _sms
 from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
 from swizzlekit.kernels.triton.pad import pad_k
@@ -105,8 +105,12 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     options = (out_dtype, order, persistent, tma, split_k, *params)
     print_ = fingerprint((a, b, scale_a, scale_b, out), options)
     kept = CLUSTERED.get(print_)
-    if kept:                        # its first call timed CUTLASS's fp8 GEMM faster
-        return cutlass_scaled_matmul(a, b, scale_a, scale_b, out=out, stream_k=kept == STREAM_K)
+    if kept:                        # its first call timed CUTLASS's fp8 GEMM faster; the
+        import torch                # door passed it then
+
+        c = out if out is not None else torch.empty((a.shape[0], b.shape[1]), device=a.device,
+                                                    dtype=torch.bfloat16)
+        return launch_scaled(a, b, scale_a, scale_b, c, kept == STREAM_K)
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
         return _repeat(repeat, a, b, scale_a, scale_b, out, out_dtype)
