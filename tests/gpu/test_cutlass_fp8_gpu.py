@@ -32,6 +32,40 @@ def test_against_float64(gemm, m, n, k, stream_k):
     assert relative_error(again, ref=ref) < 1e-2
 
 
+SWAPPED = ["96x128x128/c1x2/swap-ab", "96x128x128/c2x1/swap-ab", "160x128x128/c2x1/swap-ab",
+           "192x128x128/c2x1/swap-ab"]
+
+
+@pytest.mark.parametrize("stream_k", [False, True], ids=["whole_tiles", "stream_k"])
+@pytest.mark.parametrize("tiles", SWAPPED)
+@pytest.mark.parametrize("m,n,k", [(302, 14976, 1024), (279, 136, 128), (1, 8, 16),
+                                   (558, 1000, 1008), (97, 4104, 4000)])
+def test_swapped_tiles_against_float64(gemm, tiles, m, n, k, stream_k):
+    """D^T = Bt A^T in each swapped build: ragged M and N, one row, an odd tile count in
+    clusters along M (the last cluster half empty), D^T written column-major into D."""
+    from swizzlekit.kernels.cuda.cutlass_fp8 import SWAPPED as BUILDS
+    from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
+
+    assert tiles in BUILDS
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda")
+    out = poisoned(m, n, torch.bfloat16, "cuda")
+    assert gemm(a, b, sa, sb, out=out, stream_k=stream_k, tiles=tiles) is out
+    assert relative_error(out, ref=ref) < 1e-2
+
+
+def test_swapped_views_with_wider_rows(gemm):
+    """Row strides wider than the rows reach a swapped build as its B's and D's strides."""
+    from swizzlekit.lab.verify import relative_error, scaled_operands
+
+    a, b, sa, sb, ref = scaled_operands(300, 512, 992, "cuda")
+    wide_a = torch.empty(300, 1024, device="cuda", dtype=a.dtype)
+    wide_a[:, :992] = a
+    full = torch.full((300, 520), float("nan"), device="cuda", dtype=torch.bfloat16)
+    gemm(wide_a[:, :992], b, sa, sb, out=full[:, :512], tiles=SWAPPED[2])
+    assert relative_error(full[:, :512], ref=ref) < 1e-2
+    assert torch.isnan(full[:, 512:]).all()              # nothing written past the view
+
+
 def test_scales_are_read_from_the_device_on_every_call(gemm):
     from swizzlekit.lab.verify import relative_error, scaled_operands
 
@@ -75,27 +109,34 @@ def test_door_on_the_gpu(gemm):
         gemm(a, b, sa, sb, out=torch.empty(64, 64, device="cuda", dtype=torch.float16))
 
 
-def test_scaled_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm, monkeypatch):
+@pytest.mark.parametrize("m,n,k", [(512, 14336, 4096), (302, 14976, 7056)],
+                         ids=["own_tiles", "swapped"])
+def test_scaled_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm, m, n, k,
+                                                                     monkeypatch):
     from swizzlekit.kernels.triton import configs
 
     # the tier runs SWIZZLEKIT_AUTOTUNE=0, under which the route times nothing
     monkeypatch.setattr(configs, "_MODE", "model")
     from swizzlekit.kernels.triton import scaled as sc
+    from swizzlekit.kernels.cuda.cutlass_fp8 import config
+    from swizzlekit.kernels.triton.clustered import fp8_candidates
     from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
 
-    a, b, sa, sb, ref = scaled_operands(512, 14336, 4096, "cuda")
+    a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda")
     for _ in range(2):                       # the first call times both, the second follows
-        out = poisoned(512, 14336, torch.bfloat16, "cuda")
+        out = poisoned(m, n, torch.bfloat16, "cuda")
         assert sc.scaled_matmul(a, b, sa, sb, out=out) is out
         assert relative_error(out, ref=ref) < 1e-2
     kept = sc.CLUSTERED.get(sc.fingerprint((a, b, sa, sb, out),
                                            (None, "auto", False, None, None)))
-    assert kept in (0, 1, sc.STREAM_K)
+    assert kept == 0 or kept in fp8_candidates(m)
     described = sc.scaled_describe(a, b, sa, sb, out=out)
     assert (described["kernel"] == "cutlass") is bool(kept)
-    assert described["config"].endswith("stream-k") is (kept == sc.STREAM_K)
+    if kept:
+        assert described["config"] == config(*kept)
+    assert len(fp8_candidates(m)) == (4 if m == 302 else 2)
     for _ in range(2):                       # an order asked for: Triton's plan, untimed
-        fresh = poisoned(512, 14336, torch.bfloat16, "cuda")
+        fresh = poisoned(m, n, torch.bfloat16, "cuda")
         assert sc.scaled_matmul(a, b, sa, sb, "grouped", out=fresh, group=8) is fresh
         assert relative_error(fresh, ref=ref) < 1e-2
     assert sc.scaled_describe(a, b, sa, sb, "grouped", out=fresh, group=8)["kernel"] != "cutlass"
@@ -116,10 +157,13 @@ def test_stream_k_on_two_streams_at_once(gemm):
     assert all(relative_error(out, ref=ref) < 1e-2 for out in outs)
 
 
-@pytest.mark.parametrize("kept", [1, 2], ids=["whole_tiles", "stream_k"])
+@pytest.mark.parametrize("kept", [("128x256x128/c2x1", False),
+                                  ("160x128x128/c2x1/swap-ab", True)], ids=["own", "swapped"])
 def test_a_call_kept_on_cutlass_launches_past_the_door(gemm, kept, monkeypatch):
-    """A repeat call of a fingerprint kept on CUTLASS (either schedule) launches it without
-    the door's checks, into a fresh output where none is given, on the current stream."""
+    """A repeat call of a fingerprint kept on CUTLASS (its tiles and schedule) launches it
+    without the door's checks, into a fresh output where none is given, on the current
+    stream."""
+    from swizzlekit.kernels.cuda.cutlass_fp8 import config
     from swizzlekit.kernels.triton import scaled as sc
     from swizzlekit.lab.verify import relative_error, scaled_operands
 
@@ -133,4 +177,4 @@ def test_a_call_kept_on_cutlass_launches_past_the_door(gemm, kept, monkeypatch):
     torch.cuda.synchronize()
     assert outs[0].data_ptr() != outs[1].data_ptr()
     assert all(relative_error(out, ref=ref) < 1e-2 for out in outs)
-    assert sc.scaled_describe(a, b, sa, sb)["config"].endswith("stream-k") is (kept == 2)
+    assert sc.scaled_describe(a, b, sa, sb)["config"] == config(*kept)

@@ -121,10 +121,12 @@ def test_cli_builds_both_libraries_or_says_what_is_missing(monkeypatch, capsys, 
     from swizzlekit.kernels.cuda import cutlass_fp8
 
     monkeypatch.setattr(cutlass, "build", lambda dtype: tmp_path / f"gemm_{dtype}.so")
-    monkeypatch.setattr(cutlass_fp8, "build", lambda: tmp_path / "gemm_fp8.so")
+    monkeypatch.setattr(cutlass_fp8, "build", lambda tiles: tmp_path / f"gemm_fp8_{hash(tiles)}.so")
     assert main(["kernels", "build", "--cutlass", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["cutlass"]
-    assert [r["dtype"] for r in rows] == ["bfloat16", "float16", "float8_e4m3fn"]
+    assert [r["dtype"] for r in rows] == ["bfloat16", "float16"] + ["float8_e4m3fn"] * 5
+    assert [r["tiles"] for r in rows[2:]] == [cutlass_fp8.TILES, *cutlass_fp8.SWAPPED]
+    assert len({r["path"] for r in rows}) == 7
     assert main(["kernels", "build", "--cutlass", "--arch", "sm_80"]) == 2
     assert "--cutlass builds for sm_90a only" in capsys.readouterr().err
     monkeypatch.undo()
@@ -163,9 +165,11 @@ def test_fp8_build_names_what_is_missing(monkeypatch, tmp_path):
         cutlass_fp8.build()
     monkeypatch.setattr(cutlass, "headers", lambda: (tmp_path, "0"))
     monkeypatch.setattr(cutlass, "nvcc", lambda: "/bin/false")
-    with (pytest.warns(UserWarning, match="building CUTLASS's fp8 GEMM with nvcc"),
-          pytest.raises(ToolError, match=r"nvcc could not build CUTLASS's fp8 GEMM \(exit 1\)")):
-        cutlass_fp8.build()
+    for tiles in (cutlass_fp8.TILES, *cutlass_fp8.SWAPPED):
+        with (pytest.warns(UserWarning, match=f"building CUTLASS's fp8 GEMM in {tiles} with"),
+              pytest.raises(ToolError, match=f"nvcc could not build CUTLASS's fp8 GEMM in "
+                            f"{tiles} \\(exit 1\\)")):
+            cutlass_fp8.build(tiles)
 
 
 @pytest.mark.slow
@@ -262,3 +266,44 @@ def test_a_failed_launch_names_the_shape_and_the_cause(code, error, says):
     e = cutlass.failed("CUTLASS's GEMM", (300, 1000, 512), code, error)
     assert isinstance(e, ToolError)
     assert str(e) == f"CUTLASS's GEMM at 300x1000x512: {says}"
+
+
+@pytest.mark.parametrize("tiles", ["128x256x128", "96x128x128/c2x1", None])
+def test_fp8_tiles_are_named(tiles):
+    from swizzlekit.kernels.cuda import cutlass_fp8
+
+    with pytest.raises(SwizzleKitError, match="tiles .* is not valid; choose one of: "
+                       "128x256x128/c2x1, 96x128x128/c1x2/swap-ab"):
+        cutlass_fp8.build(tiles)
+
+
+def test_padded_rows_are_the_least_cover_in_whole_clusters():
+    """Every M from 1 to 2048 in every build: whole tiles, whole clusters along M, and no
+    cluster more than M needs."""
+    from swizzlekit.kernels.cuda.cutlass_fp8 import SWAPPED, TILES, padded_rows
+
+    for tiles, (rows, along_m, _) in {TILES: (128, 2, 1), **SWAPPED}.items():
+        for M in range(1, 2049):
+            covered = padded_rows(M, tiles)
+            assert covered >= M and covered % (rows * along_m) == 0
+            assert covered - rows * along_m < M, (tiles, M)
+
+
+def test_fp8_tiles_swap_exactly_where_the_library_pads_by_a_third():
+    """Every M of the route's rows: its own tiles where they pad M by less than
+    FP8_SWAP_PAD, else a swapped build padding no more than any other (ties: taller tiles)."""
+    from swizzlekit.kernels.cuda.cutlass_fp8 import SWAPPED, TILES, padded_rows
+    from swizzlekit.kernels.triton.clustered import FP8_CLUSTER_M, FP8_SWAP_PAD, fp8_tiles
+
+    swapped = 0
+    for M in range(FP8_CLUSTER_M[0], FP8_CLUSTER_M[1] + 1):
+        tiles = fp8_tiles(M)
+        if padded_rows(M, TILES) < FP8_SWAP_PAD * M:
+            assert tiles == TILES
+            continue
+        swapped += 1
+        least = min(padded_rows(M, t) for t in SWAPPED)
+        assert tiles in SWAPPED and padded_rows(M, tiles) == least
+        assert SWAPPED[tiles][0] == max(r for t, (r, *_) in SWAPPED.items()
+                                        if padded_rows(M, t) == least)
+    assert swapped == (384 - 256) + (576 - 512)           # 257-384 and 513-576 rows

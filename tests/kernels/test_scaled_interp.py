@@ -246,22 +246,28 @@ def test_scaled_describe_reads_the_kept_route(monkeypatch):
             call()
 
 
-@pytest.mark.parametrize("kept", [0, 1, 2], ids=["triton", "whole_tiles", "stream_k"])
+@pytest.mark.parametrize("kept", range(5), ids=["triton", "own", "own_stream_k", "swapped",
+                                                 "swapped_stream_k"])
 def test_the_cutlass_route_keeps_what_the_first_call_timed(monkeypatch, kept):
     """Where the route holds (put by hand here: it needs an sm_90 GPU), the first call runs
-    its Triton plan and times it against CUTLASS in both schedules; later calls of the same
-    fingerprint run what it kept, in the schedule kept, and ``scaled_describe`` names it.
-    CUTLASS is a stub here that writes the float64 product, so each call's sum is checked."""
+    its Triton plan and times it against each CUTLASS candidate (64 rows: its own tiles and
+    the swapped build, each in both schedules); later calls of the same fingerprint run what
+    it kept, in the tiles and schedule kept, and ``scaled_describe`` names it. CUTLASS is a
+    stub here that writes the float64 product, so each call's sum is checked."""
+    from swizzlekit.kernels.cuda.cutlass_fp8 import config
     from swizzlekit.kernels.triton import scaled
+    from swizzlekit.kernels.triton.clustered import fp8_candidates
     from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
 
     monkeypatch.setattr(scaled, "CLUSTERED", scaled.PlanCache(8))
     monkeypatch.setattr(scaled, "fp8_clustered_route", lambda *args: True)
     calls, timed = [], []
     a, b, sa, sb, ref = scaled_operands(64, 48, 64, "cpu")
+    candidates = fp8_candidates(64)
+    assert len(candidates) == 4 and "swap-ab" in candidates[2][0]
 
-    def cutlass(a_, b_, sa_, sb_, *, out=None, stream_k=False):
-        calls.append(stream_k)
+    def cutlass(a_, b_, sa_, sb_, *, out=None, stream_k=False, tiles=None):
+        calls.append((tiles, stream_k))
         return out.copy_(ref)
 
     def pick(triton_call, *cutlass_calls):
@@ -270,8 +276,8 @@ def test_the_cutlass_route_keeps_what_the_first_call_timed(monkeypatch, kept):
             call()
         return kept
 
-    def launch(a_, b_, sa_, sb_, out, stream_k):      # a repeat call: no door
-        calls.append(stream_k)
+    def launch(a_, b_, sa_, sb_, out, stream_k, tiles):  # a repeat call: no door
+        calls.append((tiles, stream_k))
         return out.copy_(ref)
 
     monkeypatch.setattr(scaled, "cutlass_scaled_matmul", cutlass)
@@ -282,11 +288,11 @@ def test_the_cutlass_route_keeps_what_the_first_call_timed(monkeypatch, kept):
         assert scaled.scaled_matmul(a, b, sa, sb, out=out) is out
         err = relative_error(out, ref=ref)
         assert err == err and err < scaled.TOLERANCE["bfloat16"], (call, err)
-    assert timed == [2]                                   # timed once, three candidates
-    assert calls == [False, True] + [kept == scaled.STREAM_K] * 2 * bool(kept)
+    assert timed == [4]                                   # timed once, five candidates
+    assert calls == list(candidates) + [candidates[kept - 1]] * 2 * bool(kept)
     described = scaled.scaled_describe(a, b, sa, sb, out=out)
     if kept:
         assert described["kernel"] == "cutlass"
-        assert described["config"].endswith("stream-k") is (kept == scaled.STREAM_K)
+        assert described["config"] == config(*candidates[kept - 1])
     else:
         assert described is None or described["kernel"] != "cutlass"

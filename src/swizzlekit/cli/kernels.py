@@ -66,17 +66,20 @@ def _build_cutlass(args: argparse.Namespace) -> int:
 
     from swizzlekit.errors import SwizzleKitError
     from swizzlekit.kernels.cuda import cutlass_fp8
-    from swizzlekit.kernels.cuda.cutlass import ELEMENTS, build
+    from swizzlekit.kernels.cuda.cutlass import CONFIG, ELEMENTS, build
 
     if args.arch not in ("sm_90", "sm_90a"):
         raise SwizzleKitError(f"--cutlass builds for sm_90a only; --arch {args.arch!r} is not "
                               f"valid with it (leave it out, or give sm_90 or sm_90a)")
     with warnings.catch_warnings():              # the build was asked for: no warning
         warnings.simplefilter("ignore")
-        rows = [{"dtype": dtype, "path": str(build(dtype))} for dtype in ELEMENTS]
-        rows.append({"dtype": "float8_e4m3fn", "path": str(cutlass_fp8.build())})
-    emit({"cutlass": rows}, args.json, "\n".join(f"cutlass {r['dtype']:13s} {r['path']}"
-                                                  for r in rows))
+        rows = [{"dtype": dtype, "tiles": CONFIG, "path": str(build(dtype))}
+                for dtype in ELEMENTS]
+        rows += [{"dtype": "float8_e4m3fn", "tiles": tiles,
+                  "path": str(cutlass_fp8.build(tiles))}
+                 for tiles in (cutlass_fp8.TILES, *cutlass_fp8.SWAPPED)]
+    emit({"cutlass": rows}, args.json, "\n".join(
+        f"cutlass {r['dtype']:13s} {r['tiles']:24s} {r['path']}" for r in rows))
     return 0
 
 
@@ -209,10 +212,13 @@ def _configs(args: argparse.Namespace) -> int:
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES, C_REGS_RULE_MIN_M)")
     clustered = _clustered(plan)
     if clustered and plan.precision == "fp8":
-        lines.append("CUTLASS's fp8 GEMM in clusters of two CTAs sharing B's tiles "
-                     "(128x256x128/c2x1), in whole tiles and in stream-K: the first call times "
-                     "both against this plan, the fastest kept, where nvcc and CUTLASS's headers "
-                     "are found and each operand has one scale (kernels/triton/clustered.py)")
+        from swizzlekit.kernels.triton.clustered import fp8_candidates
+
+        tiles = " and ".join(dict.fromkeys(t for t, _ in fp8_candidates(plan.M)))
+        lines.append(f"CUTLASS's fp8 GEMM in clusters of two CTAs ({tiles}), in whole tiles "
+                     "and in stream-K: the first call times each against this plan, the "
+                     "fastest kept, where nvcc and CUTLASS's headers are found and each "
+                     "operand has one scale (kernels/triton/clustered.py)")
     elif clustered:
         lines.append("CUTLASS's GEMM in clusters of two CTAs sharing B's tiles (128x256x64/c2x1): "
                      "B's rows do not all start on 64-byte boundaries, so the first call times it "

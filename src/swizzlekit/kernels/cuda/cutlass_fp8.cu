@@ -10,6 +10,13 @@
 //   cluster (2x1x1):   CTA 0 -> tile (m,   n)   A rows m*128..      Bt tile (n, k) <- half by
 //                      CTA 1 -> tile (m+1, n)   A rows (m+1)*128..  each CTA, multicast to both
 //
+// Built with -DSWIZZLEKIT_SWAP_AB=1 it runs on D^T = Bt A^T instead: CUTLASS's M is our N
+// (tiles of 128 columns) and its N our M, in tiles of SWIZZLEKIT_TILE_M rows (a multiple of
+// 32 up to 256, wgmma's N), so that few rows of A are wasted where M is not near a multiple
+// of 256 (302 rows: two tiles of 160, where pairs of 128-row tiles cover 512); D^T is written
+// column-major, which is our row-major D. SWIZZLEKIT_CLUSTER_N x SWIZZLEKIT_CLUSTER_M CTAs a
+// cluster (along our N x our M).
+//
 // The epilogue reads the two scales from the device (no launch to multiply them first) and
 // no C:   D = cast<bf16>( (scale_a * scale_b) * acc )
 //               Sm90Compute<multiplies>
@@ -19,6 +26,8 @@
 //
 // Compiled by nvcc by swizzlekit.kernels.cuda.cutlass_fp8.build; called through ctypes.
 #include <cuda_runtime.h>
+
+#include <utility>
 
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
@@ -39,8 +48,18 @@ constexpr int kAlignD = 8;
 #ifndef SWIZZLEKIT_TILE_N                              // the library: 256; probes build
 #define SWIZZLEKIT_TILE_N 256                          // other widths (-DSWIZZLEKIT_TILE_N=192)
 #endif
+#if SWIZZLEKIT_SWAP_AB
+#if !defined(SWIZZLEKIT_TILE_M) || !defined(SWIZZLEKIT_CLUSTER_N) || !defined(SWIZZLEKIT_CLUSTER_M)
+#error "a swapped build names its tile and cluster (SWIZZLEKIT_TILE_M, _CLUSTER_N, _CLUSTER_M)"
+#endif
+using TileShape = Shape<_128, Int<SWIZZLEKIT_TILE_M>, _128>;      // CUTLASS's M N K
+using ClusterShape = Shape<Int<SWIZZLEKIT_CLUSTER_N>, Int<SWIZZLEKIT_CLUSTER_M>, _1>;
+using LayoutD = cutlass::layout::ColumnMajor;                     // D^T
+#else
 using TileShape = Shape<_128, Int<SWIZZLEKIT_TILE_N>, _128>;
 using ClusterShape = Shape<_2, _1, _1>;
+using LayoutD = cutlass::layout::RowMajor;
+#endif
 
 using Scales = fusion::Sm90ScalarBroadcast<float, Stride<_0, _0, int64_t>, 2>;
 using ScaledAcc = fusion::Sm90EVT<
@@ -51,7 +70,7 @@ using ScaledAcc = fusion::Sm90EVT<
 using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
     cutlass::epilogue::collective::EpilogueTileAuto, float, float,
-    void, cutlass::layout::RowMajor, kAlignD, ElementD, cutlass::layout::RowMajor, kAlignD,
+    void, LayoutD, kAlignD, ElementD, LayoutD, kAlignD,
     cutlass::epilogue::TmaWarpSpecializedCooperative, ScaledAcc>::CollectiveOp;
 
 using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
@@ -80,10 +99,18 @@ static typename Gemm::Arguments arguments(const void* A, const void* Bt, void* D
   using Kernel = typename Gemm::GemmKernel;
   typename Kernel::StrideA sa{};                       // (lda, 1, 0): K contiguous
   typename Kernel::StrideB sb{};                       // (ldb, 1, 0): K contiguous (Bt's rows)
-  typename Kernel::StrideD sd{};                       // (ldd, 1, 0)
+  typename Kernel::StrideD sd{};                       // (ldd, 1, 0); swapped (1, ldd, 0)
+#if SWIZZLEKIT_SWAP_AB
+  get<0>(sa) = ldb;                                    // CUTLASS's A: Bt (N x K)
+  get<0>(sb) = lda;                                    // CUTLASS's B: A^T (K x M), K-major
+  get<1>(sd) = ldd;
+  std::swap(M, N);
+  std::swap(A, Bt);
+#else
   get<0>(sa) = lda;
   get<0>(sb) = ldb;
   get<0>(sd) = ldd;
+#endif
   cutlass::KernelHardwareInfo hw;
   cudaGetDevice(&hw.device_id);
   hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(hw.device_id);

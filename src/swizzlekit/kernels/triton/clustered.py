@@ -33,13 +33,16 @@ from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul, launch_matmul
 from swizzlekit.kernels.cuda.cutlass_fp8 import CONFIGS as CUTLASS_FP8_CONFIGS
-from swizzlekit.kernels.cuda.cutlass_fp8 import cutlass_scaled_matmul, launch_scaled
+from swizzlekit.kernels.cuda.cutlass_fp8 import (SWAPPED, TILES, cutlass_scaled_matmul,
+                                                 launch_scaled, padded_rows)
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
            "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "CUTLASS_FP8_CONFIGS",
-           "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "fp8_sized", "fp8_clustered_route",
+           "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized", "fp8_tiles",
+           "fp8_candidates",
+           "fp8_clustered_route",
            "cutlass_scaled_matmul", "described", "launch_matmul", "launch_scaled"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
@@ -60,6 +63,14 @@ FP8_CLUSTER_M = (256, 1024)
 #: ... and M*N*K above this: up to it (256 and 512 x 4096 x 4096) it ran 0.58-0.73x
 #: ``_scaled_mm`` where the Triton plan ran level.
 FP8_CLUSTER_MIN_MNK = 2**33
+#: ... in its own 128x256 tiles in pairs along M, and where those pad M by this ratio or
+#: more (M of 257-384 or 513-576 rows) also in the swapped build that pads M least. Over 16
+#: shapes of 256 to 992 rows (H200 and H100, docs/data/bench/cutlass_probe/fp8/swapped/) the
+#: best swapped build ran 5-24% ahead of the library's tiles at the 6 shapes they pad by
+#: 1.38-1.84 (279, 283, 302, 345, 353, 558 rows), and 2-20% behind at the 10 they pad by 1.25
+#: or less. On a set drawn afterwards in the swapped rows it ran ahead of them at 10 of 10 on
+#: an H200 but behind at 529 and 569 rows on an H100 (0.70 against 0.81x): hence both timed.
+FP8_SWAP_PAD = 4 / 3
 
 
 @functools.lru_cache(maxsize=None)
@@ -97,6 +108,36 @@ def fp8_sized(M: int, N: int, K: int) -> bool:
     (True, False, False)
     """
     return FP8_CLUSTER_M[0] <= M <= FP8_CLUSTER_M[1] and M * N * K > FP8_CLUSTER_MIN_MNK
+
+
+@functools.lru_cache(maxsize=4096)
+def fp8_tiles(M: int) -> str:
+    """The tiles of CUTLASS's fp8 GEMM that fit ``M`` rows best: its own
+    (:data:`~swizzlekit.kernels.cuda.cutlass_fp8.TILES`) unless they pad M by
+    :data:`FP8_SWAP_PAD` or more, else the build of
+    :data:`~swizzlekit.kernels.cuda.cutlass_fp8.SWAPPED` that pads M least (ties: the taller
+    tile, then the cluster along M).
+
+    >>> fp8_tiles(512), fp8_tiles(302), fp8_tiles(279), fp8_tiles(558)
+    ('128x256x128/c2x1', '160x128x128/c2x1/swap-ab', '96x128x128/c1x2/swap-ab', \
+'96x128x128/c2x1/swap-ab')
+    """
+    if padded_rows(M, TILES) < FP8_SWAP_PAD * M:
+        return TILES
+    return min(SWAPPED, key=lambda t: (padded_rows(M, t), -SWAPPED[t][0], -SWAPPED[t][1]))
+
+
+@functools.lru_cache(maxsize=4096)
+def fp8_candidates(M: int) -> tuple:
+    """``(tiles, stream_k)`` of each CUTLASS candidate the first call of ``M`` rows times
+    against its Triton plan: its own tiles in whole tiles and in stream-K, then, where
+    :func:`fp8_tiles` swaps, that build in both too.
+
+    >>> len(fp8_candidates(512)), fp8_candidates(302)[2:]
+    (2, (('160x128x128/c2x1/swap-ab', False), ('160x128x128/c2x1/swap-ab', True)))
+    """
+    tiles = fp8_tiles(M)
+    return tuple((t, stream_k) for t in dict.fromkeys((TILES, tiles)) for stream_k in (False, True))
 
 
 def fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent: bool, tma, split_k,

@@ -19,6 +19,8 @@ Reads top to bottom: launcher (door and route), plan, launch, validation. The ti
 
 from __future__ import annotations
 
+import functools
+
 import triton
 
 from swizzlekit.errors import SwizzleKitError
@@ -27,8 +29,9 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags
                                             _order_args, _requested_order, _slots, _tma_ok)
 from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
-from swizzlekit.kernels.triton.clustered import (CUTLASS_FP8_CONFIGS, cutlass_scaled_matmul,
-                                                 described, fp8_clustered_route,
+from swizzlekit.kernels.cuda.cutlass_fp8 import config as cutlass_config
+from swizzlekit.kernels.triton.clustered import (cutlass_scaled_matmul, described,
+                                                 fp8_candidates, fp8_clustered_route,
                                                  launch_scaled, pick_clustered)
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _one_per_sm, _sms
 from swizzlekit.kernels.triton.matmul_configs import FLAT_ORDERS
@@ -57,11 +60,9 @@ ROUTES = RouteCache(4096)
 #: split (``TAIL``) faster than its plain plan.
 TAILS = PlanCache()
 #: Where :func:`.clustered.fp8_clustered_route` (256 to 1024 rows): which of its Triton plan
-#: (0), CUTLASS's fp8 GEMM in clusters in whole tiles (1) and in stream-K (:data:`STREAM_K`)
-#: each fingerprint's first call timed fastest.
+#: (0) and CUTLASS's fp8 GEMM in clusters (its ``(tiles, stream_k)``, one of
+#: :func:`.clustered.fp8_candidates`) each fingerprint's first call timed fastest.
 CLUSTERED = PlanCache(4096)
-#: :data:`CLUSTERED`'s mark for CUTLASS's fp8 GEMM in stream-K.
-STREAM_K = 2
 #: Whether calls may time a tail split; off, every call runs its plain plan (a switch for
 #: measuring the two against each other).
 TAIL_SPLIT_ON = True
@@ -99,18 +100,20 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     From 256 to 1024 rows (M*N*K above 2**33, one scale per tensor, bf16 C, aligned rows,
     ``order="auto"``, on an sm_90 GPU; :func:`.clustered.fp8_clustered_route`), the first call
     also times CUTLASS's fp8 GEMM in clusters of two CTAs, in whole tiles and in stream-K,
-    against the Triton plan, and keeps the fastest.
+    against the Triton plan, and keeps the fastest: in 128x256 tiles, and where those pad M by
+    a third or more (257-384 and 513-576 rows) also on Cᵀ = Bᵀ Aᵀ in tiles of 96, 160 or 192
+    rows (:func:`.clustered.fp8_candidates`).
     """
     params = tuple(sorted(order_params.items()))
     options = (out_dtype, order, persistent, tma, split_k, *params)
     print_ = fingerprint((a, b, scale_a, scale_b, out), options)
     kept = CLUSTERED.get(print_)
-    if kept:                        # its first call timed CUTLASS's fp8 GEMM faster; the
-        import torch                # door passed it then
+    if kept:                        # its first call timed CUTLASS's fp8 GEMM faster, in
+        import torch                # these (tiles, stream_k); the door passed it then
 
         c = out if out is not None else torch.empty((a.shape[0], b.shape[1]), device=a.device,
                                                     dtype=torch.bfloat16)
-        return launch_scaled(a, b, scale_a, scale_b, c, kept == STREAM_K)
+        return launch_scaled(a, b, scale_a, scale_b, c, kept[1], kept[0])
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
         return _repeat(repeat, a, b, scale_a, scale_b, out, out_dtype)
@@ -126,9 +129,11 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
                     else _first(a, b, scale_a, scale_b, c, out_dtype, order, persistent, tma,
                                 split_k, order_params, print_))
 
-        CLUSTERED.put(print_, pick_clustered(
-            triton_call, lambda: cutlass_scaled_matmul(a, b, scale_a, scale_b, out=c),
-            lambda: cutlass_scaled_matmul(a, b, scale_a, scale_b, out=c, stream_k=True)))
+        candidates = fp8_candidates(a.shape[0])
+        picked = pick_clustered(triton_call, *(
+            functools.partial(cutlass_scaled_matmul, a, b, scale_a, scale_b, out=c,
+                              stream_k=stream_k, tiles=tiles) for tiles, stream_k in candidates))
+        CLUSTERED.put(print_, candidates[picked - 1] if picked else 0)
     return c
 
 
@@ -196,8 +201,7 @@ def scaled_describe(a, b, scale_a, scale_b, order: str = "auto", *, out=None, ou
                          (out_dtype, order, persistent, tma, split_k, *params))
     kept = CLUSTERED.get(print_)
     if kept:                        # CUTLASS's fp8 GEMM (.clustered), its own scheduler
-        return described(CUTLASS_FP8_CONFIGS["stream_k" if kept == STREAM_K
-                                              else "whole_tiles"])
+        return described(cutlass_config(*kept))
     found = ROUTES.follow(print_, PLANS)
     if found is None:
         return None
