@@ -26,10 +26,10 @@
 #            250 s each on a warm H100), into OUT/P.tgz
 #   report   `swizzlekit report --measure` on this card's preset (h100-sxm or h200, by
 #            nvidia-smi's name; about 210 s on a fresh machine), into OUT/report.tgz
-#   cutlass  both CUTLASS GPU test files (tests/gpu/test_cutlass*_gpu.py; about 60 s with the
-#            libraries cached); then the fp8 tile widths of build/widths/*.so (builds of
-#            cutlass_fp8.cu with -DSWIZZLEKIT_TILE_N) in both schedules on the held-out fp8
-#            shapes (cutlass_probe/fp8/variants.py --two-schedules; about 150 s)
+#   cutlass  both CUTLASS GPU test files (tests/gpu/test_cutlass*_gpu.py; about 90 s with the
+#            libraries cached); then scaled_matmul's CUTLASS route, five candidates, on two
+#            sets drawn for it: ten shapes in the swapped rows (seed 20261132) and ten over
+#            the route's rows (20261133) (cutlass_probe/fp8/heldout/route.py; about 100 s each)
 # CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2) and the
 # nvidia-cutlass wheel in .whl/ were carried, they are unpacked and installed first, and
 # SWIZZLEKIT_CACHE points at them, so no part builds with nvcc.
@@ -98,11 +98,10 @@ for part in "$@"; do
     cutlass) timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_cutlass_gpu.py \
                tests/gpu/test_cutlass_fp8_gpu.py > "$OUT/cutlass_tests.txt" 2>&1
              tail -n 2 "$OUT/cutlass_tests.txt"
-             [ -d build/widths ] && timeout 300 python3 docs/data/bench/cutlass_probe/fp8/variants.py \
-               --two-schedules build/widths "$OUT/widths.jsonl" 279x15968x13056 558x7184x16048 \
-               302x14976x7056 992x27248x15632 418x8400x12288 283x4608x9952 404x3776x5952 \
-               643x19408x10480 345x27792x12544 691x22176x2112 256x14336x4096 512x14336x4096 \
-               > "$OUT/widths.txt" 2>&1 && cut -c1-400 "$OUT/widths.txt" ;;
+             R=docs/data/bench/cutlass_probe/fp8/heldout/route.py
+             timeout 180 python3 $R "$OUT/route_swap.jsonl" 10 20261132 swap > "$OUT/route_swap.txt" 2>&1
+             timeout 180 python3 $R "$OUT/route_all.jsonl" 10 20261133 > "$OUT/route_all.txt" 2>&1
+             cut -c1-300 "$OUT/route_swap.txt" "$OUT/route_all.txt" ;;
     *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 report cutlass" >&2
        exit 2 ;;
   esac

@@ -66,10 +66,11 @@ FP8_CLUSTER_MIN_MNK = 2**33
 #: ... in its own 128x256 tiles in pairs along M, and where those pad M by this ratio or
 #: more (M of 257-384 or 513-576 rows) also in the swapped build that pads M least. Over 16
 #: shapes of 256 to 992 rows (H200 and H100, docs/data/bench/cutlass_probe/fp8/swapped/) the
-#: best swapped build ran 5-24% ahead of the library's tiles at the 6 shapes they pad by
-#: 1.38-1.84 (279, 283, 302, 345, 353, 558 rows), and 2-20% behind at the 10 they pad by 1.25
-#: or less. On a set drawn afterwards in the swapped rows it ran ahead of them at 10 of 10 on
-#: an H200 but behind at 529 and 569 rows on an H100 (0.70 against 0.81x): hence both timed.
+#: best swapped build ran 6-44% ahead of the library's tiles at the 6 shapes they pad by
+#: 1.38-1.84 (279, 283, 302, 345, 353, 558 rows); at the 10 they pad by 1.25 or less, level
+#: at 3 and 3-18% behind at 7. On a set drawn afterwards in the swapped rows it ran ahead of
+#: them at 10 of 10 on an H200, and at 8 of 10 on an H100, behind at 529 and 569 rows (0.70
+#: against 0.81x at 529): hence the first call times both.
 FP8_SWAP_PAD = 4 / 3
 
 

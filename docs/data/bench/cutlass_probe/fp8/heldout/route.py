@@ -8,7 +8,8 @@ from 2048 to 32768, K a multiple of 16 from 2048 to 16384, M*N*K above 2**33.
 (:func:`swizzlekit.kernels.triton.clustered.fp8_tiles`: 257-384 and 513-576).
 
 Per shape, in one process: ``scaled_matmul``'s first call (which times CUTLASS's fp8 GEMM
-in whole tiles and in stream-K against its Triton plan and keeps the fastest: ``kept`` 0, 1
+in whole tiles and in stream-K against its Triton plan and keeps the fastest: ``kept`` 0
+for the Triton plan, else the ``(tiles, stream_k)`` kept; sets run before 7a9b555 kept 0, 1
 or 2), each output checked against float64 on fresh scaled e4m3 operands, poisoned with NaN
 first; then 5 interleaved, rotated replicates of do_bench medians (L2 flushed) of
 ``torch._scaled_mm`` (fast accumulation), the call as kept (``scaled_matmul``), its Triton
@@ -22,7 +23,7 @@ import sys
 import torch
 import triton
 
-from swizzlekit.kernels.cuda.cutlass_fp8 import TILES, cutlass_scaled_matmul
+from swizzlekit.kernels.cuda.cutlass_fp8 import TILES, config, cutlass_scaled_matmul
 from swizzlekit.kernels.triton.clustered import fp8_tiles
 from swizzlekit.kernels.triton import scaled as sc
 from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
@@ -84,7 +85,7 @@ def main():
                    "replicates": reps}
             log.write(json.dumps(rec) + "\n")
             log.flush()
-            print(rec["shape"], "kept", ("triton", "cutlass", "cutlass_stream_k")[kept or 0], tiles,
+            print(rec["shape"], "kept", config(*kept) if kept else "triton",
                   " ".join(f"{n} {u:.1f} ({us['cublas'] / u:.3f})" for n, u in us.items()),
                   "| max err %.2e" % max(err.values()), flush=True)
 
