@@ -1,6 +1,7 @@
 """Time swapped builds of the library's cutlass_fp8.cu (build.sh: CUTLASS on D^T = Bt A^T,
-tiles of TILE_M rows of A) against ``torch._scaled_mm`` (fast accumulation), ``scaled_matmul`` and the library's own CUTLASS
-GEMM (128x256 tiles in clusters of two along M), both schedules each.
+tiles of TILE_M rows of A) against ``torch._scaled_mm`` (fast accumulation), ``scaled_matmul``
+and the library's own CUTLASS GEMM (128x256 tiles in clusters of two along M), both schedules
+each.
 
     python3 swapped.py SO_DIR OUT.jsonl MxNxK [MxNxK ...]
 
