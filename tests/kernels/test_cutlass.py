@@ -175,15 +175,17 @@ def test_fp8_build_names_what_is_missing(monkeypatch, tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(cutlass.headers() is None or cutlass.nvcc() is None,
                     reason="needs nvcc and the nvidia-cutlass wheel's headers")
-def test_fp8_build_exports_the_gemm(monkeypatch, tmp_path):
+@pytest.mark.parametrize("tiles,stem", [("128x256x128/c2x1", "gemm_fp8_"),
+                                        ("160x128x128/c2x1/swap-ab", "gemm_fp8_swap160_c2x1_")])
+def test_fp8_build_exports_the_gemm(monkeypatch, tmp_path, tiles, stem):
     from swizzlekit.kernels.cuda import cutlass_fp8
 
     monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
-    with pytest.warns(UserWarning, match="building CUTLASS's fp8 GEMM"):
-        path = cutlass_fp8.build()
+    with pytest.warns(UserWarning, match=f"building CUTLASS's fp8 GEMM in {tiles}"):
+        path = cutlass_fp8.build(tiles)
     lib = ctypes.CDLL(str(path))
     assert lib.swizzlekit_cutlass_fp8_gemm and lib.swizzlekit_cutlass_fp8_workspace
-    assert path.name.startswith("gemm_fp8_") and cutlass_fp8.build() == path
+    assert path.name.startswith(stem) and cutlass_fp8.build(tiles) == path
 
 
 def test_fp8_sized_is_its_bounds_exactly():
