@@ -38,6 +38,17 @@ using TileShape = Shape<_256, _128, _64>;
 using ClusterShape = Shape<_1, _2, _1>;
 using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
 using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+#elif VARIANT == 4    // variant 0 in stream-K: every tile's K steps dealt out over one wave
+using TileShape = Shape<_128, _256, _64>;
+using ClusterShape = Shape<_2, _1, _1>;
+using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+#define STREAM_K 1
+#endif
+#ifdef STREAM_K
+using Scheduler = cutlass::gemm::StreamKScheduler;
+#else
+using Scheduler = void;
 #endif
 
 using Element = cutlass::bfloat16_t;
@@ -56,7 +67,8 @@ using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
     Schedule>::CollectiveOp;
 
-using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue>;
+using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
+                                                   Scheduler>;
 using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 
 extern "C" int probe_gemm(const void* A, const void* B, void* C, int M, int N, int K,
@@ -72,6 +84,11 @@ extern "C" int probe_gemm(const void* A, const void* B, void* C, int M, int N, i
       cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
       {static_cast<const Element*>(A), sa, static_cast<const Element*>(B), sb},
       {{1.0f, 0.0f}, static_cast<const Element*>(C), sc, static_cast<Element*>(C), sd}, hw};
+#ifdef STREAM_K             // forced: CUTLASS's heuristic keeps whole tiles where a wave is
+  args.scheduler.decomposition_mode =           // half full
+      cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90StreamKParams::DecompositionMode::
+          StreamK;
+#endif
   Gemm gemm;
   if (gemm.can_implement(args) != cutlass::Status::kSuccess) return 1;
   if (Gemm::get_workspace_size(args) > workspace_bytes) return 2;
