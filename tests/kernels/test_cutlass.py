@@ -309,3 +309,23 @@ def test_fp8_tiles_swap_exactly_where_the_library_pads_by_a_third():
         assert SWAPPED[tiles][0] == max(r for t, (r, *_) in SWAPPED.items()
                                         if padded_rows(M, t) == least)
     assert swapped == (384 - 256) + (576 - 512)           # 257-384 and 513-576 rows
+
+
+@pytest.mark.parametrize("mnk,precision,candidates", [
+    ("302x14976x7056", "fp8", ["128x256x128/c2x1", "128x256x128/c2x1/stream-k",
+                               "160x128x128/c2x1/swap-ab", "160x128x128/c2x1/swap-ab/stream-k"]),
+    ("512x14336x4096", "fp8", ["128x256x128/c2x1", "128x256x128/c2x1/stream-k"]),
+    ("3000x5000x4000", "bf16", ["128x256x64/c2x1"]),
+    ("4096x4096x4096", "fp8", []), ("3000x5120x4000", "bf16", [])])
+def test_configs_list_the_cutlass_candidates(capsys, mnk, precision, candidates):
+    """`kernels configs --json` names every CUTLASS candidate the first call times, as
+    ``describe`` would name the one kept; none where it times none."""
+    import json
+
+    from swizzlekit.cli import main
+
+    assert main(["kernels", "configs", "--mnk", mnk, "--precision", precision, "--gpu",
+                 "h100-sxm", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["clustered_candidates"] == candidates
+    assert out["clustered_timed"] is bool(candidates)

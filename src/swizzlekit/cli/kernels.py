@@ -163,6 +163,19 @@ def _clustered(plan) -> bool:
             and sized(plan.M, plan.N, plan.K, plan.N))
 
 
+def _clustered_candidates(plan) -> list[str]:
+    """The configs of the CUTLASS candidates a clustered call's first call times (as
+    ``describe`` names the one kept)."""
+    if plan.precision != "fp8":
+        from swizzlekit.kernels.cuda.cutlass import CONFIG
+
+        return [CONFIG]
+    from swizzlekit.kernels.cuda.cutlass_fp8 import config
+    from swizzlekit.kernels.triton.clustered import fp8_candidates
+
+    return [config(*c) for c in fp8_candidates(plan.M)]
+
+
 def _configs(args: argparse.Namespace) -> int:
     from swizzlekit.kernels.triton.explain import autotune_plan
 
@@ -211,10 +224,9 @@ def _configs(args: argparse.Namespace) -> int:
         lines.append(f"C from registers: {', '.join(plan.c_regs)}, {how} "
                      f"(kernels/triton/matmul_configs.py, C_REGS_TILES, C_REGS_RULE_MIN_M)")
     clustered = _clustered(plan)
+    candidates = _clustered_candidates(plan) if clustered else []
     if clustered and plan.precision == "fp8":
-        from swizzlekit.kernels.triton.clustered import fp8_candidates
-
-        tiles = " and ".join(dict.fromkeys(t for t, _ in fp8_candidates(plan.M)))
+        tiles = " and ".join(dict.fromkeys(c.removesuffix("/stream-k") for c in candidates))
         lines.append(f"CUTLASS's fp8 GEMM in clusters of two CTAs ({tiles}), in whole tiles "
                      "and in stream-K: the first call times each against this plan, the "
                      "fastest kept, where nvcc and CUTLASS's headers are found and each "
@@ -225,5 +237,6 @@ def _configs(args: argparse.Namespace) -> int:
                      "against this plan, the faster kept, where nvcc and CUTLASS's headers are "
                      "found (kernels/triton/clustered.py)")
     lines += [f"hint: {h}" for h in plan.hints]
-    emit({**plan.to_dict(), "clustered_timed": clustered}, args.json, "\n".join(lines))
+    emit({**plan.to_dict(), "clustered_timed": clustered, "clustered_candidates": candidates},
+         args.json, "\n".join(lines))
     return 0
