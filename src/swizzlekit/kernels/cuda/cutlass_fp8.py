@@ -36,7 +36,7 @@ from swizzlekit.errors import SwizzleKitError, ToolError, check_bool, check_choi
 from swizzlekit.kernels.cuda.cutlass import (NVCC_FLAGS, compile_library, entry_points, failed,
                                              rows_aligned, run_entry)
 
-__all__ = ["TILES", "SWAPPED", "CONFIGS", "config", "padded_rows", "build",
+__all__ = ["TILES", "SWAPPED", "config", "padded_rows", "build",
            "cutlass_scaled_matmul", "launch_scaled"]
 
 #: The library's own tiles (rows of A x columns of B x K) and cluster (CTAs along M x N).
@@ -45,8 +45,6 @@ TILES = "128x256x128/c2x1"
 #: tile, CTAs a cluster along M, CTAs along N).
 SWAPPED = {"96x128x128/c1x2/swap-ab": (96, 1, 2), "96x128x128/c2x1/swap-ab": (96, 2, 1),
            "160x128x128/c2x1/swap-ab": (160, 2, 1), "192x128x128/c2x1/swap-ab": (192, 2, 1)}
-#: The library's own tiles in each schedule, as a plan's config reads.
-CONFIGS = {"whole_tiles": TILES, "stream_k": f"{TILES}/stream-k"}
 _SOURCE = Path(__file__).with_name("cutlass_fp8.cu")
 
 

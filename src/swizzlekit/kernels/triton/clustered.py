@@ -32,18 +32,16 @@ import os
 from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul, launch_matmul
-from swizzlekit.kernels.cuda.cutlass_fp8 import CONFIGS as CUTLASS_FP8_CONFIGS
 from swizzlekit.kernels.cuda.cutlass_fp8 import (SWAPPED, TILES, cutlass_scaled_matmul,
                                                  launch_scaled, padded_rows)
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
-           "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "CUTLASS_FP8_CONFIGS",
-           "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized", "fp8_tiles",
-           "fp8_candidates",
-           "fp8_clustered_route",
-           "cutlass_scaled_matmul", "described", "launch_matmul", "launch_scaled"]
+           "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "FP8_CLUSTER_M",
+           "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized", "fp8_tiles", "fp8_candidates",
+           "fp8_clustered_route", "cutlass_scaled_matmul", "described", "launch_matmul",
+           "launch_scaled"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
@@ -137,8 +135,24 @@ def fp8_candidates(M: int) -> tuple:
     >>> len(fp8_candidates(512)), fp8_candidates(302)[2:]
     (2, (('160x128x128/c2x1/swap-ab', False), ('160x128x128/c2x1/swap-ab', True)))
     """
-    tiles = fp8_tiles(M)
-    return tuple((t, stream_k) for t in dict.fromkeys((TILES, tiles)) for stream_k in (False, True))
+    return tuple((tiles, stream_k) for tiles in dict.fromkeys((TILES, fp8_tiles(M)))
+                 for stream_k in (False, True))
+
+
+def _plain_call(a, order, persistent: bool, tma, split_k, order_params: dict) -> bool:
+    """What both routes ask of the call itself: the order left to the model, no persistent
+    grid, no split of K asked for, TMA not turned off, a CUDA tensor."""
+    return (order == AUTO and not order_params and not persistent and tma is not False
+            and split_k in (None, 1) and a.device.type == "cuda")
+
+
+def _may_time_here(a) -> bool:
+    """What both routes ask of the process and the GPU: timing allowed (not
+    ``SWIZZLEKIT_AUTOTUNE=0``), an sm_90 GPU, nvcc and CUTLASS's headers found."""
+    import torch
+
+    return (current_mode() != "0" and torch.cuda.get_device_capability(a.device) == (9, 0)
+            and available())
 
 
 def fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent: bool, tma, split_k,
@@ -152,12 +166,10 @@ def fp8_clustered_route(a, b, c, scale_a, scale_b, order, persistent: bool, tma,
 
     M, K = a.shape
     N = b.shape[1]
-    return (order == AUTO and not order_params and not persistent and tma is not False
-            and split_k in (None, 1) and a.device.type == "cuda"
+    return (_plain_call(a, order, persistent, tma, split_k, order_params)
             and scale_a.numel() == 1 and scale_b.numel() == 1 and c.dtype == torch.bfloat16
             and all(rows_aligned(t) for t in (a, b.T, c)) and fp8_sized(M, N, K)
-            and current_mode() != "0"
-            and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
+            and _may_time_here(a))
 
 
 def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params: dict) -> bool:
@@ -167,12 +179,10 @@ def clustered_route(a, b, c, order, persistent: bool, tma, split_k, order_params
 
     M, K = a.shape
     N = b.shape[1]
-    return (order == AUTO and not order_params and not persistent and tma is not False
-            and split_k in (None, 1) and a.device.type == "cuda"
+    return (_plain_call(a, order, persistent, tma, split_k, order_params)
             and a.dtype in (torch.float16, torch.bfloat16) and b.dtype == a.dtype
             and c.dtype == a.dtype and all(rows_aligned(t) for t in (a, b, c))
-            and sized(M, N, K, b.stride(0)) and current_mode() != "0"
-            and torch.cuda.get_device_capability(a.device) == (9, 0) and available())
+            and sized(M, N, K, b.stride(0)) and _may_time_here(a))
 
 
 def described(config: str) -> dict:

@@ -111,9 +111,10 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     if kept:                        # its first call timed CUTLASS's fp8 GEMM faster, in
         import torch                # these (tiles, stream_k); the door passed it then
 
+        tiles, stream_k = kept
         c = out if out is not None else torch.empty((a.shape[0], b.shape[1]), device=a.device,
                                                     dtype=torch.bfloat16)
-        return launch_scaled(a, b, scale_a, scale_b, c, kept[1], kept[0])
+        return launch_scaled(a, b, scale_a, scale_b, c, stream_k, tiles)
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
         return _repeat(repeat, a, b, scale_a, scale_b, out, out_dtype)
