@@ -43,6 +43,41 @@ def test_build_names_what_is_missing(monkeypatch, tmp_path):
     assert not list((tmp_path / "cutlass").glob("*.so"))
 
 
+def test_both_libraries_hash_the_run_sequence_they_share():
+    from swizzlekit.kernels.cuda import cutlass_fp8
+
+    shared = (cutlass._SOURCE.parent / "cutlass_run.cuh").read_text()
+    assert cutlass.local_headers(cutlass._SOURCE) == [shared]
+    assert cutlass.local_headers(cutlass_fp8._SOURCE) == [shared]
+
+
+def test_a_changed_local_header_rebuilds_and_an_unrelated_one_does_not(monkeypatch, tmp_path):
+    """The cache key covers the headers a source includes by quotes from its folder: a change
+    to one names a new library; a header it does not include changes nothing."""
+    monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path / "cache"))
+    fake = tmp_path / "nvcc"                 # "compiles" by writing the file after -o
+    fake.write_text('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && echo so > "$2"; '
+                    'shift; done\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(cutlass, "nvcc", lambda: str(fake))
+    monkeypatch.setattr(cutlass, "headers", lambda: (tmp_path, "4.2"))
+    src = tmp_path / "lib.cu"
+    src.write_text('#include <cuda_runtime.h>\n#include "shared.cuh"\nint x;\n')
+    (tmp_path / "shared.cuh").write_text("// one\n")
+    (tmp_path / "other.cuh").write_text("// one\n")
+
+    def build():
+        with pytest.warns(UserWarning, match="building lib"):
+            return cutlass.compile_library(src, ("-O3",), "lib", "lib")
+
+    first = build()
+    assert first.exists() and cutlass.compile_library(src, ("-O3",), "lib", "lib") == first
+    (tmp_path / "other.cuh").write_text("// two\n")
+    assert cutlass.compile_library(src, ("-O3",), "lib", "lib") == first
+    (tmp_path / "shared.cuh").write_text("// two\n")
+    assert build() != first
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(cutlass.headers() is None or cutlass.nvcc() is None,
                     reason="needs nvcc and the nvidia-cutlass wheel's headers")

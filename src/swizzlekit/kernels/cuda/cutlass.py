@@ -29,6 +29,7 @@ import fcntl
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import warnings
@@ -37,8 +38,8 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES", "headers",
-           "nvcc", "build", "compile_library", "entry_points", "scratch", "run_entry", "failed",
-           "rows_aligned", "cutlass_matmul", "launch_matmul"]
+           "nvcc", "build", "compile_library", "local_headers", "entry_points", "scratch",
+           "run_entry", "failed", "rows_aligned", "cutlass_matmul", "launch_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -89,9 +90,9 @@ def build(dtype: str = "bfloat16") -> Path:
 def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
     """``source`` compiled by nvcc with ``flags`` and CUTLASS's headers into a shared library
     ``stem_<hash>.so`` in the cache (:func:`swizzlekit.kernels.cuda.nvrtc.cache_dir`,
-    "cutlass"), unless there; the hash covers the source, the flags, nvcc's version and the
-    headers' version. One build of a library at a time (a file lock); ``what`` names it in
-    the warning and errors."""
+    "cutlass"), unless there; the hash covers the source, its :func:`local_headers`, the flags,
+    nvcc's version and CUTLASS's headers' version. One build of a library at a time (a file
+    lock); ``what`` names it in the warning and errors."""
     found, compiler = headers(), nvcc()
     if found is None:
         raise ToolError("CUTLASS's headers are not installed (python3 -m pip install --no-deps "
@@ -104,7 +105,8 @@ def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
                               timeout=60).stdout
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolError(f"nvcc --version failed: {e}") from e
-    key = hashlib.sha256("\n".join([source.read_text(), *flags, tool, version]).encode())
+    key = hashlib.sha256("\n".join([source.read_text(), *local_headers(source), *flags, tool,
+                                     version]).encode())
     from swizzlekit.kernels.cuda.nvrtc import cache_dir
 
     out = cache_dir("cutlass") / f"{stem}_{key.hexdigest()[:16]}.so"
@@ -129,6 +131,14 @@ def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
                                 + (log[0] if log else "no output"))
             os.replace(tmp, out)
     return out
+
+
+def local_headers(source: Path) -> list[str]:
+    """The text of each header ``source`` includes by quotes from its own folder (the shared
+    run sequence, ``cutlass_run.cuh``), in the order included: what the cache key hashes
+    besides the source, so that a change to one rebuilds every library that includes it."""
+    names = re.findall(r'^\s*#\s*include\s+"([^"]+)"', source.read_text(), re.MULTILINE)
+    return [(source.parent / n).read_text() for n in names if (source.parent / n).is_file()]
 
 
 def entry_points(path: Path, what: str, gemm: str, gemm_args: list, workspace: str,

@@ -37,6 +37,7 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/dispatch_policy.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "cutlass_run.cuh"
 
 using namespace cute;
 namespace fusion = cutlass::epilogue::fusion;
@@ -111,33 +112,16 @@ static typename Gemm::Arguments arguments(const void* A, const void* Bt, void* D
   get<0>(sb) = ldb;
   get<0>(sd) = ldd;
 #endif
-  cutlass::KernelHardwareInfo hw;
-  cudaGetDevice(&hw.device_id);
-  hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(hw.device_id);
   typename Gemm::Arguments args{
       cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
       {static_cast<const ElementAB*>(A), sa, static_cast<const ElementAB*>(Bt), sb},
-      {{}, nullptr, {}, static_cast<ElementD*>(D), sd}, hw};
+      {{}, nullptr, {}, static_cast<ElementD*>(D), sd}, swizzlekit_hardware()};
   // EVT arguments, children first: {the scales' broadcast, the accumulator, the multiply}
   args.epilogue.thread = {{{1.0f, 1.0f}, {scale_a, scale_b}, {}}, {}, {}};
   if constexpr (std::is_same_v<Gemm, GemmStreamK>) {
     args.scheduler.decomposition_mode = StreamKMode::StreamK;   // not CUTLASS's heuristic,
   }                                                             // which keeps whole tiles
   return args;                                                  // wherever a wave is half full
-}
-
-template <class Gemm>
-static int run(const void* A, const void* Bt, void* D, const float* scale_a,
-               const float* scale_b, int M, int N, int K, long lda, long ldb, long ldd,
-               void* workspace, size_t workspace_bytes, cudaStream_t stream, int* cuda_error) {
-  auto args = arguments<Gemm>(A, Bt, D, scale_a, scale_b, M, N, K, lda, ldb, ldd);
-  Gemm gemm;
-  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return 1;
-  if (Gemm::get_workspace_size(args) > workspace_bytes) return 2;
-  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return 3;
-  cutlass::Status status = gemm.run(stream);
-  *cuda_error = static_cast<int>(cudaGetLastError());
-  return status == cutlass::Status::kSuccess && *cuda_error == 0 ? 0 : 4;
 }
 
 // The workspace bytes a call of this shape needs (stream_k: the stream-K schedule's).
@@ -148,15 +132,20 @@ extern "C" size_t swizzlekit_cutlass_fp8_workspace(int M, int N, int K, int stre
                         nullptr, nullptr, nullptr, nullptr, nullptr, M, N, K, K, K, N));
 }
 
-// 0: launched; 1: CUTLASS cannot run these arguments; 2: workspace too small; 3: its
-// initialization failed; 4: the launch failed (cudaGetLastError's code in *cuda_error).
+// The GEMM on the current device's stream, in stream-K where stream_k; returns
+// cutlass_run.cuh's code.
 extern "C" int swizzlekit_cutlass_fp8_gemm(const void* A, const void* Bt, void* D,
                                            const float* scale_a, const float* scale_b, int M,
                                            int N, int K, long lda, long ldb, long ldd,
                                            int stream_k, void* workspace,
                                            size_t workspace_bytes, cudaStream_t stream,
                                            int* cuda_error) {
-  return (stream_k ? run<GemmStreamK> : run<GemmDataParallel>)(
-      A, Bt, D, scale_a, scale_b, M, N, K, lda, ldb, ldd, workspace, workspace_bytes, stream,
-      cuda_error);
+  return stream_k ? swizzlekit_run<GemmStreamK>(
+                        arguments<GemmStreamK>(A, Bt, D, scale_a, scale_b, M, N, K, lda, ldb,
+                                               ldd),
+                        workspace, workspace_bytes, stream, cuda_error)
+                  : swizzlekit_run<GemmDataParallel>(
+                        arguments<GemmDataParallel>(A, Bt, D, scale_a, scale_b, M, N, K, lda,
+                                                    ldb, ldd),
+                        workspace, workspace_bytes, stream, cuda_error);
 }

@@ -22,6 +22,7 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/dispatch_policy.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "cutlass_run.cuh"
 
 using namespace cute;
 
@@ -55,13 +56,11 @@ static typename Gemm::Arguments arguments(const void* A, const void* B, void* C,
   get<0>(sa) = lda;
   get<1>(sb) = ldb;
   get<0>(sc) = ldc;
-  cutlass::KernelHardwareInfo hw;
-  cudaGetDevice(&hw.device_id);
-  hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(hw.device_id);
   return typename Gemm::Arguments{
       cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
       {static_cast<const Element*>(A), sa, static_cast<const Element*>(B), sb},
-      {{1.0f, 0.0f}, static_cast<const Element*>(C), sc, static_cast<Element*>(C), sc}, hw};
+      {{1.0f, 0.0f}, static_cast<const Element*>(C), sc, static_cast<Element*>(C), sc},
+      swizzlekit_hardware()};
 }
 
 // The workspace bytes a call of this shape needs.
@@ -69,18 +68,11 @@ extern "C" size_t swizzlekit_cutlass_workspace(int M, int N, int K) {
   return Gemm::get_workspace_size(arguments(nullptr, nullptr, nullptr, M, N, K, K, N, N));
 }
 
-// 0: launched; 1: CUTLASS cannot run these arguments; 2: workspace too small; 3: its
-// initialization failed; 4: the launch failed (cudaGetLastError's code in *cuda_error).
+// The GEMM on the current device's stream; returns cutlass_run.cuh's code.
 extern "C" int swizzlekit_cutlass_gemm(const void* A, const void* B, void* C, int M, int N,
                                        int K, long lda, long ldb, long ldc, void* workspace,
                                        size_t workspace_bytes, cudaStream_t stream,
                                        int* cuda_error) {
-  auto args = arguments(A, B, C, M, N, K, lda, ldb, ldc);
-  Gemm gemm;
-  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return 1;
-  if (Gemm::get_workspace_size(args) > workspace_bytes) return 2;
-  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return 3;
-  cutlass::Status status = gemm.run(stream);
-  *cuda_error = static_cast<int>(cudaGetLastError());
-  return status == cutlass::Status::kSuccess && *cuda_error == 0 ? 0 : 4;
+  return swizzlekit_run<Gemm>(arguments(A, B, C, M, N, K, lda, ldb, ldc), workspace,
+                              workspace_bytes, stream, cuda_error);
 }
