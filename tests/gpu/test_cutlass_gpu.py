@@ -1,6 +1,6 @@
-"""GPU tier: CUTLASS's clustered GEMM against float64 on fresh random operands, output
-poisoned with NaN first: B's rows misaligned (N = 5000), ragged M, views with wider rows,
-an odd number of M tiles (the last cluster half empty). Skipped off sm_90 or without nvcc."""
+"""GPU tier: CUTLASS's clustered GEMM, in both its tiles, against float64 on fresh random
+operands, output poisoned with NaN first: B's rows misaligned (N = 5000), ragged M, views with
+wider rows, an odd number of M tiles (the last cluster half empty). Skipped off sm_90 or without nvcc."""
 
 import pytest
 
@@ -17,20 +17,25 @@ def gemm(cutlass_ready):
     return cutlass.cutlass_matmul
 
 
+TILES = ["128x256x64/c2x1", "256x128x64/c1x2"]
+
+
+@pytest.mark.parametrize("tiles", TILES)
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=str)
 @pytest.mark.parametrize("m,n,k", [(3000, 5000, 4000), (129, 136, 72), (1, 8, 8),
-                                   (385, 4096, 1000)])
-def test_against_float64(gemm, dtype, m, n, k):
+                                   (385, 4096, 1000), (6731, 1560, 520)])
+def test_against_float64(gemm, dtype, m, n, k, tiles):
     from swizzlekit.lab.verify import poisoned, random_operands, relative_error
 
     a, b = random_operands(m, n, k, dtype, "cuda")
     out = poisoned(m, n, dtype, "cuda")
-    assert gemm(a, b, out=out) is out
+    assert gemm(a, b, out=out, tiles=tiles) is out
     assert relative_error(out, a, b) < 1e-2
-    assert relative_error(gemm(a, b), a, b) < 1e-2
+    assert relative_error(gemm(a, b, tiles=tiles), a, b) < 1e-2
 
 
-def test_row_strides_wider_than_rows(gemm):
+@pytest.mark.parametrize("tiles", TILES)
+def test_row_strides_wider_than_rows(gemm, tiles):
     from swizzlekit.lab.verify import relative_error
 
     g = torch.Generator(device="cuda").manual_seed(7)
@@ -38,7 +43,7 @@ def test_row_strides_wider_than_rows(gemm):
     b = torch.randn(1000, 520, device="cuda", generator=g).bfloat16()[:, :512]
     full = torch.full((700, 520), float("nan"), device="cuda", dtype=torch.bfloat16)
     out = full[:, :512]
-    gemm(a, b, out=out)
+    gemm(a, b, out=out, tiles=tiles)
     assert relative_error(out, a, b) < 1e-2
     assert torch.isnan(full[:, 512:]).all()            # nothing written past the view
 
@@ -71,8 +76,10 @@ def test_matmul_times_the_clustered_gemm_and_keeps_the_faster(gemm, monkeypatch)
         assert relative_error(out, a, b) < 1e-2
     kept = mm.CLUSTERED.get(mm.fingerprint((a, b, out), mm._options("auto", "tf32", False, None,
                                                                      None, {})))
-    assert kept in (True, False)
-    assert mm.describe(a, b, out=out)["kernel"] == ("cutlass" if kept else "tma")
+    assert kept in (0, *TILES)
+    described = mm.describe(a, b, out=out)
+    assert described["kernel"] == ("cutlass" if kept else "tma")
+    assert not kept or described["config"] == kept
     for _ in range(2):                       # an order asked for: Triton's plan, untimed
         fresh = poisoned(2048, 5000, torch.bfloat16, "cuda")
         assert mm.matmul(a, b, out=fresh, order="grouped", group=8) is fresh
@@ -89,11 +96,12 @@ def test_a_call_kept_on_cutlass_launches_past_the_door(gemm, monkeypatch):
     monkeypatch.setattr(mm, "CLUSTERED", mm.PlanCache(8))
     a, b = random_operands(300, 1000, 512, torch.float16, "cuda")
     options = mm._options("auto", "tf32", False, None, None, {})
-    out = poisoned(300, 1000, torch.float16, "cuda")
-    for given in (None, out):
-        mm.CLUSTERED.put(mm.fingerprint((a, b, given), options), True)
-    fresh = [mm.matmul(a, b) for _ in range(2)]
-    assert mm.matmul(a, b, out=out) is out
-    assert fresh[0].data_ptr() != fresh[1].data_ptr()
-    assert all(relative_error(c, a, b) < 1e-2 for c in (*fresh, out))
-    assert mm.describe(a, b)["kernel"] == "cutlass"
+    for tiles in TILES:
+        out = poisoned(300, 1000, torch.float16, "cuda")
+        for given in (None, out):
+            mm.CLUSTERED.put(mm.fingerprint((a, b, given), options), tiles)
+        fresh = [mm.matmul(a, b) for _ in range(2)]
+        assert mm.matmul(a, b, out=out) is out
+        assert fresh[0].data_ptr() != fresh[1].data_ptr()
+        assert all(relative_error(c, a, b) < 1e-2 for c in (*fresh, out))
+        assert mm.describe(a, b) == {**mm.describe(a, b), "kernel": "cutlass", "config": tiles}

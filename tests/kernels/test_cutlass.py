@@ -141,7 +141,7 @@ def test_a_failed_build_leaves_the_triton_plan():
 def test_a_library_that_does_not_load_is_a_tool_error(monkeypatch, tmp_path):
     bad = tmp_path / "gemm_bfloat16_bad.so"
     bad.write_text("not a shared library")
-    monkeypatch.setattr(cutlass, "build", lambda dtype: bad)
+    monkeypatch.setattr(cutlass, "build", lambda dtype, tiles: bad)
     cutlass._library.cache_clear()
     with pytest.raises(ToolError, match="does not load"):
         cutlass._library("bfloat16")
@@ -155,13 +155,16 @@ def test_cli_builds_both_libraries_or_says_what_is_missing(monkeypatch, capsys, 
 
     from swizzlekit.kernels.cuda import cutlass_fp8
 
-    monkeypatch.setattr(cutlass, "build", lambda dtype: tmp_path / f"gemm_{dtype}.so")
+    monkeypatch.setattr(cutlass, "build",
+                        lambda dtype, tiles: tmp_path / f"gemm_{dtype}_{hash(tiles)}.so")
     monkeypatch.setattr(cutlass_fp8, "build", lambda tiles: tmp_path / f"gemm_fp8_{hash(tiles)}.so")
     assert main(["kernels", "build", "--cutlass", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["cutlass"]
-    assert [r["dtype"] for r in rows] == ["bfloat16", "float16"] + ["float8_e4m3fn"] * 5
-    assert [r["tiles"] for r in rows[2:]] == [cutlass_fp8.TILES, *cutlass_fp8.SWAPPED]
-    assert len({r["path"] for r in rows}) == 7
+    assert [r["dtype"] for r in rows] == (["bfloat16"] * 2 + ["float16"] * 2
+                                          + ["float8_e4m3fn"] * 5)
+    assert [r["tiles"] for r in rows] == [*cutlass.TILES16] * 2 + [cutlass_fp8.TILES,
+                                                                    *cutlass_fp8.SWAPPED]
+    assert len({r["path"] for r in rows}) == 9
     assert main(["kernels", "build", "--cutlass", "--arch", "sm_80"]) == 2
     assert "--cutlass builds for sm_90a only" in capsys.readouterr().err
     monkeypatch.undo()
@@ -350,7 +353,7 @@ def test_fp8_tiles_swap_exactly_where_the_library_pads_by_a_third():
     ("302x14976x7056", "fp8", ["128x256x128/c2x1", "128x256x128/c2x1/stream-k",
                                "160x128x128/c2x1/swap-ab", "160x128x128/c2x1/swap-ab/stream-k"]),
     ("512x14336x4096", "fp8", ["128x256x128/c2x1", "128x256x128/c2x1/stream-k"]),
-    ("3000x5000x4000", "bf16", ["128x256x64/c2x1"]),
+    ("3000x5000x4000", "bf16", ["128x256x64/c2x1", "256x128x64/c1x2"]),
     ("4096x4096x4096", "fp8", []), ("3000x5120x4000", "bf16", [])])
 def test_configs_list_the_cutlass_candidates(capsys, mnk, precision, candidates):
     """`kernels configs --json` names every CUTLASS candidate the first call times, as
@@ -364,3 +367,23 @@ def test_configs_list_the_cutlass_candidates(capsys, mnk, precision, candidates)
     out = json.loads(capsys.readouterr().out)
     assert out["clustered_candidates"] == candidates
     assert out["clustered_timed"] is bool(candidates)
+
+
+def test_the_16_bit_tiles_are_named(monkeypatch, tmp_path):
+    """Each 16-bit build's door names the valid tiles, and a failed build names its tiles."""
+    with pytest.raises(SwizzleKitError, match="tiles '64x64' is not valid; choose one of: "
+                       "128x256x64/c2x1, 256x128x64/c1x2"):
+        cutlass.build("bfloat16", "64x64")
+    with pytest.raises(SwizzleKitError, match="tiles '64x64' is not valid"):
+        cutlass.cutlass_matmul(torch.ones(4, 4), torch.ones(4, 4), tiles="64x64")
+    monkeypatch.setenv("SWIZZLEKIT_CACHE", str(tmp_path))
+    monkeypatch.setattr(cutlass, "headers", lambda: (tmp_path, "0"))
+    monkeypatch.setattr(cutlass, "nvcc", lambda: "/bin/false")
+    with (pytest.warns(UserWarning, match="CUTLASS's GEMM for float16 in 256x128x64/c1x2"),
+          pytest.raises(ToolError, match=r"CUTLASS's GEMM for float16 in 256x128x64/c1x2 "
+                        r"\(exit 1\)")):
+        cutlass.build("float16", "256x128x64/c1x2")
+    from swizzlekit.kernels.triton.clustered import CUTLASS_CANDIDATES
+
+    assert CUTLASS_CANDIDATES == tuple(cutlass.TILES16)
+    assert CUTLASS_CANDIDATES[0] == cutlass.CONFIG        # the library's own tiles first

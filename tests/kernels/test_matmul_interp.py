@@ -762,3 +762,51 @@ def test_describe_reads_the_route_and_plan_a_call_kept(monkeypatch):
         mm.describe(a, b, "zigzag")
     with pytest.raises(SwizzleKitError, match="split_k"):
         mm.describe(a, b, split_k=0)
+
+
+@pytest.mark.parametrize("kept", range(3), ids=["triton", "128x256", "256x128"])
+def test_the_cutlass_route_keeps_the_tiles_the_first_call_timed(monkeypatch, kept):
+    """Where the 16-bit route holds (put by hand here: it needs an sm_90 GPU), the first call
+    runs its Triton plan and times it against CUTLASS's GEMM in each of its tiles; later calls
+    of the same fingerprint run what it kept, in the tiles kept, and ``describe`` names them.
+    CUTLASS is a stub here that writes the float64 product, so each call's sum is checked."""
+    from swizzlekit.kernels.triton import matmul as mm
+    from swizzlekit.kernels.triton.clustered import CUTLASS_CANDIDATES
+    from swizzlekit.lab.verify import poisoned, random_operands, relative_error
+
+    monkeypatch.setattr(mm, "CLUSTERED", mm.PlanCache(8))
+    monkeypatch.setattr(mm, "clustered_route", lambda *args: True)
+    calls, timed = [], []
+    a, b = random_operands(64, 48, 64, torch.float16, "cpu")
+    ref = (a.double() @ b.double()).half()
+
+    def cutlass(a_, b_, *, out=None, tiles=None):
+        calls.append(tiles)
+        return out.copy_(ref)
+
+    def pick(triton_call, *cutlass_calls):
+        timed.append(len(cutlass_calls))
+        for call in (triton_call, *cutlass_calls):
+            call()
+        return kept
+
+    def launch(a_, b_, out, tiles):                       # a repeat call: no door
+        calls.append(tiles)
+        return out.copy_(ref)
+
+    monkeypatch.setattr(mm, "cutlass_matmul", cutlass)
+    monkeypatch.setattr(mm, "launch_matmul", launch)
+    monkeypatch.setattr(mm, "pick_clustered", pick)
+    for call in range(3):
+        out = poisoned(64, 48, torch.float16, "cpu")
+        assert mm.matmul(a, b, out=out) is out
+        err = relative_error(out, a, b)
+        assert err == err and err < mm.TOLERANCE["float16"], (call, err)
+    assert timed == [2]                                   # timed once, three candidates
+    assert calls == list(CUTLASS_CANDIDATES) + [CUTLASS_CANDIDATES[kept - 1]] * 2 * bool(kept)
+    described = mm.describe(a, b, out=out)
+    if kept:
+        assert described["kernel"] == "cutlass"
+        assert described["config"] == CUTLASS_CANDIDATES[kept - 1]
+    else:
+        assert described is None or described["kernel"] != "cutlass"

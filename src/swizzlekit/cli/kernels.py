@@ -66,15 +66,15 @@ def _build_cutlass(args: argparse.Namespace) -> int:
 
     from swizzlekit.errors import SwizzleKitError
     from swizzlekit.kernels.cuda import cutlass_fp8
-    from swizzlekit.kernels.cuda.cutlass import CONFIG, ELEMENTS, build
+    from swizzlekit.kernels.cuda.cutlass import ELEMENTS, TILES16, build
 
     if args.arch not in ("sm_90", "sm_90a"):
         raise SwizzleKitError(f"--cutlass builds for sm_90a only; --arch {args.arch!r} is not "
                               f"valid with it (leave it out, or give sm_90 or sm_90a)")
     with warnings.catch_warnings():              # the build was asked for: no warning
         warnings.simplefilter("ignore")
-        rows = [{"dtype": dtype, "tiles": CONFIG, "path": str(build(dtype))}
-                for dtype in ELEMENTS]
+        rows = [{"dtype": dtype, "tiles": tiles, "path": str(build(dtype, tiles))}
+                for dtype in ELEMENTS for tiles in TILES16]
         rows += [{"dtype": "float8_e4m3fn", "tiles": tiles,
                   "path": str(cutlass_fp8.build(tiles))}
                  for tiles in (cutlass_fp8.TILES, *cutlass_fp8.SWAPPED)]
@@ -167,9 +167,9 @@ def _clustered_candidates(plan) -> list[str]:
     """The configs of the CUTLASS candidates a clustered call's first call times (as
     ``describe`` names the one kept)."""
     if plan.precision != "fp8":
-        from swizzlekit.kernels.cuda.cutlass import CONFIG
+        from swizzlekit.kernels.triton.clustered import CUTLASS_CANDIDATES
 
-        return [CONFIG]
+        return list(CUTLASS_CANDIDATES)
     from swizzlekit.kernels.cuda.cutlass_fp8 import config
     from swizzlekit.kernels.triton.clustered import fp8_candidates
 

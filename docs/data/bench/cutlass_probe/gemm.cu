@@ -44,6 +44,16 @@ using ClusterShape = Shape<_2, _1, _1>;
 using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
 using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 #define STREAM_K 1
+#elif VARIANT == 5    // 128x128x64, clusters of 2 along M (B shared), cooperative
+using TileShape = Shape<_128, _128, _64>;
+using ClusterShape = Shape<_2, _1, _1>;
+using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+#elif VARIANT == 6    // 256x128x64, clusters of 2 along M (B shared), cooperative
+using TileShape = Shape<_256, _128, _64>;
+using ClusterShape = Shape<_2, _1, _1>;
+using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 #endif
 #ifdef STREAM_K
 using Scheduler = cutlass::gemm::StreamKScheduler;

@@ -8,11 +8,14 @@ at 3000x5000x4000 bf16 on an H100 it ran 0.91-0.97x cuBLAS, the same kernel with
 Triton 3.6 gives no kernel clusters. It needs an sm_90 GPU, nvcc, and CUTLASS's headers (the
 ``nvidia-cutlass`` wheel, installed without its dependencies). Its tiles run in the order of
 CUTLASS's persistent tile scheduler, left at its defaults: clusters rastered along M where the
-grid has more tile columns than rows, else along N, with no swizzle.
+grid has more tile columns than rows, else along N, with no swizzle. Two builds of each
+element type (:data:`TILES16`): 128x256 tiles in pairs along M (B's tile shared), and 256x128
+in pairs along N (A's tile shared).
 
 The shared library is cached (:func:`swizzlekit.kernels.cuda.nvrtc.cache_dir`, "cutlass") by
-a hash of the source, nvcc's flags and version, and the headers' version (not their folder):
-the first build of an element type takes about a minute.
+a hash of the source and its local headers, nvcc's flags and version, and the headers'
+version (not their folder): the first build of an element type and tiles takes about a
+minute.
 
 >>> ELEMENTS["bfloat16"]
 'cutlass::bfloat16_t'
@@ -37,8 +40,8 @@ from pathlib import Path
 
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
-__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES", "headers",
-           "nvcc", "build", "compile_library", "local_headers", "entry_points", "scratch",
+__all__ = ["ELEMENTS", "ALIGN", "CONFIG", "TILES16", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES",
+           "headers", "nvcc", "build", "compile_library", "local_headers", "entry_points", "scratch",
            "run_entry", "failed", "rows_aligned", "cutlass_matmul", "launch_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
@@ -47,6 +50,8 @@ ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
 ALIGN = 8
 #: Its tile (M x N x K) and cluster (CTAs along M x N), as a plan's config reads.
 CONFIG = "128x256x64/c2x1"
+#: Every build's tiles, by config: (tile M, tile N, CTAs a cluster along M, along N).
+TILES16 = {CONFIG: (128, 256, 2, 1), "256x128x64/c1x2": (256, 128, 1, 2)}
 #: The longest nvcc may take to build one element type (seconds).
 BUILD_TIMEOUT_S = 900
 _SOURCE = Path(__file__).with_name("cutlass_gemm.cu")
@@ -78,13 +83,21 @@ def nvcc() -> str | None:
     return found
 
 
-def build(dtype: str = "bfloat16") -> Path:
-    """The shared library of ``cutlass_gemm.cu`` for ``dtype`` ("bfloat16" or "float16"),
-    compiled by nvcc unless cached. Raises :class:`~swizzlekit.errors.ToolError` where nvcc
-    or CUTLASS's headers are missing, or nvcc fails."""
+def build(dtype: str = "bfloat16", tiles: str = CONFIG) -> Path:
+    """The shared library of ``cutlass_gemm.cu`` for ``dtype`` ("bfloat16" or "float16") in
+    ``tiles`` (one of :data:`TILES16`), compiled by nvcc unless cached. Raises
+    :class:`~swizzlekit.errors.ToolError` where nvcc or CUTLASS's headers are missing, or
+    nvcc fails."""
     check_choice("dtype", dtype, tuple(ELEMENTS))
-    return compile_library(_SOURCE, (*NVCC_FLAGS, f"-DSWIZZLEKIT_ELEMENT={ELEMENTS[dtype]}"),
-                           f"gemm_{dtype}", f"CUTLASS's GEMM for {dtype}")
+    check_choice("tiles", tiles, tuple(TILES16))
+    flags = (*NVCC_FLAGS, f"-DSWIZZLEKIT_ELEMENT={ELEMENTS[dtype]}")
+    stem, what = f"gemm_{dtype}", f"CUTLASS's GEMM for {dtype}"
+    if tiles != CONFIG:
+        tm, tn, cm, cn = TILES16[tiles]
+        flags += (f"-DSWIZZLEKIT_TILE_M={tm}", f"-DSWIZZLEKIT_TILE_N={tn}",
+                  f"-DSWIZZLEKIT_CLUSTER_M={cm}", f"-DSWIZZLEKIT_CLUSTER_N={cn}")
+        stem, what = f"{stem}_{tm}x{tn}_c{cm}x{cn}", f"{what} in {tiles}"
+    return compile_library(_SOURCE, flags, stem, what)
 
 
 def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
@@ -160,10 +173,10 @@ def entry_points(path: Path, what: str, gemm: str, gemm_args: list, workspace: s
 
 
 @functools.lru_cache(maxsize=None)
-def _library(dtype: str):
+def _library(dtype: str, tiles: str = CONFIG):
     args = ([ctypes.c_void_p] * 3 + [ctypes.c_int] * 3 + [ctypes.c_long] * 3
             + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)])
-    return entry_points(build(dtype), "CUTLASS's GEMM", "swizzlekit_cutlass_gemm", args,
+    return entry_points(build(dtype, tiles), "CUTLASS's GEMM", "swizzlekit_cutlass_gemm", args,
                         "swizzlekit_cutlass_workspace", 3)
 
 
@@ -171,10 +184,11 @@ _WORKSPACE: dict = {}
 
 
 @functools.lru_cache(maxsize=1024)
-def _workspace_bytes(dtype: str, device: int, M: int, N: int, K: int) -> int:
+def _workspace_bytes(dtype: str, device: int, M: int, N: int, K: int,
+                     tiles: str = CONFIG) -> int:
     """The workspace a call of this shape needs on ``device`` (the current device when
     asked), asked of the library once."""
-    return _library(dtype)[1](M, N, K)
+    return _library(dtype, tiles)[1](M, N, K)
 
 
 def scratch(device, stream: int, nbytes: int):
@@ -244,12 +258,14 @@ def _check_matrix(name: str, t, rows: int | None = None, cols: int | None = None
                               f"strides {t.stride()} (swizzlekit.kernels.matmul takes any)")
 
 
-def cutlass_matmul(a, b, *, out=None):
+def cutlass_matmul(a, b, *, out=None, tiles: str = CONFIG):
     """``a @ b`` for row-major 16-bit torch tensors on an sm_90 GPU, by CUTLASS's GEMM in
-    clusters of two CTAs; ``out`` (M x N, same dtype) may be given. Rows must be 16-byte
-    multiples apart and pointers 16-byte aligned (TMA's rule)."""
+    clusters of two CTAs, in ``tiles`` (one of :data:`TILES16`); ``out`` (M x N, same dtype)
+    may be given. Rows must be 16-byte multiples apart and pointers 16-byte aligned (TMA's
+    rule)."""
     import torch
 
+    check_choice("tiles", tiles, tuple(TILES16))
     _check_matrix("a", a)
     _check_matrix("b", b)
     if a.dtype != b.dtype or a.device != b.device:
@@ -268,18 +284,19 @@ def cutlass_matmul(a, b, *, out=None):
     if capability != (9, 0):
         raise ToolError(f"CUTLASS's GEMM is built for sm_90a (Hopper); this GPU is "
                         f"sm_{capability[0]}{capability[1]}")
-    return launch_matmul(a, b, out)
+    return launch_matmul(a, b, out, tiles)
 
 
-def launch_matmul(a, b, out):
+def launch_matmul(a, b, out, tiles: str = CONFIG):
     """:func:`cutlass_matmul`'s launch, for arguments its door passed (a repeat call of a
     fingerprint whose first call was checked): no checks, the least host time."""
     (M, K), N = a.shape, b.shape[1]
     dtype = str(a.dtype).removeprefix("torch.")
-    code, error = run_entry(_library(dtype)[0], (a.data_ptr(), b.data_ptr(), out.data_ptr(), M,
-                                                 N, K, a.stride(0), b.stride(0), out.stride(0)),
+    code, error = run_entry(_library(dtype, tiles)[0], (a.data_ptr(), b.data_ptr(),
+                                                        out.data_ptr(), M, N, K, a.stride(0),
+                                                        b.stride(0), out.stride(0)),
                             a.device,
-                            lambda: _workspace_bytes(dtype, a.device.index, M, N, K))
+                            lambda: _workspace_bytes(dtype, a.device.index, M, N, K, tiles))
     if code:
-        raise failed("CUTLASS's GEMM", (M, N, K), code, error)
+        raise failed(f"CUTLASS's GEMM in {tiles}", (M, N, K), code, error)
     return out

@@ -11,6 +11,12 @@
 //   cluster (2x1x1):   CTA 0 -> tile (m,   n)   A rows m*128..      B tile (k, n) <- half by
 //                      CTA 1 -> tile (m+1, n)   A rows (m+1)*128..  each CTA, multicast to both
 //
+// A second build (-DSWIZZLEKIT_TILE_M=256 -DSWIZZLEKIT_TILE_N=128 -DSWIZZLEKIT_CLUSTER_M=1
+// -DSWIZZLEKIT_CLUSTER_N=2) runs 256x128 tiles in pairs along N sharing A's tile: 4-5%
+// faster where N is small against M or M against N (6731x1560x5304, 5810x11632x5008 on an
+// H100, docs/data/bench/cutlass_probe/variants16_h100/), level elsewhere, so the first call
+// times both.
+//
 // Compiled by nvcc (CUTLASS's host adapter builds the TMA descriptors), by
 // swizzlekit.kernels.cuda.cutlass.build; called through ctypes.
 #include <cuda_runtime.h>
@@ -29,8 +35,14 @@ using namespace cute;
 using Element = SWIZZLEKIT_ELEMENT;
 using RowMajorTag = cutlass::layout::RowMajor;
 constexpr int kAlign = 8;                              // elements: 16-byte rows and pointers
-using TileShape = Shape<_128, _256, _64>;
-using ClusterShape = Shape<_2, _1, _1>;
+#ifndef SWIZZLEKIT_TILE_M                              // the library's own tiles; another
+#define SWIZZLEKIT_TILE_M 128                          // build (cutlass.TILES16) names its
+#define SWIZZLEKIT_TILE_N 256                          // tile and cluster: 256x128 in pairs
+#define SWIZZLEKIT_CLUSTER_M 2                         // along N shares A's tile instead
+#define SWIZZLEKIT_CLUSTER_N 1
+#endif
+using TileShape = Shape<Int<SWIZZLEKIT_TILE_M>, Int<SWIZZLEKIT_TILE_N>, _64>;
+using ClusterShape = Shape<Int<SWIZZLEKIT_CLUSTER_M>, Int<SWIZZLEKIT_CLUSTER_N>, _1>;
 
 using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,

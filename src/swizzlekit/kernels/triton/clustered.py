@@ -1,9 +1,10 @@
 """Plan stage: where a 16-bit call's B rows do not start on 64-byte boundaries, its first call
-also times CUTLASS's GEMM in clusters of two CTAs (:mod:`swizzlekit.kernels.cuda.cutlass`)
-against the Triton plan it made, and :mod:`.matmul` keeps the faster for the call's
-fingerprint; an fp8 call of 256 to 1024 rows does the same with CUTLASS's fp8 GEMM in whole
-tiles and in stream-K (:mod:`swizzlekit.kernels.cuda.cutlass_fp8`, :func:`fp8_clustered_route`)
-in :mod:`.scaled`, the fastest of the three kept.
+also times CUTLASS's GEMM in clusters of two CTAs (:mod:`swizzlekit.kernels.cuda.cutlass`),
+in each of its tiles (:data:`CUTLASS_CANDIDATES`), against the Triton plan it made, and
+:mod:`.matmul` keeps the fastest for the call's fingerprint; an fp8 call of 256 to 1024 rows
+does the same with CUTLASS's fp8 GEMM in whole tiles and in stream-K, and in swapped tiles
+where its own pad M (:mod:`swizzlekit.kernels.cuda.cutlass_fp8`, :func:`fp8_candidates`), in
+:mod:`.scaled`.
 
 A TMA read of such a B runs up to 30% slower, and the Triton plan either reads it so or
 copies B into rows of a 128-byte pitch first (:func:`.copies.pitch_copy`). CUTLASS's CTAs pair
@@ -31,17 +32,18 @@ import os
 
 from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
+from swizzlekit.kernels.cuda.cutlass import TILES16
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul, launch_matmul
 from swizzlekit.kernels.cuda.cutlass_fp8 import (SWAPPED, TILES, cutlass_scaled_matmul,
                                                  launch_scaled, padded_rows)
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.configs import current_mode
 
-__all__ = ["CUTLASS_CONFIG", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M", "available", "misaligned_b",
-           "sized", "clustered_route", "pick_clustered", "cutlass_matmul", "FP8_CLUSTER_M",
-           "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized", "fp8_tiles", "fp8_candidates",
-           "fp8_clustered_route", "cutlass_scaled_matmul", "described", "launch_matmul",
-           "launch_scaled"]
+__all__ = ["CUTLASS_CONFIG", "CUTLASS_CANDIDATES", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M",
+           "available", "misaligned_b", "sized", "clustered_route", "pick_clustered",
+           "cutlass_matmul", "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized",
+           "fp8_tiles", "fp8_candidates", "fp8_clustered_route", "cutlass_scaled_matmul",
+           "described", "launch_matmul", "launch_scaled"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
@@ -51,6 +53,13 @@ CLUSTER_MIN_MNK = 2**28
 #: (92.3 against 91.3 us), and fewer rows leave its 128-row tiles in clusters of two mostly
 #: empty.
 CLUSTER_MIN_M = 1024
+#: The tiles of CUTLASS's 16-bit GEMM its first call times, in this order: 128x256 in pairs
+#: along M and 256x128 in pairs along N. Neither wins by rule: on an H100, at six held-out
+#: shapes, 256x128 ran 4-5% ahead at 5810x11632x5008 and 6731x1560x5304 and level with
+#: 128x256 at the others (docs/data/bench/cutlass_probe/variants16_h100/); at the probe's 11
+#: shapes before, 2-4% behind at 3 (9000x7000x3000, 5120x3000x4096, 4096^3), 3% ahead at 2
+#: (8192x14336x4096, 1024^3), within 1.1% at 6 (docs/data/bench/cutlass_probe/h100b/).
+CUTLASS_CANDIDATES = tuple(TILES16)
 #: fp8: the rows (least, most) whose first call times CUTLASS's fp8 GEMM. On an H100, in whole
 #: tiles, it ran 5-10% ahead of the Triton plan at 256 and 512 x 14336 x 4096 (where that
 #: plan's one or two waves of 128-row tiles run below 0.90x ``_scaled_mm``), level with it

@@ -22,6 +22,8 @@ each walking those launch slots with a stride.
 
 from __future__ import annotations
 
+import functools
+
 import triton
 
 from swizzlekit.errors import SwizzleKitError
@@ -47,7 +49,7 @@ from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
 from swizzlekit.kernels.triton.express import _express, _follow_copies
 from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
-from swizzlekit.kernels.triton.clustered import (CUTLASS_CONFIG, clustered_route,
+from swizzlekit.kernels.triton.clustered import (CUTLASS_CANDIDATES, clustered_route,
                                                  cutlass_matmul, described, launch_matmul,
                                                  pick_clustered)
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
@@ -83,8 +85,9 @@ TAIL_SPLIT_ON = True
 #: Whether calls take C from registers where :func:`.matmul_configs.c_regs_taken` names it;
 #: off, they run the autotuned configs there (as :data:`WIDE_TILES_ON`).
 C_REGS_ON = True
-#: Where :func:`.clustered.clustered_route` (16-bit, B's rows off 64-byte boundaries): whether
-#: each fingerprint's first call timed CUTLASS's GEMM in clusters faster than its Triton plan.
+#: Where :func:`.clustered.clustered_route` (16-bit, B's rows off 64-byte boundaries): the
+#: tiles of CUTLASS's GEMM in clusters where each fingerprint's first call timed one faster
+#: than its Triton plan, else 0.
 CLUSTERED = PlanCache(4096)
 #: Where :func:`.matmul_configs.c_regs_timed` (TF32 on B K-major, below the rule's rows):
 #: whether each signature's first call timed C from registers faster than its autotuned plan.
@@ -129,19 +132,21 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     split in even shares of their K steps, one program an SM (``TAIL``, :mod:`.tma_kernel`).
     Where a 16-bit B's rows do not all start on 64-byte boundaries (on an sm_90 GPU, with
     ``order="auto"``, from 1024 rows and M*N*K = 2**28; :mod:`.clustered`), the first call
-    also times CUTLASS's GEMM in clusters of two CTAs sharing B's tiles, and keeps the faster.
+    also times CUTLASS's GEMM in clusters of two CTAs, in 128x256 and 256x128 tiles, and keeps
+    the fastest.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.
     """
     options = _options(order, precision, persistent, tma, split_k, order_params)
     print_ = fingerprint((a, b, out), options)
-    if CLUSTERED.get(print_):       # its first call timed CUTLASS's clustered GEMM faster;
-        import torch                # the door passed it then
+    kept = CLUSTERED.get(print_)
+    if kept:                        # its first call timed CUTLASS's clustered GEMM faster, in
+        import torch                # these tiles; the door passed it then
 
         return launch_matmul(a, b, out if out is not None else
                              torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype,
-                                         device=a.device))
+                                         device=a.device), kept)
     repeat = ROUTES.follow(print_, PLANS)
     if repeat is not None:          # a repeat call: the door passed it before (.routes)
         return _repeat(repeat, a, b, out, print_, precision)
@@ -156,7 +161,10 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
                     _first(a, b, c, order, precision, persistent, tma, split_k, order_params,
                            options, print_))
 
-        CLUSTERED.put(print_, pick_clustered(triton_call, lambda: cutlass_matmul(a, b, out=c)))
+        picked = pick_clustered(triton_call, *(
+            functools.partial(cutlass_matmul, a, b, out=c, tiles=tiles)
+            for tiles in CUTLASS_CANDIDATES))
+        CLUSTERED.put(print_, CUTLASS_CANDIDATES[picked - 1] if picked else 0)
     return c
 
 
@@ -242,8 +250,9 @@ def describe(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     _requested_order(order, order_params)
     options = _options(order, precision, persistent, tma, split_k, order_params)
     print_ = fingerprint((a, b, out), options)
-    if CLUSTERED.get(print_):       # CUTLASS's clustered GEMM (.clustered), its own scheduler
-        return described(CUTLASS_CONFIG)
+    kept = CLUSTERED.get(print_)
+    if kept:                        # CUTLASS's clustered GEMM (.clustered), its own scheduler
+        return described(kept)
     found = ROUTES.follow(print_, PLANS)
     if found is None:
         return None
