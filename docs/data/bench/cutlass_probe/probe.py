@@ -4,7 +4,7 @@ swizzlekit's matmul, bf16, on B's misaligned row pitch and aligned neighbours.
     python3 probe.py SO_DIR OUT.jsonl [MxNxK ...]
 
 Every call's output is first checked against a float64 product on fresh random inputs, the
-output poisoned with NaN; then 5 interleaved, rotated replicates of do_bench medians (L2
+output poisoned with NaN; then 5 interleaved, rotated replicates of do_bench means (L2
 flushed) per kernel; µs.
 """
 import ctypes

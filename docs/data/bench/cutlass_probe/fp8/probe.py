@@ -6,7 +6,7 @@ row-major, B K-major, one fp32 scale each, bf16 out.
 
 Every kernel's output is first checked against the float64 product of the scaled operands
 on fresh random inputs, the output poisoned with NaN; then 5 interleaved, rotated
-replicates of do_bench medians (L2 flushed) per kernel; µs.
+replicates of do_bench means (L2 flushed) per kernel; µs.
 """
 import ctypes
 import glob

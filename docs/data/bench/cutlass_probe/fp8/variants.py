@@ -12,7 +12,7 @@ whole tiles (``NAME``) and in stream-K (``NAME_sk``).
 
 Every kernel's output is first checked against float64 on fresh scaled e4m3 operands
 (:func:`swizzlekit.lab.verify.scaled_operands`), poisoned with NaN first; then 5
-interleaved, rotated replicates of do_bench medians (L2 flushed) per kernel; µs.
+interleaved, rotated replicates of do_bench means (L2 flushed) per kernel; µs.
 """
 import ctypes
 import glob

@@ -9,7 +9,7 @@ Per shape, in one process: ``matmul``'s first call (which times CUTLASS's GEMM i
 its tiles, ``clustered.CUTLASS_CANDIDATES``, against its Triton plan and keeps the fastest:
 ``kept`` 0 for the Triton plan, else the tiles), each output checked against float64 on
 fresh random operands, poisoned with NaN first; then 5 interleaved, rotated replicates of
-do_bench medians (L2 flushed) of cuBLAS (``torch.matmul``), the call as kept, its Triton
+do_bench means (L2 flushed) of cuBLAS (``torch.matmul``), the call as kept, its Triton
 plan alone and CUTLASS's GEMM alone in each tiles; µs.
 """
 import json

@@ -11,7 +11,7 @@ Per shape, in one process: ``scaled_matmul``'s first call (which times CUTLASS's
 in whole tiles and in stream-K against its Triton plan and keeps the fastest: ``kept`` 0
 for the Triton plan, else the ``(tiles, stream_k)`` kept; sets run before 7a9b555 kept 0, 1
 or 2), each output checked against float64 on fresh scaled e4m3 operands, poisoned with NaN
-first; then 5 interleaved, rotated replicates of do_bench medians (L2 flushed) of
+first; then 5 interleaved, rotated replicates of do_bench means (L2 flushed) of
 ``torch._scaled_mm`` (fast accumulation), the call as kept (``scaled_matmul``), its Triton
 plan alone and CUTLASS's GEMM alone in each schedule, in its own tiles and (``swapped``)
 in ``fp8_tiles(M)`` where those differ; µs.
