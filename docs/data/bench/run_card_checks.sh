@@ -29,20 +29,25 @@
 #   cutlass  both CUTLASS GPU test files (tests/gpu/test_cutlass*_gpu.py; about 90 s with the
 #            libraries cached); then scaled_matmul's CUTLASS route, five candidates, on two
 #            sets drawn for it: ten shapes in the swapped rows (seed 20261132) and ten over
-#            the route's rows (20261133) (cutlass_probe/fp8/heldout/route.py; about 100 s each)
-# CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2) and the
-# nvidia-cutlass wheel in .whl/ were carried, they are unpacked and installed first, and
-# SWIZZLEKIT_CACHE points at them, so no part builds with nvcc.
+#            the route's rows (20261133) (cutlass_probe/fp8/heldout/route.py; about 100 s each);
+#            then matmul's 16-bit route, three candidates, on ten bf16 shapes with B's rows
+#            misaligned (seed 20261134; cutlass_probe/heldout_h100/route16.py; about 100 s)
+# CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2: nine
+# libraries) and the nvidia-cutlass wheel in .whl/ or build/whlslim/ (slim_cutlass_wheel.sh,
+# which leaves room in the 64 MiB a call carries) were carried, they are unpacked and
+# installed first, and SWIZZLEKIT_CACHE points at them, so no part builds with nvcc.
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
 # `heldout wave tail`, or `orders`, or `split tf32`, or `regs tf32`, or one of `bf16`, `fp16`,
-# `fp8`, or `report`. The device returns at most 8 files a call: tar OUT into one file before
-# the call ends.
+# `fp8`, or `report`, or `cutlass` (about 400 s). The device returns at most 8 files a call:
+# tar OUT into one file before the call ends.
 set -u
 OUT=$1
 shift
 mkdir -p "$OUT"
 python3 -m pip install -q --no-deps --no-build-isolation -e . > /dev/null 2>&1
-ls .whl/nvidia_cutlass-*.whl > /dev/null 2>&1 && python3 -m pip install -q --no-deps .whl/nvidia_cutlass-*.whl > /dev/null 2>&1
+for w in .whl/nvidia_cutlass-*.whl build/whlslim/nvidia_cutlass-*.whl; do
+  [ -f "$w" ] && python3 -m pip install -q --no-deps "$w" > /dev/null 2>&1
+done
 for t in build/carry/*.txz; do [ -f "$t" ] && tar xJf "$t"; done
 [ -d build/sk2/cutlass ] && export SWIZZLEKIT_CACHE=$PWD/build/sk2
 nvidia-smi --query-gpu=name,uuid,driver_version --format=csv > "$OUT/gpu.txt"
@@ -101,7 +106,10 @@ for part in "$@"; do
              R=docs/data/bench/cutlass_probe/fp8/heldout/route.py
              timeout 180 python3 $R "$OUT/route_swap.jsonl" 10 20261132 swap > "$OUT/route_swap.txt" 2>&1
              timeout 180 python3 $R "$OUT/route_all.jsonl" 10 20261133 > "$OUT/route_all.txt" 2>&1
-             cut -c1-300 "$OUT/route_swap.txt" "$OUT/route_all.txt" ;;
+             cut -c1-300 "$OUT/route_swap.txt" "$OUT/route_all.txt"
+             timeout 180 python3 docs/data/bench/cutlass_probe/heldout_h100/route16.py \
+               "$OUT/route16.jsonl" 10 20261134 > "$OUT/route16.txt" 2>&1
+             cut -c1-300 "$OUT/route16.txt" ;;
     *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 report cutlass" >&2
        exit 2 ;;
   esac
