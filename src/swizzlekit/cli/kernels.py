@@ -232,10 +232,10 @@ def _configs(args: argparse.Namespace) -> int:
                      "fastest kept, where nvcc and CUTLASS's headers are found and each "
                      "operand has one scale (kernels/triton/clustered.py)")
     elif clustered:
-        lines.append("CUTLASS's GEMM in clusters of two CTAs sharing B's tiles (128x256x64/c2x1): "
-                     "B's rows do not all start on 64-byte boundaries, so the first call times it "
-                     "against this plan, the faster kept, where nvcc and CUTLASS's headers are "
-                     "found (kernels/triton/clustered.py)")
+        lines.append(f"CUTLASS's GEMM in clusters of two CTAs ({' and '.join(candidates)}): "
+                     "B's rows do not all start on 64-byte boundaries, so the first call times "
+                     "each against this plan, the fastest kept, where nvcc and CUTLASS's "
+                     "headers are found (kernels/triton/clustered.py)")
     lines += [f"hint: {h}" for h in plan.hints]
     emit({**plan.to_dict(), "clustered_timed": clustered, "clustered_candidates": candidates},
          args.json, "\n".join(lines))
