@@ -130,6 +130,35 @@ def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch
     assert ran[3:] == [j for t in range(split_k.PICK_REPLICATES) for j in rows[t % len(rows)]]
 
 
+def test_pick_split_prints_its_medians_where_asked(monkeypatch, capsys):
+    """Under ``SWIZZLEKIT_PRINT_PICKS=1`` a pick prints one line to stderr: each candidate's
+    median replicate by name, and the one kept; nothing without it."""
+    import triton.testing
+
+    from swizzlekit.kernels.triton import split_k
+
+    def script():
+        return {0: iter([1.0, 9.0, 1.0, 1.1, 0.9]), 1: iter([0.5, 0.5, 0.4, 0.6, 0.5])}
+
+    order = []
+    times = script()
+    def bench(fn, **kw):
+        fn()
+        return next(times[order[-1]])
+
+    monkeypatch.setattr(triton.testing, "do_bench", bench)
+    assert split_k.pick_split(order.append, (0, 1)) == 1
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("SWIZZLEKIT_PRINT_PICKS", "1")
+    times = script()
+    assert split_k.pick_split(order.append, (0, 1), names=("triton", "cutlass")) == 1
+    assert capsys.readouterr().err == ("swizzlekit: first-call pick: triton 1000.0 us, "
+                                       "cutlass 500.0 us -> cutlass\n")
+    times = script()
+    split_k.pick_split(order.append, (0, 1))
+    assert capsys.readouterr().err.endswith("0 1000.0 us, 1 500.0 us -> 1\n")
+
+
 def test_the_workspace_holds_every_block_of_every_tile():
     """``buffers`` sizes each plane for the blocks of any tile of sides 16 to MAX_BLOCK: the
     last block of the last plane, as ``_split_sum`` places it (plane ``cdiv(M, BM) x

@@ -206,11 +206,12 @@ def described(config: str) -> dict:
             "c_masked": False, "c_registers": False, "tail_split": False}
 
 
-def pick_clustered(triton_call, *cutlass_calls) -> int:
+def pick_clustered(triton_call, *cutlass_calls, names=None) -> int:
     """Which runs fastest: 0 for ``triton_call()``, i for ``cutlass_calls[i - 1]()`` (each run
     once first, which builds CUTLASS's library where it is not cached, then interleaved
-    replicates, :func:`.split_k.pick_split`). 0, with a warning, where CUTLASS's library
-    cannot be built or run here."""
+    replicates, :func:`.split_k.pick_split`; ``names`` label them for
+    ``SWIZZLEKIT_PRINT_PICKS=1``). 0, with a warning, where CUTLASS's library cannot be built
+    or run here."""
     import warnings
 
     from swizzlekit.errors import ToolError
@@ -224,4 +225,4 @@ def pick_clustered(triton_call, *cutlass_calls) -> int:
                       stacklevel=3)
         return 0
     runs = (triton_call, *cutlass_calls)
-    return int(pick_split(lambda i: runs[i](), tuple(range(len(runs)))))
+    return int(pick_split(lambda i: runs[i](), tuple(range(len(runs))), names))

@@ -163,7 +163,7 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
 
         picked = pick_clustered(triton_call, *(
             functools.partial(cutlass_matmul, a, b, out=c, tiles=tiles)
-            for tiles in CUTLASS_CANDIDATES))
+            for tiles in CUTLASS_CANDIDATES), names=("triton", *CUTLASS_CANDIDATES))
         CLUSTERED.put(print_, CUTLASS_CANDIDATES[picked - 1] if picked else 0)
     return c
 

@@ -133,7 +133,8 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         candidates = fp8_candidates(a.shape[0])
         picked = pick_clustered(triton_call, *(
             functools.partial(cutlass_scaled_matmul, a, b, scale_a, scale_b, out=c,
-                              stream_k=stream_k, tiles=tiles) for tiles, stream_k in candidates))
+                              stream_k=stream_k, tiles=tiles) for tiles, stream_k in candidates),
+            names=("triton", *(cutlass_config(*c) for c in candidates)))
         CLUSTERED.put(print_, candidates[picked - 1] if picked else 0)
     return c
 

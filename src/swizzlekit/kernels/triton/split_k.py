@@ -32,6 +32,9 @@ and slower on the rest (docs/data/bench/JOURNAL.md), which no shape rule told ap
 
 from __future__ import annotations
 
+import os
+import sys
+
 import triton
 import triton.language as tl
 
@@ -39,8 +42,8 @@ from swizzlekit.kernels.triton.tiles import _one_per_sm
 from swizzlekit.kernels.triton.splits import (AUTO_SPLITS, WORKSPACE_SIDE, auto_split,
                                               workspace_elements)
 
-__all__ = ["counters", "pick_split", "resolve", "buffers", "tail_buffers", "launch_buffers",
-           "PICK_REPLICATES", "PICK_REP_MS"]
+__all__ = ["counters", "pick_split", "picked_line", "resolve", "buffers", "tail_buffers",
+           "launch_buffers", "PICK_REPLICATES", "PICK_REP_MS"]
 
 
 #: Replicates of each candidate :func:`pick_split` times, interleaved in the turns of
@@ -58,12 +61,15 @@ PICK_REPLICATES, PICK_REP_MS = 5, 10
 MAX_BLOCK = tl.constexpr(WORKSPACE_SIDE)
 
 
-def pick_split(run, splits=AUTO_SPLITS) -> int:
+def pick_split(run, splits=AUTO_SPLITS, names=None) -> int:
     """The candidate of ``splits`` whose ``run(candidate)`` is fastest: each run once first (it
     compiles and autotunes), then :data:`PICK_REPLICATES` interleaved turns of
     ``triton.testing.do_bench`` each (medians), each turn in the order of
     :func:`swizzlekit.turns.turn_order` (no candidate always timed behind the same one); the
-    least median of the replicates wins (the first, on a tie)."""
+    least median of the replicates wins (the first, on a tie). Under
+    ``SWIZZLEKIT_PRINT_PICKS=1`` (as Triton's ``TRITON_PRINT_AUTOTUNING``) each pick prints
+    one line to stderr: every candidate's median in µs, by ``names`` (default: the
+    candidates), and the one kept."""
     import statistics
 
     from triton.testing import do_bench
@@ -78,7 +84,22 @@ def pick_split(run, splits=AUTO_SPLITS) -> int:
             times[s].append(do_bench(lambda: run(s), warmup=2, rep=PICK_REP_MS,
                                      return_mode="median"))
     medians = [statistics.median(times[s]) for s in splits]
-    return splits[medians.index(min(medians))]
+    best = medians.index(min(medians))
+    if os.environ.get("SWIZZLEKIT_PRINT_PICKS") == "1":
+        print(picked_line(names or [str(s) for s in splits], medians, best), file=sys.stderr,
+              flush=True)
+    return splits[best]
+
+
+def picked_line(names, medians_ms, best: int) -> str:
+    """The line ``SWIZZLEKIT_PRINT_PICKS=1`` prints for a pick: each candidate's median
+    replicate in µs, then the one kept.
+
+    >>> picked_line(["triton", "128x256x64/c2x1"], [0.0601, 0.0512], 1)
+    'swizzlekit: first-call pick: triton 60.1 us, 128x256x64/c2x1 51.2 us -> 128x256x64/c2x1'
+    """
+    timed = ", ".join(f"{n} {m * 1e3:.1f} us" for n, m in zip(names, medians_ms))
+    return f"swizzlekit: first-call pick: {timed} -> {names[best]}"
 
 
 @triton.jit
