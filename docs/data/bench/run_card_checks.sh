@@ -31,7 +31,8 @@
 #            sets drawn for it: ten shapes in the swapped rows (seed 20261132) and ten over
 #            the route's rows (20261133) (cutlass_probe/fp8/heldout/route.py; about 100 s each);
 #            then matmul's 16-bit route, three candidates, on ten bf16 shapes with B's rows
-#            misaligned (seed 20261134; cutlass_probe/heldout_h100/route16.py; about 100 s)
+#            misaligned (seed 20261134; cutlass_probe/heldout_h100/route16.py; about 100 s);
+#            each route's log holds its first calls' picks (SWIZZLEKIT_PRINT_PICKS=1)
 # CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2: nine
 # libraries) and the nvidia-cutlass wheel in .whl/ or build/whlslim/ (slim_cutlass_wheel.sh,
 # which leaves room in the 64 MiB a call carries) were carried, they are unpacked and
@@ -104,6 +105,7 @@ for part in "$@"; do
                tests/gpu/test_cutlass_fp8_gpu.py > "$OUT/cutlass_tests.txt" 2>&1
              tail -n 2 "$OUT/cutlass_tests.txt"
              R=docs/data/bench/cutlass_probe/fp8/heldout/route.py
+             export SWIZZLEKIT_PRINT_PICKS=1      # each first call's medians, into the logs
              timeout 180 python3 $R "$OUT/route_swap.jsonl" 10 20261132 swap > "$OUT/route_swap.txt" 2>&1
              timeout 180 python3 $R "$OUT/route_all.jsonl" 10 20261133 > "$OUT/route_all.txt" 2>&1
              cut -c1-300 "$OUT/route_swap.txt" "$OUT/route_all.txt"
