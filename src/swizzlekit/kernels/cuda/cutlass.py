@@ -41,8 +41,8 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "TILES16", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES",
-           "headers", "nvcc", "build", "compile_library", "local_headers", "entry_points", "scratch",
-           "run_entry", "failed", "rows_aligned", "cutlass_matmul", "launch_matmul"]
+           "headers", "nvcc", "build", "compile_library", "local_headers", "entry_points",
+           "scratch", "run_entry", "failed", "rows_aligned", "cutlass_matmul", "launch_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
