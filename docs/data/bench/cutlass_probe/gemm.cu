@@ -54,6 +54,16 @@ using TileShape = Shape<_256, _128, _64>;
 using ClusterShape = Shape<_2, _1, _1>;
 using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
 using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+#elif VARIANT == 7    // 128x192x64, clusters of 2 along M (B shared), cooperative: nvjet's
+using TileShape = Shape<_128, _192, _64>;                 // widths are 192 and 208
+using ClusterShape = Shape<_2, _1, _1>;
+using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+#elif VARIANT == 8    // 256x192x64, clusters of 2 along N (A shared), cooperative
+using TileShape = Shape<_256, _192, _64>;
+using ClusterShape = Shape<_1, _2, _1>;
+using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+using EpiSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 #endif
 #ifdef STREAM_K
 using Scheduler = cutlass::gemm::StreamKScheduler;
