@@ -387,3 +387,33 @@ def test_the_16_bit_tiles_are_named(monkeypatch, tmp_path):
 
     assert CUTLASS_CANDIDATES == tuple(cutlass.TILES16)
     assert CUTLASS_CANDIDATES[0] == cutlass.CONFIG        # the library's own tiles first
+
+
+def test_cli_builds_the_libraries_side_by_side(monkeypatch, capsys, tmp_path):
+    """``kernels build --cutlass`` runs its builds in threads, up to CUTLASS_BUILDS_AT_ONCE at
+    once: two stub builds that each wait for another to start both finish, and the rows keep
+    their order."""
+    import json
+    import os
+    import threading
+
+    from swizzlekit.cli import kernels as cli_kernels
+    from swizzlekit.cli import main
+    from swizzlekit.kernels.cuda import cutlass_fp8
+
+    both = threading.Barrier(2, timeout=10)
+
+    def build(dtype, tiles=cutlass.CONFIG):
+        if dtype == "bfloat16":                 # the first two jobs meet at the barrier
+            both.wait()
+        return tmp_path / f"gemm_{dtype}_{tiles.replace('/', '_')}.so"
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(cutlass, "build", build)
+    monkeypatch.setattr(cutlass_fp8, "build", lambda tiles: build("fp8", tiles))
+    assert cli_kernels.CUTLASS_BUILDS_AT_ONCE >= 2
+    assert main(["kernels", "build", "--cutlass", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["cutlass"]
+    assert [(r["dtype"], r["tiles"]) for r in rows[:2]] == [("bfloat16", t) for t in
+                                                           cutlass.TILES16]
+    assert rows[-1]["tiles"] == list(cutlass_fp8.SWAPPED)[-1]

@@ -60,9 +60,17 @@ def _sass(cubin: bytes) -> str:
     return done.stdout
 
 
+#: The most nvcc processes ``kernels build --cutlass`` runs at once (each CUTLASS build takes
+#: about a minute of one core and 2-4 GB of memory).
+CUTLASS_BUILDS_AT_ONCE = 4
+
+
 def _build_cutlass(args: argparse.Namespace) -> int:
-    """CUTLASS's clustered GEMMs built (or found in the cache) for each element type."""
+    """CUTLASS's clustered GEMMs built (or found in the cache) for each element type and
+    tiles, up to :data:`CUTLASS_BUILDS_AT_ONCE` (and no more than the cores) at once."""
+    import os
     import warnings
+    from concurrent.futures import ThreadPoolExecutor
 
     from swizzlekit.errors import SwizzleKitError
     from swizzlekit.kernels.cuda import cutlass_fp8
@@ -71,13 +79,17 @@ def _build_cutlass(args: argparse.Namespace) -> int:
     if args.arch not in ("sm_90", "sm_90a"):
         raise SwizzleKitError(f"--cutlass builds for sm_90a only; --arch {args.arch!r} is not "
                               f"valid with it (leave it out, or give sm_90 or sm_90a)")
+    jobs = [(dtype, tiles, lambda d=dtype, t=tiles: build(d, t))
+            for dtype in ELEMENTS for tiles in TILES16]
+    jobs += [("float8_e4m3fn", tiles, lambda t=tiles: cutlass_fp8.build(t))
+             for tiles in (cutlass_fp8.TILES, *cutlass_fp8.SWAPPED)]
+    workers = max(1, min(CUTLASS_BUILDS_AT_ONCE, os.cpu_count() or 1, len(jobs)))
     with warnings.catch_warnings():              # the build was asked for: no warning
         warnings.simplefilter("ignore")
-        rows = [{"dtype": dtype, "tiles": tiles, "path": str(build(dtype, tiles))}
-                for dtype in ELEMENTS for tiles in TILES16]
-        rows += [{"dtype": "float8_e4m3fn", "tiles": tiles,
-                  "path": str(cutlass_fp8.build(tiles))}
-                 for tiles in (cutlass_fp8.TILES, *cutlass_fp8.SWAPPED)]
+        with ThreadPoolExecutor(workers) as pool:  # nvcc runs outside the GIL
+            paths = list(pool.map(lambda job: job[2](), jobs))
+    rows = [{"dtype": dtype, "tiles": tiles, "path": str(path)}
+            for (dtype, tiles, _), path in zip(jobs, paths)]
     emit({"cutlass": rows}, args.json, "\n".join(
         f"cutlass {r['dtype']:13s} {r['tiles']:24s} {r['path']}" for r in rows))
     return 0
