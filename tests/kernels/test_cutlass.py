@@ -417,3 +417,26 @@ def test_cli_builds_the_libraries_side_by_side(monkeypatch, capsys, tmp_path):
     assert [(r["dtype"], r["tiles"]) for r in rows[:2]] == [("bfloat16", t) for t in
                                                            cutlass.TILES16]
     assert rows[-1]["tiles"] == list(cutlass_fp8.SWAPPED)[-1]
+
+
+def test_build_all_runs_the_builds_side_by_side_and_raises_the_first_error():
+    """The first call's CUTLASS libraries build side by side (stub builds that wait for each
+    other finish), one build runs alone, and a failed build's error reaches the caller (the
+    route then warns and keeps the Triton plan)."""
+    import threading
+
+    from swizzlekit.kernels.triton.clustered import build_all, pick_clustered
+
+    both, ran = threading.Barrier(2, timeout=10), []
+    build_all([both.wait, both.wait])
+    build_all([lambda: ran.append(1)])
+    build_all([])
+    assert ran == [1]
+
+    def broken():
+        raise ToolError("nvcc could not build CUTLASS's GEMM (exit 1): no output")
+
+    with pytest.raises(ToolError, match="nvcc could not build"):
+        build_all([lambda: None, broken])
+    with pytest.warns(UserWarning, match="the Triton plan runs, CUTLASS's clustered GEMM failed"):
+        assert pick_clustered(lambda: None, lambda: None, builds=[lambda: None, broken]) == 0

@@ -784,9 +784,10 @@ def test_the_cutlass_route_keeps_the_tiles_the_first_call_timed(monkeypatch, kep
         calls.append(tiles)
         return out.copy_(ref)
 
-    def pick(triton_call, *cutlass_calls, names=None):
+    def pick(triton_call, *cutlass_calls, names=None, builds=()):
         timed.append(len(cutlass_calls))
         assert names[0] == "triton" and len(names) == len(cutlass_calls) + 1
+        assert len(builds) == len(CUTLASS_CANDIDATES)                       # each library once
         for call in (triton_call, *cutlass_calls):
             call()
         return kept

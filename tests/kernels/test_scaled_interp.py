@@ -270,9 +270,10 @@ def test_the_cutlass_route_keeps_what_the_first_call_timed(monkeypatch, kept):
         calls.append((tiles, stream_k))
         return out.copy_(ref)
 
-    def pick(triton_call, *cutlass_calls, names=None):
+    def pick(triton_call, *cutlass_calls, names=None, builds=()):
         timed.append(len(cutlass_calls))
         assert names[0] == "triton" and len(names) == len(cutlass_calls) + 1
+        assert len(builds) == len(dict.fromkeys(t for t, _ in candidates))                       # each library once
         for call in (triton_call, *cutlass_calls):
             call()
         return kept

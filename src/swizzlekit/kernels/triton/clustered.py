@@ -33,6 +33,8 @@ import os
 from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
 from swizzlekit.kernels.cuda.cutlass import TILES16
+from swizzlekit.kernels.cuda.cutlass import build as build_cutlass
+from swizzlekit.kernels.cuda.cutlass_fp8 import build as build_fp8
 from swizzlekit.kernels.cuda.cutlass import cutlass_matmul, launch_matmul
 from swizzlekit.kernels.cuda.cutlass_fp8 import (SWAPPED, TILES, cutlass_scaled_matmul,
                                                  launch_scaled, padded_rows)
@@ -41,9 +43,10 @@ from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["CUTLASS_CONFIG", "CUTLASS_CANDIDATES", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M",
            "available", "misaligned_b", "sized", "clustered_route", "pick_clustered",
-           "cutlass_matmul", "FP8_CLUSTER_M", "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized",
-           "fp8_tiles", "fp8_candidates", "fp8_clustered_route", "cutlass_scaled_matmul",
-           "described", "launch_matmul", "launch_scaled"]
+           "build_all", "build_cutlass", "build_fp8", "cutlass_matmul", "FP8_CLUSTER_M",
+           "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized", "fp8_tiles", "fp8_candidates",
+           "fp8_clustered_route", "cutlass_scaled_matmul", "described", "launch_matmul",
+           "launch_scaled"]
 
 #: The least M*N*K whose first call times the clustered GEMM: the size from which 16-bit
 #: calls copy the operands TMA cannot read (:data:`.copies.COPY_MIN_MNK`, a test holds them
@@ -206,18 +209,19 @@ def described(config: str) -> dict:
             "c_masked": False, "c_registers": False, "tail_split": False}
 
 
-def pick_clustered(triton_call, *cutlass_calls, names=None) -> int:
+def pick_clustered(triton_call, *cutlass_calls, names=None, builds=()) -> int:
     """Which runs fastest: 0 for ``triton_call()``, i for ``cutlass_calls[i - 1]()`` (each run
-    once first, which builds CUTLASS's library where it is not cached, then interleaved
-    replicates, :func:`.split_k.pick_split`; ``names`` label them for
-    ``SWIZZLEKIT_PRINT_PICKS=1``). 0, with a warning, where CUTLASS's library cannot be built
-    or run here."""
+    once first, then interleaved replicates, :func:`.split_k.pick_split`; ``names`` label
+    them for ``SWIZZLEKIT_PRINT_PICKS=1``). ``builds`` (callables that build the calls'
+    libraries where they are not cached) run first, side by side: nvcc builds each in about
+    a minute. 0, with a warning, where CUTLASS's library cannot be built or run here."""
     import warnings
 
     from swizzlekit.errors import ToolError
     from swizzlekit.kernels.triton.split_k import pick_split
 
     try:
+        build_all(builds)
         for call in cutlass_calls:
             call()
     except ToolError as e:
@@ -226,3 +230,18 @@ def pick_clustered(triton_call, *cutlass_calls, names=None) -> int:
         return 0
     runs = (triton_call, *cutlass_calls)
     return int(pick_split(lambda i: runs[i](), tuple(range(len(runs))), names))
+
+
+def build_all(builds) -> None:
+    """Each of ``builds`` (callables) run, side by side in threads where there are several
+    (each build is an nvcc process; the GIL is free meanwhile); the first error raised."""
+    builds = list(builds)
+    if len(builds) < 2:
+        for build in builds:
+            build()
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(builds)) as pool:
+        for done in [pool.submit(build) for build in builds]:
+            done.result()

@@ -49,9 +49,9 @@ from swizzlekit.kernels.triton.pointer_kernel import _matmul_kernel
 from swizzlekit.kernels.triton.tma_kernel import _matmul_tma_kernel, _set_blocks  # noqa: F401
 from swizzlekit.kernels.triton.express import _express, _follow_copies
 from swizzlekit.kernels.triton.first_call import TAIL, pick_last_wave, pick_regs
-from swizzlekit.kernels.triton.clustered import (CUTLASS_CANDIDATES, clustered_route,
-                                                 cutlass_matmul, described, launch_matmul,
-                                                 pick_clustered)
+from swizzlekit.kernels.triton.clustered import (CUTLASS_CANDIDATES, build_cutlass,
+                                                 clustered_route, cutlass_matmul, described,
+                                                 launch_matmul, pick_clustered)
 from swizzlekit.kernels.triton.waves import tail_route, tail_timed, wide_route, wide_timed
 from swizzlekit.kernels.triton.wide_kernel import launch_wide, wide_label
 
@@ -161,9 +161,11 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
                     _first(a, b, c, order, precision, persistent, tma, split_k, order_params,
                            options, print_))
 
+        dtype = str(a.dtype).removeprefix("torch.")
         picked = pick_clustered(triton_call, *(
             functools.partial(cutlass_matmul, a, b, out=c, tiles=tiles)
-            for tiles in CUTLASS_CANDIDATES), names=("triton", *CUTLASS_CANDIDATES))
+            for tiles in CUTLASS_CANDIDATES), names=("triton", *CUTLASS_CANDIDATES),
+            builds=[functools.partial(build_cutlass, dtype, t) for t in CUTLASS_CANDIDATES])
         CLUSTERED.put(print_, CUTLASS_CANDIDATES[picked - 1] if picked else 0)
     return c
 

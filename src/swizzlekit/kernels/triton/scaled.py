@@ -30,7 +30,7 @@ from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags
 from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.cuda.cutlass_fp8 import config as cutlass_config
-from swizzlekit.kernels.triton.clustered import (cutlass_scaled_matmul, described,
+from swizzlekit.kernels.triton.clustered import (build_fp8, cutlass_scaled_matmul, described,
                                                  fp8_candidates, fp8_clustered_route,
                                                  launch_scaled, pick_clustered)
 from swizzlekit.kernels.triton.tiles import _by_tma, _descriptors, _one_per_sm, _sms
@@ -134,7 +134,9 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         picked = pick_clustered(triton_call, *(
             functools.partial(cutlass_scaled_matmul, a, b, scale_a, scale_b, out=c,
                               stream_k=stream_k, tiles=tiles) for tiles, stream_k in candidates),
-            names=("triton", *(cutlass_config(*c) for c in candidates)))
+            names=("triton", *(cutlass_config(*c) for c in candidates)),
+            builds=[functools.partial(build_fp8, tiles)
+                    for tiles in dict.fromkeys(tiles for tiles, _ in candidates)])
         CLUSTERED.put(print_, candidates[picked - 1] if picked else 0)
     return c
 
