@@ -425,12 +425,14 @@ def test_build_all_runs_the_builds_side_by_side_and_raises_the_first_error():
     route then warns and keeps the Triton plan)."""
     import threading
 
-    from swizzlekit.kernels.triton.clustered import build_all, pick_clustered
+    from swizzlekit.kernels.cuda.cutlass import build_all
+    from swizzlekit.kernels.triton.clustered import pick_clustered
 
     both, ran = threading.Barrier(2, timeout=10), []
     build_all([both.wait, both.wait])
-    build_all([lambda: ran.append(1)])
-    build_all([])
+    assert build_all([lambda: ran.append(1) or "one"]) == ["one"]
+    assert build_all([]) == []
+    assert build_all([lambda: 1, lambda: 2, lambda: 3], at_once=2) == [1, 2, 3]
     assert ran == [1]
 
     def broken():

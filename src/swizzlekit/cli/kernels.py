@@ -70,11 +70,10 @@ def _build_cutlass(args: argparse.Namespace) -> int:
     tiles, up to :data:`CUTLASS_BUILDS_AT_ONCE` (and no more than the cores) at once."""
     import os
     import warnings
-    from concurrent.futures import ThreadPoolExecutor
 
     from swizzlekit.errors import SwizzleKitError
     from swizzlekit.kernels.cuda import cutlass_fp8
-    from swizzlekit.kernels.cuda.cutlass import ELEMENTS, TILES16, build
+    from swizzlekit.kernels.cuda.cutlass import ELEMENTS, TILES16, build, build_all
 
     if args.arch not in ("sm_90", "sm_90a"):
         raise SwizzleKitError(f"--cutlass builds for sm_90a only; --arch {args.arch!r} is not "
@@ -83,11 +82,10 @@ def _build_cutlass(args: argparse.Namespace) -> int:
             for dtype in ELEMENTS for tiles in TILES16]
     jobs += [("float8_e4m3fn", tiles, lambda t=tiles: cutlass_fp8.build(t))
              for tiles in (cutlass_fp8.TILES, *cutlass_fp8.SWAPPED)]
-    workers = max(1, min(CUTLASS_BUILDS_AT_ONCE, os.cpu_count() or 1, len(jobs)))
     with warnings.catch_warnings():              # the build was asked for: no warning
         warnings.simplefilter("ignore")
-        with ThreadPoolExecutor(workers) as pool:  # nvcc runs outside the GIL
-            paths = list(pool.map(lambda job: job[2](), jobs))
+        paths = build_all([job[2] for job in jobs],
+                          min(CUTLASS_BUILDS_AT_ONCE, os.cpu_count() or 1))
     rows = [{"dtype": dtype, "tiles": tiles, "path": str(path)}
             for (dtype, tiles, _), path in zip(jobs, paths)]
     emit({"cutlass": rows}, args.json, "\n".join(

@@ -41,8 +41,9 @@ from pathlib import Path
 from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "TILES16", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES",
-           "headers", "nvcc", "build", "compile_library", "local_headers", "entry_points",
-           "scratch", "run_entry", "failed", "rows_aligned", "cutlass_matmul", "launch_matmul"]
+           "headers", "nvcc", "build", "build_all", "compile_library", "local_headers",
+           "entry_points", "scratch", "run_entry", "failed", "rows_aligned", "cutlass_matmul",
+           "launch_matmul"]
 
 #: The torch dtypes it runs (by name) and CUTLASS's element type for each.
 ELEMENTS = {"bfloat16": "cutlass::bfloat16_t", "float16": "cutlass::half_t"}
@@ -144,6 +145,20 @@ def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
                                 + (log[0] if log else "no output"))
             os.replace(tmp, out)
     return out
+
+
+def build_all(builds, at_once: int | None = None) -> list:
+    """Each of ``builds`` (callables that build a library or find it in the cache) run, up to
+    ``at_once`` at a time (default: all), in threads: each build is an nvcc process, and the
+    GIL is free meanwhile. Their results in order; the first error, in order, raised."""
+    builds = list(builds)
+    workers = max(1, min(len(builds), at_once or len(builds)))
+    if workers == 1:
+        return [build() for build in builds]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(lambda build: build(), builds))
 
 
 def local_headers(source: Path) -> list[str]:

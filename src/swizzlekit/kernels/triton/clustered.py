@@ -30,12 +30,11 @@ from __future__ import annotations
 import functools
 import os
 
-from swizzlekit.kernels.cuda.cutlass import headers, nvcc, rows_aligned
 from swizzlekit.kernels.cuda.cutlass import CONFIG as CUTLASS_CONFIG
-from swizzlekit.kernels.cuda.cutlass import TILES16
 from swizzlekit.kernels.cuda.cutlass import build as build_cutlass
+from swizzlekit.kernels.cuda.cutlass import (TILES16, build_all, cutlass_matmul, headers,
+                                             launch_matmul, nvcc, rows_aligned)
 from swizzlekit.kernels.cuda.cutlass_fp8 import build as build_fp8
-from swizzlekit.kernels.cuda.cutlass import cutlass_matmul, launch_matmul
 from swizzlekit.kernels.cuda.cutlass_fp8 import (SWAPPED, TILES, cutlass_scaled_matmul,
                                                  launch_scaled, padded_rows)
 from swizzlekit.kernels.triton.auto_order import AUTO
@@ -43,7 +42,7 @@ from swizzlekit.kernels.triton.configs import current_mode
 
 __all__ = ["CUTLASS_CONFIG", "CUTLASS_CANDIDATES", "CLUSTER_MIN_MNK", "CLUSTER_MIN_M",
            "available", "misaligned_b", "sized", "clustered_route", "pick_clustered",
-           "build_all", "build_cutlass", "build_fp8", "cutlass_matmul", "FP8_CLUSTER_M",
+           "build_cutlass", "build_fp8", "cutlass_matmul", "FP8_CLUSTER_M",
            "FP8_CLUSTER_MIN_MNK", "FP8_SWAP_PAD", "fp8_sized", "fp8_tiles", "fp8_candidates",
            "fp8_clustered_route", "cutlass_scaled_matmul", "described", "launch_matmul",
            "launch_scaled"]
@@ -230,18 +229,3 @@ def pick_clustered(triton_call, *cutlass_calls, names=None, builds=()) -> int:
         return 0
     runs = (triton_call, *cutlass_calls)
     return int(pick_split(lambda i: runs[i](), tuple(range(len(runs))), names))
-
-
-def build_all(builds) -> None:
-    """Each of ``builds`` (callables) run, side by side in threads where there are several
-    (each build is an nvcc process; the GIL is free meanwhile); the first error raised."""
-    builds = list(builds)
-    if len(builds) < 2:
-        for build in builds:
-            build()
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(len(builds)) as pool:
-        for done in [pool.submit(build) for build in builds]:
-            done.result()
