@@ -114,13 +114,8 @@ def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
     if compiler is None:
         raise ToolError("nvcc is not on PATH, nor under $CUDA_HOME or /usr/local/cuda")
     include, version = found
-    try:
-        tool = subprocess.run([compiler, "--version"], capture_output=True, text=True,
-                              timeout=60).stdout
-    except (OSError, subprocess.SubprocessError) as e:
-        raise ToolError(f"nvcc --version failed: {e}") from e
-    key = hashlib.sha256("\n".join([source.read_text(), *local_headers(source), *flags, tool,
-                                     version]).encode())
+    key = hashlib.sha256("\n".join([source.read_text(), *local_headers(source), *flags,
+                                     _nvcc_version(compiler), version]).encode())
     from swizzlekit.kernels.cuda.nvrtc import cache_dir
 
     out = cache_dir("cutlass") / f"{stem}_{key.hexdigest()[:16]}.so"
@@ -145,6 +140,17 @@ def compile_library(source: Path, flags: tuple, stem: str, what: str) -> Path:
                                 + (log[0] if log else "no output"))
             os.replace(tmp, out)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _nvcc_version(compiler: str) -> str:
+    """``compiler --version``'s output, asked once a process (each route's first call looks
+    its libraries up in the cache by a key that holds it)."""
+    try:
+        return subprocess.run([compiler, "--version"], capture_output=True, text=True,
+                              timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ToolError(f"nvcc --version failed: {e}") from e
 
 
 def build_all(builds, at_once: int | None = None) -> list:
