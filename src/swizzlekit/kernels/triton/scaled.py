@@ -134,7 +134,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
         picked = pick_clustered(triton_call, *(
             functools.partial(cutlass_scaled_matmul, a, b, scale_a, scale_b, out=c,
                               stream_k=stream_k, tiles=tiles) for tiles, stream_k in candidates),
-            names=("triton", *(cutlass_config(*c) for c in candidates)),
+            names=("triton", *(cutlass_config(*candidate) for candidate in candidates)),
             builds=[functools.partial(build_fp8, tiles)
                     for tiles in dict.fromkeys(tiles for tiles, _ in candidates)])
         CLUSTERED.put(print_, candidates[picked - 1] if picked else 0)
