@@ -433,6 +433,10 @@ def test_build_all_runs_the_builds_side_by_side_and_raises_the_first_error():
     assert build_all([lambda: ran.append(1) or "one"]) == ["one"]
     assert build_all([]) == []
     assert build_all([lambda: 1, lambda: 2, lambda: 3], at_once=2) == [1, 2, 3]
+    with pytest.raises(SwizzleKitError, match="builds must be callables"):
+        build_all(["gemm_bfloat16.so"])
+    with pytest.raises(SwizzleKitError, match="at_once must be an integer"):
+        build_all([lambda: 1], at_once=1.5)
     assert ran == [1]
 
     def broken():

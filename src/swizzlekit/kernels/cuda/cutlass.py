@@ -38,7 +38,7 @@ import subprocess
 import warnings
 from pathlib import Path
 
-from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
+from swizzlekit.errors import SwizzleKitError, ToolError, check_choice, check_int
 
 __all__ = ["ELEMENTS", "ALIGN", "CONFIG", "TILES16", "BUILD_TIMEOUT_S", "NVCC_FLAGS", "CODES",
            "headers", "nvcc", "build", "build_all", "compile_library", "local_headers",
@@ -156,8 +156,18 @@ def _nvcc_version(compiler: str) -> str:
 def build_all(builds, at_once: int | None = None) -> list:
     """Each of ``builds`` (callables that build a library or find it in the cache) run, up to
     ``at_once`` at a time (default: all), in threads: each build is an nvcc process, and the
-    GIL is free meanwhile. Their results in order; the first error, in order, raised."""
+    GIL is free meanwhile. Their results in order; the first error, in order, raised.
+
+    >>> build_all([lambda: 1, lambda: 2], at_once=0)
+    Traceback (most recent call last):
+    ...
+    swizzlekit.errors.SwizzleKitError: at_once must be at least 1; got 0
+    """
     builds = list(builds)
+    if not all(map(callable, builds)):
+        raise SwizzleKitError(f"builds must be callables; got {builds!r}")
+    if at_once is not None:
+        check_int("at_once", at_once, 1)
     workers = max(1, min(len(builds), at_once or len(builds)))
     if workers == 1:
         return [build() for build in builds]
