@@ -106,8 +106,11 @@ def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch
     script = {0: iter([1.0, 9.0, 1.0, 1.1, 0.9]), 1: iter([1.5, 1.4, 1.6, 1.5, 1.5])}
     order, ran = [], []
 
+    windows = set()
+
     def bench(fn, **kw):
         fn()
+        windows.add((kw["warmup"], kw["rep"], kw["return_mode"]))
         return next(script[order[-1]])
 
     def run(s):
@@ -120,6 +123,7 @@ def test_pick_split_keeps_the_least_median_of_interleaved_replicates(monkeypatch
     timed = ran[2:]
     assert len(timed) == 2 * split_k.PICK_REPLICATES
     assert [timed[2 * t] for t in range(split_k.PICK_REPLICATES)] == [0, 1, 0, 1, 0]
+    assert windows == {(split_k.PICK_WARMUP_MS, split_k.PICK_REP_MS, "median")}
     script = {0: iter([2.0] * 5), 1: iter([2.0] * 5)}
     order.clear()
     assert split_k.pick_split(run, (0, 1)) == 0         # a tie: the first

@@ -43,7 +43,7 @@ from swizzlekit.kernels.triton.splits import (AUTO_SPLITS, WORKSPACE_SIDE, auto_
                                               workspace_elements)
 
 __all__ = ["counters", "pick_split", "picked_line", "resolve", "buffers", "tail_buffers",
-           "launch_buffers", "PICK_REPLICATES", "PICK_REP_MS"]
+           "launch_buffers", "PICK_REPLICATES", "PICK_REP_MS", "PICK_WARMUP_MS"]
 
 
 #: Replicates of each candidate :func:`pick_split` times, interleaved in the turns of
@@ -55,6 +55,13 @@ __all__ = ["counters", "pick_split", "picked_line", "resolve", "buffers", "tail_
 #: (docs/data/bench/tf32_wide/pick_check.txt), the rule by which the benchmarks here call
 #: anything fastest.
 PICK_REPLICATES, PICK_REP_MS = 5, 10
+#: The ``do_bench`` warm-up (ms) before each of those windows: ``do_bench``'s default, as the
+#: benchmarks here run it. With a warm-up of 2 ms, on an H100 (2026-11-28), CUTLASS's GEMM
+#: and the Triton plan timed within 4% of each other either way at 5897x9208x3080 and
+#: 5893x10504x7352 bf16, and 3 of 12 picks kept CUTLASS; after 25 ms the Triton plan led in
+#: 18 of 18, by 1-8%, as in the benchmarks' replicates
+#: (docs/data/bench/cutlass_probe/pick_warmup_h100/).
+PICK_WARMUP_MS = 25
 
 #: The longest tile side a split may take: its workspace's planes hold whole blocks of tiles
 #: up to this side (:func:`.splits.workspace_elements`).
@@ -64,7 +71,7 @@ MAX_BLOCK = tl.constexpr(WORKSPACE_SIDE)
 def pick_split(run, splits=AUTO_SPLITS, names=None) -> int:
     """The candidate of ``splits`` whose ``run(candidate)`` is fastest: each run once first (it
     compiles and autotunes), then :data:`PICK_REPLICATES` interleaved turns of
-    ``triton.testing.do_bench`` each (medians), each turn in the order of
+    ``triton.testing.do_bench`` each (medians, after :data:`PICK_WARMUP_MS` of warm-up), each turn in the order of
     :func:`swizzlekit.turns.turn_order` (no candidate always timed behind the same one); the
     least median of the replicates wins (the first, on a tie). Under
     ``SWIZZLEKIT_PRINT_PICKS=1`` (as Triton's ``TRITON_PRINT_AUTOTUNING``) each pick prints
@@ -81,7 +88,7 @@ def pick_split(run, splits=AUTO_SPLITS, names=None) -> int:
     times = {s: [] for s in splits}
     for turn in range(PICK_REPLICATES):
         for s in turn_order(splits, turn):
-            times[s].append(do_bench(lambda: run(s), warmup=2, rep=PICK_REP_MS,
+            times[s].append(do_bench(lambda: run(s), warmup=PICK_WARMUP_MS, rep=PICK_REP_MS,
                                      return_mode="median"))
     medians = [statistics.median(times[s]) for s in splits]
     best = medians.index(min(medians))
