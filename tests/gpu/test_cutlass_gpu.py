@@ -1,8 +1,10 @@
-"""GPU tier: CUTLASS's clustered GEMM, in both its tiles, against float64 on fresh random
+"""GPU tier: CUTLASS's clustered GEMM, in each of its tiles, against float64 on fresh random
 operands, output poisoned with NaN first: B's rows misaligned (N = 5000), ragged M, views with
 wider rows, an odd number of M tiles (the last cluster half empty). Skipped off sm_90 or without nvcc."""
 
 import pytest
+
+from swizzlekit.kernels.cuda.cutlass import TILES16
 
 # gpu_slow: nvcc builds CUTLASS's libraries on first use (about a minute each) unless
 # SWIZZLEKIT_CACHE holds them; the tier's SWIZZLEKIT_AUTOTUNE=0 never takes their routes
@@ -17,7 +19,7 @@ def gemm(cutlass_ready):
     return cutlass.cutlass_matmul
 
 
-TILES = ["128x256x64/c2x1", "256x128x64/c1x2"]
+TILES = list(TILES16)                   # every build the route times
 
 
 @pytest.mark.parametrize("tiles", TILES)

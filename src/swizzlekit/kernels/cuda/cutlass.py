@@ -8,9 +8,9 @@ at 3000x5000x4000 bf16 on an H100 it ran 0.91-0.97x cuBLAS, the same kernel with
 Triton 3.6 gives no kernel clusters. It needs an sm_90 GPU, nvcc, and CUTLASS's headers (the
 ``nvidia-cutlass`` wheel, installed without its dependencies). Its tiles run in the order of
 CUTLASS's persistent tile scheduler, left at its defaults: clusters rastered along M where the
-grid has more tile columns than rows, else along N, with no swizzle. Two builds of each
+grid has more tile columns than rows, else along N, with no swizzle. Three builds of each
 element type (:data:`TILES16`): 128x256 tiles in pairs along M (B's tile shared), and 256x128
-in pairs along N (A's tile shared).
+and 256x192 in pairs along N (A's tile shared).
 
 The shared library is cached (:func:`swizzlekit.kernels.cuda.nvrtc.cache_dir`, "cutlass") by
 a hash of the source and its local headers, nvcc's flags and version, and the headers'
@@ -52,7 +52,8 @@ ALIGN = 8
 #: Its tile (M x N x K) and cluster (CTAs along M x N), as a plan's config reads.
 CONFIG = "128x256x64/c2x1"
 #: Every build's tiles, by config: (tile M, tile N, CTAs a cluster along M, along N).
-TILES16 = {CONFIG: (128, 256, 2, 1), "256x128x64/c1x2": (256, 128, 1, 2)}
+TILES16 = {CONFIG: (128, 256, 2, 1), "256x128x64/c1x2": (256, 128, 1, 2),
+           "256x192x64/c1x2": (256, 192, 1, 2)}
 #: The longest nvcc may take to build one element type (seconds).
 BUILD_TIMEOUT_S = 900
 _SOURCE = Path(__file__).with_name("cutlass_gemm.cu")

@@ -11,11 +11,12 @@
 //   cluster (2x1x1):   CTA 0 -> tile (m,   n)   A rows m*128..      B tile (k, n) <- half by
 //                      CTA 1 -> tile (m+1, n)   A rows (m+1)*128..  each CTA, multicast to both
 //
-// A second build (-DSWIZZLEKIT_TILE_M=256 -DSWIZZLEKIT_TILE_N=128 -DSWIZZLEKIT_CLUSTER_M=1
-// -DSWIZZLEKIT_CLUSTER_N=2) runs 256x128 tiles in pairs along N sharing A's tile: 4-5%
+// Two more builds run tiles in pairs along N sharing A's tile (-DSWIZZLEKIT_TILE_M=256
+// -DSWIZZLEKIT_CLUSTER_M=1 -DSWIZZLEKIT_CLUSTER_N=2): 256x128 (-DSWIZZLEKIT_TILE_N=128), 4-5%
 // faster where N is small against M or M against N (6731x1560x5304, 5810x11632x5008 on an
-// H100, docs/data/bench/cutlass_probe/variants16_h100/), level elsewhere, so the first call
-// times both.
+// H100, docs/data/bench/cutlass_probe/variants16_h100/), and 256x192 (-DSWIZZLEKIT_TILE_N=192),
+// 4-8% faster than both at large grids (5810x11632x5008, 5491x5488x4880) and 30% slower at
+// narrow ones (docs/data/bench/cutlass_probe/variants16b_h100/). The first call times all.
 //
 // Compiled by nvcc (CUTLASS's host adapter builds the TMA descriptors), by
 // swizzlekit.kernels.cuda.cutlass.build; called through ctypes.
@@ -37,8 +38,8 @@ using RowMajorTag = cutlass::layout::RowMajor;
 constexpr int kAlign = 8;                              // elements: 16-byte rows and pointers
 #ifndef SWIZZLEKIT_TILE_M                              // the library's own tiles; another
 #define SWIZZLEKIT_TILE_M 128                          // build (cutlass.TILES16) names its
-#define SWIZZLEKIT_TILE_N 256                          // tile and cluster: 256x128 in pairs
-#define SWIZZLEKIT_CLUSTER_M 2                         // along N shares A's tile instead
+#define SWIZZLEKIT_TILE_N 256                          // tile and cluster: 256x128 or 256x192
+#define SWIZZLEKIT_CLUSTER_M 2                         // in pairs along N share A's tile
 #define SWIZZLEKIT_CLUSTER_N 1
 #endif
 using TileShape = Shape<Int<SWIZZLEKIT_TILE_M>, Int<SWIZZLEKIT_TILE_N>, _64>;
