@@ -30,10 +30,10 @@
 #            libraries cached); then scaled_matmul's CUTLASS route, five candidates, on two
 #            sets drawn for it: ten shapes in the swapped rows (seed 20261132) and ten over
 #            the route's rows (20261133) (cutlass_probe/fp8/heldout/route.py; about 100 s each);
-#            then matmul's 16-bit route, three candidates, on ten bf16 shapes with B's rows
+#            then matmul's 16-bit route, four candidates, on ten bf16 shapes with B's rows
 #            misaligned (seed 20261134; cutlass_probe/heldout_h100/route16.py; about 100 s);
 #            each route's log holds its first calls' picks (SWIZZLEKIT_PRINT_PICKS=1)
-# CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2: nine
+# CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2: eleven
 # libraries) and the nvidia-cutlass wheel in .whl/ or build/whlslim/ (slim_cutlass_wheel.sh,
 # which leaves room in the 64 MiB a call carries) were carried, they are unpacked and
 # installed first, and SWIZZLEKIT_CACHE points at them, so no part builds with nvcc.

@@ -56,11 +56,12 @@ CLUSTER_MIN_MNK = 2**28
 #: empty.
 CLUSTER_MIN_M = 1024
 #: The tiles of CUTLASS's 16-bit GEMM its first call times, in this order: 128x256 in pairs
-#: along M and 256x128 in pairs along N. Neither wins by rule: on an H100, at six held-out
-#: shapes, 256x128 ran 4-5% ahead at 5810x11632x5008 and 6731x1560x5304 and level with
-#: 128x256 at the others (docs/data/bench/cutlass_probe/variants16_h100/); at the probe's 11
-#: shapes before, 2-4% behind at 3 (9000x7000x3000, 5120x3000x4096, 4096^3), 3% ahead at 2
-#: (8192x14336x4096, 1024^3), within 1.1% at 6 (docs/data/bench/cutlass_probe/h100b/).
+#: along M, 256x128 and 256x192 in pairs along N. None wins by rule: on an H100, at six
+#: held-out shapes, 256x128 ran 4-5% ahead of 128x256 at 5810x11632x5008 and 6731x1560x5304
+#: and level at the others (docs/data/bench/cutlass_probe/variants16_h100/); 256x192 ran
+#: 5-7% ahead of both at 5810x11632x5008 and 5491x5488x4880 and 23-30% behind at
+#: 2258x1456x1440 and 6731x1560x5304 (variants16b_h100/); at the probe's 11 shapes before,
+#: 256x128 ran 2-4% behind 128x256 at 3, 3% ahead at 2, within 1.1% at 6 (h100b/).
 CUTLASS_CANDIDATES = tuple(TILES16)
 #: fp8: the rows (least, most) whose first call times CUTLASS's fp8 GEMM. On an H100, in whole
 #: tiles, it ran 5-10% ahead of the Triton plan at 256 and 512 x 14336 x 4096 (where that
