@@ -24,6 +24,8 @@
 #   bf16 fp16 fp8  that precision over the full suite with the tutorial-style baseline
 #            (`swizzlekit bench --suite full --kernel triton --kernel triton_baseline`; about
 #            250 s each on a warm H100), into OUT/P.tgz
+#   ragged   the ragged-pairs suite in bf16 (`swizzlekit bench --suite ragged-pairs --precision
+#            bf16 --kernel triton`; about 190 s on the H100), into OUT/ragged.tgz
 #   report   `swizzlekit report --measure` on this card's preset (h100-sxm or h200, by
 #            nvidia-smi's name; about 210 s on a fresh machine), into OUT/report.tgz
 #   cutlass  both CUTLASS GPU test files (tests/gpu/test_cutlass*_gpu.py; about 90 s with the
@@ -31,7 +33,8 @@
 #            sets drawn for it: ten shapes in the swapped rows (seed 20261132) and ten over
 #            the route's rows (20261133) (cutlass_probe/fp8/heldout/route.py; about 100 s each);
 #            then matmul's 16-bit route, four candidates, on ten bf16 shapes with B's rows
-#            misaligned (seed 20261134; cutlass_probe/heldout_h100/route16.py; about 100 s);
+#            misaligned (seed 20261135, drawn after its 256x192 build joined;
+#            cutlass_probe/heldout_h100/route16.py; about 130 s);
 #            each route's log holds its first calls' picks (SWIZZLEKIT_PRINT_PICKS=1)
 # CUTLASS's libraries: where build/carry/so.txz (the cache, tar'd from build/sk2: eleven
 # libraries) and the nvidia-cutlass wheel in .whl/ or build/whlslim/ (slim_cutlass_wheel.sh,
@@ -39,8 +42,8 @@
 # installed first, and SWIZZLEKIT_CACHE points at them, so no part builds with nvcc.
 # A device call of 600 s takes `tier` alone, or `tf32 rule heldout wave` together, or
 # `heldout wave tail`, or `orders`, or `split tf32`, or `regs tf32`, or one of `bf16`, `fp16`,
-# `fp8`, or `report`, or `cutlass` (about 400 s). The device returns at most 8 files a call:
-# tar OUT into one file before the call ends.
+# `fp8`, each with `ragged` or without, or `report`, or `cutlass` (about 450 s). The device
+# returns at most 8 files a call: tar OUT into one file before the call ends.
 set -u
 OUT=$1
 shift
@@ -96,6 +99,10 @@ for part in "$@"; do
             --kernel triton_baseline --out "$OUT/$part" > "$OUT/$part.log" 2>&1
           tail -n 3 "$OUT/$part.log"; mv "$OUT/$part.log" "$OUT/$part/"
           (cd "$OUT" && tar czf "$part.tgz" "$part" && rm -rf "$part") ;;
+    ragged) timeout 300 swizzlekit bench --suite ragged-pairs --precision bf16 --kernel triton \
+              --out "$OUT/ragged" > "$OUT/ragged.log" 2>&1
+            tail -n 3 "$OUT/ragged.log"; mv "$OUT/ragged.log" "$OUT/ragged/"
+            (cd "$OUT" && tar czf ragged.tgz ragged && rm -rf ragged) ;;
     report) preset=h200; grep -q H100 "$OUT/gpu.txt" && preset=h100-sxm
           timeout 480 swizzlekit report --measure --gpu $preset --out "$OUT/report" \
             > "$OUT/report.log" 2>&1
@@ -110,9 +117,9 @@ for part in "$@"; do
              timeout 180 python3 $R "$OUT/route_all.jsonl" 10 20261133 > "$OUT/route_all.txt" 2>&1
              cut -c1-300 "$OUT/route_swap.txt" "$OUT/route_all.txt"
              timeout 180 python3 docs/data/bench/cutlass_probe/heldout_h100/route16.py \
-               "$OUT/route16.jsonl" 10 20261134 > "$OUT/route16.txt" 2>&1
+               "$OUT/route16.jsonl" 10 20261135 > "$OUT/route16.txt" 2>&1
              cut -c1-300 "$OUT/route16.txt" ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 report cutlass" >&2
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 ragged report cutlass" >&2
        exit 2 ;;
   esac
 done
