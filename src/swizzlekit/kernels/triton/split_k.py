@@ -71,9 +71,9 @@ MAX_BLOCK = tl.constexpr(WORKSPACE_SIDE)
 def pick_split(run, splits=AUTO_SPLITS, names=None) -> int:
     """The candidate of ``splits`` whose ``run(candidate)`` is fastest: each run once first (it
     compiles and autotunes), then :data:`PICK_REPLICATES` interleaved turns of
-    ``triton.testing.do_bench`` each (medians, after :data:`PICK_WARMUP_MS` of warm-up), each turn in the order of
-    :func:`swizzlekit.turns.turn_order` (no candidate always timed behind the same one); the
-    least median of the replicates wins (the first, on a tie). Under
+    ``triton.testing.do_bench`` each (medians, after :data:`PICK_WARMUP_MS` of warm-up), each
+    turn in the order of :func:`swizzlekit.turns.turn_order` (no candidate always timed behind
+    the same one); the least median of the replicates wins (the first, on a tie). Under
     ``SWIZZLEKIT_PRINT_PICKS=1`` (as Triton's ``TRITON_PRINT_AUTOTUNING``) each pick prints
     one line to stderr: every candidate's median in µs, by ``names`` (default: the
     candidates), and the one kept."""
