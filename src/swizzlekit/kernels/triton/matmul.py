@@ -132,8 +132,8 @@ def matmul(a, b, order: str = "auto", *, out=None, precision: str = "tf32",
     split in even shares of their K steps, one program an SM (``TAIL``, :mod:`.tma_kernel`).
     Where a 16-bit B's rows do not all start on 64-byte boundaries (on an sm_90 GPU, with
     ``order="auto"``, from 1024 rows and M*N*K = 2**28; :mod:`.clustered`), the first call
-    also times CUTLASS's GEMM in clusters of two CTAs, in 128x256 and 256x128 tiles, and keeps
-    the fastest.
+    also times CUTLASS's GEMM in clusters of two CTAs, in each of its tiles
+    (:data:`.clustered.CUTLASS_CANDIDATES`), and keeps the fastest.
     The first call of a shape, layout and order autotunes and compiles; later ones launch the
     kernels it chose directly (:mod:`swizzlekit.kernels.triton.plans`); :func:`describe`
     says which.
