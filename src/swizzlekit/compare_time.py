@@ -41,14 +41,18 @@ import numpy as np
 
 from swizzlekit.data import path
 
-__all__ = ["TABLES", "CARDS", "RULES", "runs", "judge", "heldout", "fit", "noise", "twin_sets",
+__all__ = ["TABLES", "CLAIMS_TABLES", "CARDS", "RULES", "runs", "judge", "judged_parts",
+           "heldout", "fit", "noise", "twin_sets",
            "twins", "defaults", "main"]
 
 #: Each card's preset and its tables: the fit/heldout table and the fresh one.
 CARDS = {"h100": "h100-sxm", "h200": "h200"}
 TABLES = {card: (f"order_times_{card}.csv", f"order_times_fresh_{card}.csv") for card in CARDS}
-#: The parts of the order tables: the fit half, the held-out half, the fresh set.
-PARTS = ("fit", "heldout", "fresh")
+#: Each card's table of the claims set (``lab order-times --set claims``), where timed.
+CLAIMS_TABLES = {card: f"order_times_claims_{card}.csv" for card in CARDS}
+#: The parts of the order tables: the fit half, the held-out half, the fresh set, and the
+#: claims set (drawn after the verdict's claim rule was fixed).
+PARTS = ("fit", "heldout", "fresh", "claims")
 #: The pick rules :func:`judge` knows: the verdict's (the predicted fastest, the default where
 #: it ties) and the one before it (the default wherever no order is predicted faster than it
 #: by more than the noise band).
@@ -76,10 +80,11 @@ def _runs(card: str, part: str) -> tuple:
     from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES, row_bytes, sweep_order
     from swizzlekit.lab.records import OrderTimeRow, read_csv
 
-    table = TABLES[card][part == "fresh"]
+    table = CLAIMS_TABLES[card] if part == "claims" else TABLES[card][part == "fresh"]
     out = []
     for r in read_csv(path(table), OrderTimeRow):
-        if r.order == "random" or r.persistent or (part != "fresh" and r.split != part):
+        if r.order == "random" or r.persistent or (part in ("fit", "heldout")
+                                                   and r.split != part):
             continue
         bm, bn, _ = r.tile
         o = sweep_order(r.order, -(-r.M // bm), -(-r.N // bn), r.params_dict)
@@ -136,13 +141,14 @@ def judge(card: str, part: str, parameters: dict | None = None,
     where it ties the predicted fastest (``rule`` "fastest", the verdict's), or wherever it
     is so claimed (``rule`` "band")."""
     from swizzlekit.cta.rank import DEFAULT_ORDER, TIE, within
-    from swizzlekit.cta.timing import ORDER_NOISE_PCT
+    from swizzlekit.cta.timing import ORDER_NOISE_PCT, reuse_bound
     from swizzlekit.errors import check_choice
+    from swizzlekit.lab.experiments.l2_sweep import ELEM_BYTES, OUT_BYTES
 
     check_choice("rule", rule, RULES)
     band = ORDER_NOISE_PCT[CARDS[card]] / 100
     default = DEFAULT_ORDER if default is None else default
-    errs, regrets, ties, claims, log_errs, fastest = [], [], [], [], [], []
+    errs, regrets, ties, claims, withheld, log_errs, fastest = [], [], [], [], [], [], []
     for group in _problems(runs(card, part)):
         meas = np.array([r.ms for r, _ in group]) * 1e-3
         pred = _times(card, group, parameters)
@@ -155,7 +161,10 @@ def judge(card: str, part: str, parameters: dict | None = None,
         if within(pred[d], pred[best], band):
             ties.append(bool(meas[d] <= meas.min() * (1 + band)))
         if within(pred.max(), pred[best], band):
-            claims.append(bool(meas.max() <= meas.min() * (1 + band)))
+            r = group[0][0]
+            holds = reuse_bound(r.M, r.N, r.K, tuple(r.tile), ELEM_BYTES[r.dtype],
+                                OUT_BYTES[r.dtype], CARDS[card])["holds"]
+            (claims if holds else withheld).append(bool(meas.max() <= meas.min() * (1 + band)))
     regrets, fastest = np.array(regrets), np.array(fastest)
     return {"problems": len(regrets), "runs": len(errs),
             "rel_err_median_pct": round(float(np.median(errs)) * 100, 1),
@@ -166,14 +175,24 @@ def judge(card: str, part: str, parameters: dict | None = None,
             "regret_worst_pct": round(float(regrets.max()) * 100, 1),
             "ties": len(ties), "ties_true": int(sum(ties)),
             "claims": len(claims), "claims_true": int(sum(claims)),
+            "withheld": len(withheld), "withheld_true": int(sum(withheld)),
             "fastest_within_2pct": round(float(np.mean(fastest <= 0.02)), 2),
             "fastest_within_5pct": round(float(np.mean(fastest <= 0.05)), 2)}
 
 
+def judged_parts(card: str) -> tuple[str, ...]:
+    """The parts :func:`heldout` judges on ``card``: the held-out half, the fresh set, and
+    the claims set where the card's table of it is committed."""
+    from swizzlekit.data import FOLDER
+
+    return ("heldout", "fresh") + (("claims",) if (FOLDER / CLAIMS_TABLES[card]).is_file()
+                                   else ())
+
+
 def heldout() -> dict:
-    """:func:`judge` on the held-out half and the fresh set of each card: what
-    :data:`swizzlekit.cta.timing.TIME_HELDOUT` holds."""
-    return {CARDS[card]: {part: judge(card, part) for part in ("heldout", "fresh")}
+    """:func:`judge` on the held-out half, the fresh set and the claims set of each card:
+    what :data:`swizzlekit.cta.timing.TIME_HELDOUT` holds."""
+    return {CARDS[card]: {part: judge(card, part) for part in judged_parts(card)}
             for card in CARDS}
 
 
@@ -276,7 +295,7 @@ def twins() -> dict:
     out = {}
     for card in CARDS:
         spreads = []
-        for part in PARTS:
+        for part in ("fit", "heldout", "fresh"):
             for group in _problems(runs(card, part)):
                 spreads += [max(r.ms for r in same) / min(r.ms for r in same) - 1
                             for same in twin_sets(group) if len(same) > 1]
@@ -304,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if "--band" in argv:
         for card, gpu in CARDS.items():
-            for part in ("heldout", "fresh"):
+            for part in judged_parts(card):
                 print(f"{gpu:9s} {part:8s} {judge(card, part, rule='band')}")
         return 0
     for gpu, parts in heldout().items():

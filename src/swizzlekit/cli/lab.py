@@ -25,9 +25,9 @@ def add(top) -> None:
         if name in ("l2-sweep", "order-times"):
             p.add_argument("--shard", default="0/1", metavar="I/N",
                            help="run shard I of N (whole shapes); default all")
-            p.add_argument("--set", default="sweep", metavar="sweep|fresh", dest="which",
-                           help="the fit and held-out halves (default), or the fresh shapes "
-                                "judged once")
+            p.add_argument("--set", default="sweep", metavar="sweep|fresh|claims", dest="which",
+                           help="the fit and held-out halves (default), the fresh shapes "
+                                "judged once, or the set drawn to judge the claim rule")
         if name == "order-times":
             from swizzlekit.lab.experiments.order_times import REPLICATES
             from swizzlekit.lab.harness import MAX_REPLICATES

@@ -23,10 +23,12 @@ import math
 from swizzlekit.cta.l2 import check_problem, simulate
 from swizzlekit.cta.l2 import settings as model_settings
 from swizzlekit.cta.orders import ORDERS, order
+from swizzlekit.cta.timing import reuse_bound
 from swizzlekit.errors import SwizzleKitError, check_int, check_number
 from swizzlekit.gpus import gpu as gpu_preset
 
-__all__ = ["SWEEP", "DEFAULT_ORDER", "TIE", "within", "rank", "verdict", "claim_record", "label",
+__all__ = ["SWEEP", "DEFAULT_ORDER", "TIE", "within", "rank", "verdict", "claim_record",
+           "withheld_record", "label",
            "canonical", "RANK_MAX_TILES", "RANK_MAX_TILE_STEPS", "RANK_MAX_WAVES"]
 
 #: Ranking runs the model about 25 times: it answers a quarter of what one simulation does.
@@ -98,7 +100,9 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
          row_bytes: tuple[int, int] | None = None) -> list[dict]:
     """Every order and parameter set, best first: ``order``, ``params``, ``time_s`` (the
     predicted kernel time), ``l2_hit_rate`` (%), ``dram_read_bytes``, ``vs_row`` (DRAM bytes
-    over the row order's) and ``time_vs_row`` (time over the row order's). ``out_bytes``: C's
+    over the row order's), ``time_vs_row`` (time over the row order's) and ``reuse_bound``
+    (the problem's :func:`~swizzlekit.cta.timing.reuse_bound`, the same for every order,
+    which :func:`verdict` asks before it says that the order does not matter). ``out_bytes``: C's
     element size (default ``elem_bytes``); ``programs``: a persistent grid's program count;
     ``row_bytes``: A's and B's row pitch (:func:`swizzlekit.cta.l2.simulate`)."""
     gpu_preset(gpu)
@@ -124,12 +128,14 @@ def rank(M: int, N: int, K: int, *, gpu: str = "h200", tile: tuple[int, int, int
     settings = dict(tile=tile, elem_bytes=elem_bytes, gpu=gpu, ctas_per_sm=ctas_per_sm,
                     persistent=persistent, concurrent=concurrent, dispatch=dispatch,
                     out_bytes=out_bytes, programs=programs, row_bytes=row_bytes)
+    bound = reuse_bound(M, N, K, tile, elem_bytes, out_bytes, gpu)
     out = []
     for name in ORDERS:
         for params in SWEEP.get(name, [{}]):
             pred = simulate(M, N, K, order(name, tm, tn, **params), **settings)
             out.append({"order": name, "params": params, "time_s": pred.time_s,
-                        "l2_hit_rate": pred.l2_hit_rate, "dram_read_bytes": pred.dram_read_bytes})
+                        "l2_hit_rate": pred.l2_hit_rate, "dram_read_bytes": pred.dram_read_bytes,
+                        "reuse_bound": bound})
     row = next(r for r in out if r["order"] == "row")
     for r in out:
         r["vs_row"] = r["dram_read_bytes"] / row["dram_read_bytes"] if row["dram_read_bytes"] else 1.0
@@ -167,7 +173,7 @@ def claim_record(gpu: str) -> str:
     within the band of the fastest, as a clause for the claim's text.
 
     >>> claim_record("h100-sxm")
-    ' (held out on h100-sxm, every order ran within it on 5 of 11 such problems)'
+    ' (held out on h100-sxm, every order ran within it on 2 of 2 such problems)'
     """
     from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
 
@@ -177,6 +183,35 @@ def claim_record(gpu: str) -> str:
         return ""
     return (f" (held out on {fitted}, every order ran within it on {h['claims_true']} of "
             f"{h['claims']} such problems)")
+
+
+def withheld_record(gpu: str) -> str:
+    """How problems fared held out where every order was predicted within the band but
+    :func:`~swizzlekit.cta.timing.reuse_bound` did not hold, so the verdict made no claim.
+
+    >>> withheld_record("h100-sxm")
+    ' (held out on h100-sxm, every order ran within the band on 3 of 9 such problems)'
+    """
+    from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
+
+    fitted = time_parameters(gpu)["fitted"]
+    h = TIME_HELDOUT.get(fitted, {}).get("heldout")
+    if not h:
+        return ""
+    return (f" (held out on {fitted}, every order ran within the band on {h['withheld_true']} "
+            f"of {h['withheld']} such problems)")
+
+
+def _unbacked(bound: dict | None) -> str:
+    """Why the reuse bound does not back a claim, in words."""
+    if bound is None:
+        return "the ranking carries no reuse bound to check"
+    if bound["ctas"] < bound["sms"]:
+        return (f"its {bound['ctas']} CTAs leave some of the {bound['sms']} SMs idle, and the "
+                f"order decides where they run")
+    return (f"with no reuse its reads would take {bound['all_miss_s'] / bound['compute_s']:.1f}x "
+            f"its compute time at DRAM's rate, so reuse the model does not see (L2 requests "
+            f"merged between CTAs) can set the time")
 
 
 def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
@@ -191,8 +226,14 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
 
     - ``default_within_band``: no order is predicted faster than the default by more than the
       band (the default is as good as any, within the noise);
-    - ``matters``: False only where every order ranked is predicted within the band of the
-      fastest; then the text says that the order does not matter here (within the band).
+    - ``matters``: True where some order is predicted slower than the fastest by more than
+      the band. False (the text: the order does not matter here, within the band) only where
+      every order ranked is predicted within the band of the fastest and the problem's
+      :func:`~swizzlekit.cta.timing.reuse_bound` holds: no order, however poor its reuse, can
+      make it wait on DRAM, and every SM has work. None where the orders are predicted within
+      the band but the bound does not hold: held out, such problems' orders ran up to 20%
+      apart (16-bit and fp8 operands, short K loops, grids of fewer CTAs than SMs), and the
+      text says why the prediction is not enough.
       Where the default ties the fastest but other orders are predicted slower by more than
       the band, the order matters, and the text names the slowest.
 
@@ -204,9 +245,11 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     >>> v = verdict(rank(8192, 8192, 8192))
     >>> v["matters"], v["default_within_band"], v["pick"], v["gain_vs_grouped8_pct"]
     (True, True, 'grouped group=16 along=m', 0.1)
-    >>> v = verdict(rank(256, 256, 4096))
+    >>> v = verdict(rank(4096, 4096, 4096, tile=(128, 128, 32), elem_bytes=4, ctas_per_sm=2))
     >>> v["matters"], v["spread_pct"] <= v["noise_band_pct"]
     (False, True)
+    >>> verdict(rank(256, 256, 4096))["matters"] is None        # 4 CTAs: most SMs idle
+    True
     """
     from swizzlekit.cta.timing import ORDER_NOISE_PCT, TIME_HELDOUT, time_parameters
 
@@ -228,16 +271,28 @@ def verdict(ranked: list[dict], gpu: str = "h200") -> dict:
     row_gain = row["time_s"] / best["time_s"] - 1
     spread = slowest["time_s"] / best["time_s"] - 1
     default_within_band = gain * 100 <= band
-    matters = spread * 100 > band
+    bound = best.get("reuse_bound")
+    bound = bound if isinstance(bound, dict) and {"holds", "all_miss_s", "compute_s", "ctas",
+                                                  "sms"} <= set(bound) else None
+    # True: some order is predicted slower than the band; False: the claim, where the bound
+    # holds too; None: predicted within the band, which the bound does not back
+    matters = (True if spread * 100 > band else
+               False if bound is not None and bound["holds"] is True else None)
     pick = default if within(default["time_s"], best["time_s"]) else best
     pick_label, default_label = label(pick["order"], pick["params"]), label(name, params)
     fastest = (f"{default_label} is predicted fastest" if pick is default
                else f"predicted {gain * 100:.1f}% faster than {default_label}")
     slowest_label = label(slowest["order"], slowest["params"])
-    if not matters:
+    if matters is False:
         reason = (f"the order does not matter here (within {band}%): every order is predicted "
-                  f"within the noise band of the fastest{claim_record(gpu)}; {fastest} (the "
-                  f"row order {row_gain * 100:+.1f}%)")
+                  f"within the noise band of the fastest, and with no reuse at all its reads "
+                  f"would take {bound['all_miss_s'] / bound['compute_s']:.2f}x its compute "
+                  f"time at DRAM's rate{claim_record(gpu)}; {fastest} (the row order "
+                  f"{row_gain * 100:+.1f}%)")
+    elif matters is None:
+        reason = (f"every order is predicted within the noise band ({band}%) of the fastest, "
+                  f"but the order may matter more here than predicted: {_unbacked(bound)}"
+                  f"{withheld_record(gpu)}; {fastest} (the row order {row_gain * 100:+.1f}%)")
     elif default_within_band:
         within_band = ("" if pick is default else
                        f", within the noise band ({band}%), so {default_label} would do too")

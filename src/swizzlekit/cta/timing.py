@@ -35,6 +35,8 @@ swizzlekit.errors.SwizzleKitError: elem_bytes 3 is not valid; choose one of: 1, 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from swizzlekit.cta.families import FAMILIES, OTHER
@@ -42,7 +44,7 @@ from swizzlekit.errors import SwizzleKitError, check_choice, check_int
 from swizzlekit.gpus import gpu as preset
 
 __all__ = ["TIME_FITTED", "TIME_HELDOUT", "ORDER_NOISE_PCT", "ORDER_TWINS", "PEAK_KEYS",
-           "kernel_time", "time_parameters", "MAX_DIM", "MAX_BYTES"]
+           "kernel_time", "time_parameters", "reuse_bound", "MAX_DIM", "MAX_BYTES"]
 
 #: The largest GEMM dimension and byte count :func:`kernel_time` takes.
 MAX_DIM, MAX_BYTES = 2**31, 2**60
@@ -75,7 +77,10 @@ TIME_FITTED = {
 #: fastest median (with the worst regret, %); where it says grouped(16) lies within the noise
 #: band of the fastest (``ties``), how often it ran there (``ties_true``); where it claims that
 #: the order does not matter (every non-random order predicted within the band of the
-#: fastest: ``claims``), how often every one ran there (``claims_true``); and how often the
+#: fastest, and :func:`reuse_bound` holds: ``claims``), how often every one ran there
+#: (``claims_true``); where every order is predicted within the band but the bound does not
+#: hold, so no claim is made (``withheld``), how often every one ran there anyway
+#: (``withheld_true``); and how often the
 #: first order of least predicted time in the tables' order (``simulate(...).time_s`` alone,
 #: ties not given to grouped(16)) runs within 2% and 5%.
 TIME_HELDOUT: dict[str, dict[str, dict]] = {
@@ -83,25 +88,25 @@ TIME_HELDOUT: dict[str, dict[str, dict]] = {
         "heldout": {"problems": 22, "runs": 220, "rel_err_median_pct": 1.3,
                     "rel_err_worst_pct": 32.2, "time_err_median_pct": 25.9,
                     "pick_within_2pct": 0.77, "pick_within_5pct": 0.91, "regret_worst_pct": 10.9,
-                    "ties": 22, "ties_true": 20, "claims": 11, "claims_true": 5,
-                    "fastest_within_2pct": 0.77, "fastest_within_5pct": 0.91},
+                    "ties": 22, "ties_true": 20, "claims": 2, "claims_true": 2, "withheld": 9,
+                    "withheld_true": 3, "fastest_within_2pct": 0.77, "fastest_within_5pct": 0.91},
         "fresh": {"problems": 16, "runs": 160, "rel_err_median_pct": 1.2,
                   "rel_err_worst_pct": 44.6, "time_err_median_pct": 20.0, "pick_within_2pct": 0.88,
-                  "pick_within_5pct": 1.0, "regret_worst_pct": 2.4, "ties": 16,
-                  "ties_true": 13, "claims": 8, "claims_true": 5, "fastest_within_2pct": 0.88,
-                  "fastest_within_5pct": 1.0},
+                  "pick_within_5pct": 1.0, "regret_worst_pct": 2.4, "ties": 16, "ties_true": 13,
+                  "claims": 2, "claims_true": 2, "withheld": 6, "withheld_true": 3,
+                  "fastest_within_2pct": 0.88, "fastest_within_5pct": 1.0},
     },
     "h200": {
         "heldout": {"problems": 22, "runs": 220, "rel_err_median_pct": 0.7,
                     "rel_err_worst_pct": 20.5, "time_err_median_pct": 24.6,
                     "pick_within_2pct": 0.86, "pick_within_5pct": 0.95, "regret_worst_pct": 5.8,
-                    "ties": 22, "ties_true": 21, "claims": 12, "claims_true": 7,
-                    "fastest_within_2pct": 0.82, "fastest_within_5pct": 0.95},
+                    "ties": 22, "ties_true": 21, "claims": 2, "claims_true": 2, "withheld": 10,
+                    "withheld_true": 5, "fastest_within_2pct": 0.82, "fastest_within_5pct": 0.95},
         "fresh": {"problems": 16, "runs": 160, "rel_err_median_pct": 0.6,
                   "rel_err_worst_pct": 38.8, "time_err_median_pct": 9.9, "pick_within_2pct": 0.94,
-                  "pick_within_5pct": 1.0, "regret_worst_pct": 2.4, "ties": 16,
-                  "ties_true": 16, "claims": 8, "claims_true": 7, "fastest_within_2pct": 0.94,
-                  "fastest_within_5pct": 1.0},
+                  "pick_within_5pct": 1.0, "regret_worst_pct": 2.4, "ties": 16, "ties_true": 16,
+                  "claims": 2, "claims_true": 2, "withheld": 6, "withheld_true": 5,
+                  "fastest_within_2pct": 0.94, "fastest_within_5pct": 1.0},
     },
 }
 
@@ -142,6 +147,57 @@ def _peak(peaks: dict, elem_bytes: int) -> float:
                           f"(it gives {', '.join(peaks) or 'none'})")
 
 
+def _compute_s(M: int, N: int, K: int, elem_bytes: int, par: dict) -> float:
+    """The compute term of :func:`kernel_time` summed over the waves: 2 M N K at the preset's
+    peak times the fitted efficiency of ``elem_bytes``."""
+    eff = par["efficiency"]
+    return 2.0 * M * N * K / (_peak(par["peak_tflops"], elem_bytes) * eff.get(elem_bytes, eff[4]))
+
+
+def reuse_bound(M: int, N: int, K: int, tile: tuple[int, int, int], elem_bytes: int,
+                out_bytes: int | None = None, gpu: str = "h200") -> dict:
+    """Whether no CTA order can make this GEMM wait on memory, the condition under which
+    :func:`swizzlekit.cta.rank.verdict` says that the order does not matter.
+
+    ``all_miss_s`` is how long DRAM, at the preset's datasheet rate, takes to read every
+    tile's A and B panels with no reuse at all (A once per tile column, B once per tile row)
+    and to write C: the worst any order can do. ``compute_s`` is the time model's compute
+    term (:func:`kernel_time`). ``holds`` where ``all_miss_s <= compute_s`` and the grid has
+    at least as many CTAs as the preset has SMs: then even an order that re-reads everything
+    leaves the kernel compute-bound, and every SM has work whatever the order. Predicted
+    times alone do not carry such a claim: on 16-bit and fp8 problems predicted within the
+    noise band, orders were measured up to 20% apart (docs/cta.md).
+
+    >>> b = reuse_bound(4096, 4096, 4096, (128, 128, 32), 4, gpu="h100-sxm")
+    >>> b["holds"], round(b["all_miss_s"] / b["compute_s"], 2)
+    (True, 0.53)
+    >>> reuse_bound(4096, 4096, 4096, (128, 256, 64), 2, gpu="h100-sxm")["holds"]
+    False
+    """
+    M, N, K = (check_int(n, v, 1, MAX_DIM) for n, v in (("M", M), ("N", N), ("K", K)))
+    elem_bytes = check_choice("elem_bytes", elem_bytes, tuple(PEAK_KEYS))
+    out_bytes = elem_bytes if out_bytes is None else check_choice("out_bytes", out_bytes,
+                                                                   tuple(PEAK_KEYS))
+    if (not isinstance(tile, (tuple, list)) or len(tile) != 3
+            or not all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= MAX_DIM
+                       for t in tile)):
+        raise SwizzleKitError(f"tile must be three sizes (BM, BN, BK) from 1 to 2**31; "
+                              f"got {tile!r}")
+    preset(gpu)
+    return dict(_reuse_bound(M, N, K, tuple(tile), elem_bytes, out_bytes, gpu.lower()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _reuse_bound(M, N, K, tile, elem_bytes, out_bytes, gpu) -> dict:
+    par, sms = time_parameters(gpu), preset(gpu).sms
+    tm, tn = -(-M // tile[0]), -(-N // tile[1])
+    moved = (tn * M + tm * N) * K * elem_bytes + M * N * out_bytes
+    all_miss_s = moved / (par["dram_gbps"] * 1e9)
+    compute_s = _compute_s(M, N, K, elem_bytes, par)
+    return {"compute_s": compute_s, "all_miss_s": all_miss_s, "ctas": tm * tn, "sms": sms,
+            "holds": all_miss_s <= compute_s and tm * tn >= sms}
+
+
 def kernel_time(M: int, N: int, K: int, elem_bytes: int, per_wave_dram_read_bytes,
                 dram_write_bytes: int, gpu: str = "h200", *, parameters: dict | None = None,
                 family: str | None = None) -> float:
@@ -164,10 +220,8 @@ def kernel_time(M: int, N: int, K: int, elem_bytes: int, per_wave_dram_read_byte
         raise SwizzleKitError(f"per_wave_dram_read_bytes must be one or more byte counts from 0 "
                               f"to 2**60; got {per_wave_dram_read_bytes!r}")
     par = time_parameters(gpu) if parameters is None else {**time_parameters(gpu), **parameters}
-    eff = par["efficiency"]
-    efficiency = eff.get(elem_bytes, eff[4])
     waves = len(reads)
-    compute = 2.0 * M * N * K / waves / (_peak(par["peak_tflops"], elem_bytes) * efficiency)
+    compute = _compute_s(M, N, K, elem_bytes, par) / waves
     dram = (reads + dram_write_bytes / waves) / (par["dram_gbps"] * 1e9 * par["share"])
     p = par["p"]
     factors = par["families"]

@@ -9,7 +9,8 @@ parameters (or a seeded random permutation), and whether the grid is persistent.
 The split is by shape, and fixed here: :data:`FIT_SHAPES` fit the model's free parameters,
 :data:`HELDOUT_SHAPES` judge it. Each half covers squares, LLM projections, tall and wide
 shapes, and small and large K. :data:`FRESH_SHAPES` (``--set fresh``) are a third set,
-measured after the model was fitted and judged once.
+measured after the model was fitted and judged once; :data:`CLAIMS_PROBLEMS` (``--set
+claims``) a fourth, drawn to judge the time model's claim rule.
 
 ``swizzlekit lab l2-sweep --out DIR [--shard I/N] [--set sweep|fresh]``: the runs of shard I of N (whole shapes,
 so shards can run on different machines or calls; ``--cluster`` spreads a shard's problems
@@ -18,8 +19,8 @@ and checks every run against float64, then profiles every run once under ncu; th
 stream into ``l2_sweep.csv`` (:class:`~swizzlekit.lab.records.L2SweepRow`, with the GPU each
 ran on), and ``l2_sweep.json`` records the command.
 
->>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan()), len(plan("fresh"))
-(11, 11, 572, 208)
+>>> len(FIT_SHAPES), len(HELDOUT_SHAPES), len(plan()), len(plan("fresh")), len(plan("claims"))
+(11, 11, 572, 208, 208)
 >>> sorted({r.ctas_per_sm_hint for r in plan()})
 [1, 2, 3, 4]
 """
@@ -39,7 +40,7 @@ from swizzlekit.errors import SwizzleKitError, ToolError, check_choice
 __all__ = ["SweepRun", "FIT_SHAPES", "HELDOUT_SHAPES", "COMBOS", "ORDER_SET", "plan",
            "split_of", "sweep_order", "measured_kernels", "shard", "run", "measure", "METRICS",
            "checked_launch",
-           "ELEM_BYTES", "OUT_BYTES", "FRESH_SHAPES", "SETS", "row_bytes"]
+           "ELEM_BYTES", "OUT_BYTES", "FRESH_SHAPES", "CLAIMS_PROBLEMS", "SETS", "row_bytes"]
 
 #: (M, N, K): squares, LLM projections (tokens x out x in), tall/wide, small and large K.
 FIT_SHAPES = [(2048, 2048, 2048), (8192, 8192, 8192), (8192, 14336, 4096), (4096, 4096, 11008),
@@ -54,8 +55,8 @@ HELDOUT_SHAPES = [(4096, 4096, 4096), (12288, 12288, 2048), (8192, 4096, 14336),
 FRESH_SHAPES = [(3072, 3072, 3072), (4096, 14336, 4096), (6000, 7000, 3000),
                 (24576, 2048, 2048), (1536, 1536, 8192), (10240, 10240, 1024),
                 (2048, 28672, 4096), (14336, 4096, 8192)]
-#: The runs ``--set`` names: the fit and held-out halves, or the fresh set.
-SETS = ("sweep", "fresh")
+#: The runs ``--set`` names: the fit and held-out halves, the fresh set, or the claims set.
+SETS = ("sweep", "fresh", "claims")
 
 #: (tile config, element type, residency it has on the H200 as compiled there: 1 to 4 CTAs per
 #: SM): every shape is
@@ -107,26 +108,46 @@ class SweepRun:
                 self.persistent)
 
 
+#: A fourth set, drawn on 2026-11-28 after the verdict's claim rule
+#: (:func:`swizzlekit.cta.timing.reuse_bound`) was fixed, to judge it and the time model once
+#: more (``--set claims``): shapes in no other set, each under two of :data:`COMBOS` (by
+#: index) chosen so that the rule is tested both ways: 4-byte problems whose grids fill the
+#: SMs (where it lets a claim through), one whose grid does not, and 16-bit and fp8 ones.
+#: Never to be fitted on.
+CLAIMS_PROBLEMS = [((5120, 5120, 5120), (4, 2)), ((8192, 3072, 6144), (4, 5)),
+                   ((2560, 12288, 4096), (4, 6)), ((12288, 4096, 1536), (4, 0)),
+                   ((1280, 1280, 16384), (4, 1)), ((7168, 7168, 2048), (3, 6)),
+                   ((3584, 18944, 3584), (4, 0)), ((20480, 1536, 3072), (5, 4))]
+
+
 def split_of(shape: tuple[int, int, int]) -> str:
-    """"fit" or "heldout" (or a SwizzleKitError for a shape in neither)."""
+    """"fit", "heldout", "fresh" or "claims" (or a SwizzleKitError for a shape in none)."""
     if tuple(shape) in FIT_SHAPES:
         return "fit"
     if tuple(shape) in HELDOUT_SHAPES:
         return "heldout"
     if tuple(shape) in FRESH_SHAPES:
         return "fresh"
-    raise SwizzleKitError(f"{shape} is in neither half of the L2 sweep")
+    if tuple(shape) in {s for s, _ in CLAIMS_PROBLEMS}:
+        return "claims"
+    raise SwizzleKitError(f"{shape} is in none of the L2 sweep's sets ({', '.join(SETS)})")
 
 
 def plan(which: str = "sweep") -> list[SweepRun]:
     """Every run of set ``which``, shape by shape: the fit half and the held-out half
-    interleaved (``sweep``), or the fresh shapes (``fresh``)."""
+    interleaved (``sweep``), the fresh shapes (``fresh``), or the claims set (``claims``).
+    The sweep's and the fresh set's shapes take combos ``i`` and ``i + 3`` by their index."""
     check_choice("set", which, SETS)
-    shapes = ([s for pair in zip(FIT_SHAPES, HELDOUT_SHAPES) for s in pair]
-              if which == "sweep" else FRESH_SHAPES)
+    if which == "claims":
+        problems = CLAIMS_PROBLEMS
+    else:
+        shapes = ([s for pair in zip(FIT_SHAPES, HELDOUT_SHAPES) for s in pair]
+                  if which == "sweep" else FRESH_SHAPES)
+        problems = [(shape, (i % len(COMBOS), (i + 3) % len(COMBOS)))
+                    for i, shape in enumerate(shapes)]
     out = []
-    for i, shape in enumerate(shapes):
-        for j in (i % len(COMBOS), (i + 3) % len(COMBOS)):
+    for shape, combos in problems:
+        for j in combos:
             config, dtype, hint = COMBOS[j]
             for persistent, orders in ((False, ORDER_SET), (True, PERSISTENT_SET)):
                 for name, params in orders:
