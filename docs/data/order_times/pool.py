@@ -5,8 +5,11 @@ its median, least and greatest taken over all of them. No GPU; run from the repo
     python3 docs/data/order_times/pool.py docs/data/order_times/williams_h100_2026-11-27 h100
     python3 docs/data/order_times/pool.py docs/data/order_times/williams_h200_2026-11-27 h200
 
-writes src/swizzlekit/data/order_times_CARD.csv (sweep) and order_times_fresh_CARD.csv, and
-their .json (the command, the replicates, the cards).
+    python3 docs/data/order_times/pool.py docs/data/order_times/claims_h100_2026-11-28 h100 claims
+
+writes src/swizzlekit/data/order_times_CARD.csv (sweep) and order_times_fresh_CARD.csv (or,
+for the sets named, order_times_claims_CARD.csv), and their .json (the command, the
+replicates, the cards).
 """
 import dataclasses
 import json
@@ -14,7 +17,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from swizzlekit.data import path
+from swizzlekit.data import FOLDER
 from swizzlekit.lab.records import OrderTimeRow, read_csv, write_csv
 
 PASSES = ("pass_a", "pass_b", "pass_c")
@@ -22,7 +25,7 @@ CARDS = {"h100": "H100", "h200": "H200"}
 
 
 def passes(folder: Path, name: str) -> list[list[OrderTimeRow]]:
-    """Set ``name``'s table ("sweep" or "fresh") of every pass in ``folder``."""
+    """Set ``name``'s table ("sweep", "fresh" or "claims") of every pass in ``folder``."""
     return [read_csv(folder / p / name / "order_times.csv", OrderTimeRow) for p in PASSES]
 
 
@@ -43,16 +46,19 @@ def pooled(tables: list[list[OrderTimeRow]]) -> list[OrderTimeRow]:
     return out
 
 
-def main(folder: str, card: str) -> None:
-    if card not in CARDS or not Path(folder).is_dir():
-        raise SystemExit(f"usage: pool.py DIR CARD (CARD one of {', '.join(CARDS)}; DIR holds "
-                         f"{', '.join(PASSES)}); got {folder!r} {card!r}")
+def main(folder: str, card: str, sets: list[str]) -> None:
+    tables_of = {"sweep": f"order_times_{card}.csv", "fresh": f"order_times_fresh_{card}.csv",
+                 "claims": f"order_times_claims_{card}.csv"}
+    if card not in CARDS or not Path(folder).is_dir() or not set(sets) <= set(tables_of):
+        raise SystemExit(f"usage: pool.py DIR CARD [SET ...] (CARD one of {', '.join(CARDS)}; "
+                         f"SET of {', '.join(tables_of)}, default sweep fresh; DIR holds "
+                         f"{', '.join(PASSES)}); got {folder!r} {card!r} {sets!r}")
     folder = Path(folder)
-    names = {"sweep": f"order_times_{card}.csv", "fresh": f"order_times_fresh_{card}.csv"}
-    for name, table in names.items():
+    for name in sets:
+        table = tables_of[name]
         tables = passes(folder, name)
         rows = pooled(tables)
-        write_csv(path(table), rows)
+        write_csv(FOLDER / table, rows)
         meta = json.loads((folder / PASSES[-1] / name / "order_times.json").read_text())
         cards = sorted({t[0].gpu_uuid for t in tables})
         meta.update(command=f"bash docs/data/order_times/retime.sh DIR {name} 0/1 9, "
@@ -61,9 +67,10 @@ def main(folder: str, card: str) -> None:
                             f"pooled by docs/data/order_times/pool.py {folder.as_posix()} {card}",
                     replicates=len(rows[0].times_ms), turns="williams (swizzlekit.turns)",
                     cards=[t[0].gpu_uuid for t in tables])
-        path(table).with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+        (FOLDER / table).with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
         print(f"{table}: {len(rows)} runs, {len(rows[0].times_ms)} replicates each")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3]) if len(sys.argv) == 3 else main("", "")
+    main(*sys.argv[1:3], sys.argv[3:] or ["sweep", "fresh"]) if len(sys.argv) >= 3 \
+        else main("", "", [])
