@@ -264,12 +264,13 @@ def test_verdict_figures_are_never_negative(M, N, K, tile, gpu):
 def test_the_order_tables_are_their_three_passes_pooled(card):
     """Each card's order tables (sweep and fresh) hold, run by run, the 27 replicates of its
     three Williams passes kept in docs/data/order_times/williams_CARD_2026-11-27/, and their
-    median, least and greatest (what docs/data/order_times/pool.py writes)."""
+    median, least and greatest (what docs/data/order_times/pool.py writes); the H100's claims
+    table, those of claims_h100_2026-11-28/."""
     import importlib.util
     import statistics
     from pathlib import Path
 
-    from swizzlekit.compare_time import TABLES
+    from swizzlekit.compare_time import CLAIMS_TABLES, TABLES
     from swizzlekit.data import path
     from swizzlekit.lab.records import OrderTimeRow, read_csv
 
@@ -278,7 +279,10 @@ def test_the_order_tables_are_their_three_passes_pooled(card):
     pool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(pool)
     folder = here / f"williams_{card}_2026-11-27"
-    for name, table in zip(("sweep", "fresh"), TABLES[card]):
+    sets = [(folder, name, table) for name, table in zip(("sweep", "fresh"), TABLES[card])]
+    if card == "h100":                          # the claims set is timed on the H100 only
+        sets.append((here / "claims_h100_2026-11-28", "claims", CLAIMS_TABLES[card]))
+    for folder, name, table in sets:
         shipped = {r.key(): r for r in read_csv(path(table), OrderTimeRow)}
         passes = [{r.key(): r for r in t} for t in pool.passes(folder, name)]
         assert len(passes) == 3 and all(set(t) == set(shipped) for t in passes)

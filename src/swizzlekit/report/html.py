@@ -171,10 +171,14 @@ def _cta(d: dict, img: Path) -> dict:
                  f"docs/cta.md). The timings set a floor under that: {tw['over_2pct']} of "
                  f"{tw['sets']} sets of identical orders in the tables lie more than 2% "
                  f"apart. Where every order is predicted within the card's noise band of the "
-                 f"fastest, the order does not matter within that band (held out, every "
+                 f"fastest and no order, however poor its reuse, could make the kernel wait "
+                 f"on DRAM, the order does not matter within that band (held out, every "
                  f"order ran within it on {t['claims_true']} of {t['claims']} such "
-                 f"problems); where {default} alone ties the fastest within the band, the "
-                 f"order still matters beyond it.")
+                 f"problems); where the orders are predicted within the band but that bound "
+                 f"fails, they may lie further apart (held out, every order ran within the "
+                 f"band on {t['withheld_true']} of {t['withheld']} such problems); where "
+                 f"{default} alone ties the fastest within the band, the order still matters "
+                 f"beyond it.")
     out = {"gpu": d["gpu"], "gpu_name": d["gpu_name"], "tile": d["tile"], "sms": d["sms"],
            "ctas_per_sm": d["ctas_per_sm"], "l2_mib": f"{d['l2_bytes'] / 2**20:.0f}",
            "time_line": time_line,
