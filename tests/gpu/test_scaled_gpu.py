@@ -208,8 +208,8 @@ def test_ragged_repeat_calls_route_through_fresh_copies(padded_route, persistent
     from swizzlekit.kernels.triton import scaled
     from swizzlekit.lab.verify import relative_error, scaled_operands
 
-    m, n, k = 1001, 1503, 1431                  # M*N*K >= PAD_MIN_MNK
-    assert m * n * k >= scaled.PAD_MIN_MNK
+    m, n, k = 1001, 1503, 1431                  # M*N*K >= FP8_PAD_MIN_MNK
+    assert m * n * k >= scaled.FP8_PAD_MIN_MNK
 
     def run():
         a, b, sa, sb, ref = scaled_operands(m, n, k, "cuda", rowwise=True)

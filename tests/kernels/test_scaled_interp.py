@@ -144,7 +144,8 @@ def test_the_baseline_refuses_bad_fp8_calls(kwargs, message):
 
 @pytest.fixture
 def copies(monkeypatch):
-    """Every problem counts as large enough to copy (PAD_MIN_MNK 1); returns the copies made."""
+    """Every problem counts as large enough to copy (FP8_PAD_MIN_MNK 1); returns the copies
+    made."""
     from swizzlekit.kernels.triton import scaled
 
     made = []
@@ -155,7 +156,7 @@ def copies(monkeypatch):
         made.append(out)
         return out
 
-    monkeypatch.setattr(scaled, "PAD_MIN_MNK", 1)
+    monkeypatch.setattr(scaled, "FP8_PAD_MIN_MNK", 1)
     monkeypatch.setattr(scaled, "_aligned_copies", spy)
     return made
 

@@ -113,10 +113,12 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     small grids predate the deep pipelines for few tiles (``configs.deep_ok``), and TF32's
     rows predate its flattened tile (``matmul_configs.FLAT_TILES_FP32``) and the K-major copy
     from ``tf32_copy_min_m`` rows, and 16-bit rows that are no 16-byte multiples, timed as
-    given, now run on copies for TMA from ``copies.COPY_MIN_MNK``; so those problems (58 of 296
-    on the H200, 54 of 280 on the H100, whose TF32 rows of 2048 rows were timed on B as given
-    before its copy started at 1652 rows) are left out."""
+    given, now run on copies for TMA from ``copies.COPY_MIN_MNK``, and fp8 ones from
+    ``copies.FP8_PAD_MIN_MNK`` (2^30; they were timed as given below 2^31); so those problems (62 of 296 on the H200, 57 of 280 on
+    the H100, whose TF32 rows of 2048 rows were timed on B as given before its copy started at
+    1652 rows) are left out."""
     pytest.importorskip("triton")
+    from swizzlekit.kernels.triton.copies import FP8_PAD_MIN_MNK, PAD_MIN_MNK
     from swizzlekit.kernels.triton.explain import autotune_plan
 
     params, same, checked = choose.fitted(gpu), 0, 0
@@ -125,14 +127,16 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
         for key, (runs, both) in tile_fit._ranked(params, problems, split, gpu).items():
             _, M, N, K, precision, kernel, _ = key
             plan = autotune_plan(M, N, K, precision, "auto", gpu=gpu)
-            if plan.model != kernel or sorted(c for c, _ in runs) != sorted(
-                    r.config for r in plan.configs):
+            if (plan.model != kernel or sorted(c for c, _ in runs) != sorted(
+                    r.config for r in plan.configs)
+                    or (precision == "fp8" and K % 16
+                        and FP8_PAD_MIN_MNK <= M * N * K < PAD_MIN_MNK)):
                 continue                  # measured on older config lists, or another path
             checked += 1
             judged = sorted(runs[i][0] for i in tile_fit._default_picks(params, runs, both))
             same += judged == sorted(r.config for r in plan.configs if r.timed) and \
                 plan.both_narrow == both
-    assert checked >= {"h100-sxm": 226, "h200": 238}[gpu] and same == checked
+    assert checked >= {"h100-sxm": 223, "h200": 234}[gpu] and same == checked
 
 
 @pytest.mark.parametrize("gpu", GPUS)

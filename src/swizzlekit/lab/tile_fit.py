@@ -42,7 +42,8 @@ def _problems(path=TABLE) -> dict:
     """The table's rows grouped by problem (split, shape, precision, kernel, and the
     precision's :func:`family`): ``(config, seconds,
     narrow_a, narrow_b, M, N, K)`` each, with the shape the kernel saw (aligned copies above
-    ``PAD_MIN_MNK``, as ``matmul`` and ``scaled_matmul`` make them)."""
+    ``PAD_MIN_MNK``, as ``matmul`` and ``scaled_matmul`` made them when the table was timed:
+    fp8 calls copy from ``FP8_PAD_MIN_MNK`` since 2026-11-28)."""
     from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
     from swizzlekit.lab.records import TileRow, read_csv
 

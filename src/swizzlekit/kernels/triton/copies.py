@@ -28,7 +28,7 @@ import math
 from swizzlekit.errors import SwizzleKitError, check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.call import MAX_DIM, _check_tma, _tma_ok
 
-__all__ = ["PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK", "PITCH_ALIGN",
+__all__ = ["PAD_MIN_MNK", "FP8_PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK", "PITCH_ALIGN",
            "PITCH_BYTES", "PITCH_PAYOFF", "copy_route", "pitch_copy", "pitch_min_m"]
 
 #: From this M*N*K on, an fp32 call (or a 16-bit one with ``tma=False``) whose A or B rows (or
@@ -36,6 +36,18 @@ __all__ = ["PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK", "PITC
 #: copies: unaligned rows keep every load of the K loop 2 to 4 bytes wide and take neither
 #: TMA nor 16-byte loads (docs/data/bench/JOURNAL.md).
 PAD_MIN_MNK = 2**31
+#: From this M*N*K on, an fp8 call (``tma=None``) whose A or Bᵀ rows (K bytes) are no 16-byte
+#: multiples runs on zero-padded aligned copies (:func:`.pad.pad_k`, then TMA), not as given,
+#: where the pointer-load kernel reads them one byte at a time. Read off a probe set
+#: (docs/data/bench/fp8_pad_floor/, H100, 2026-11-28, medians of 5 turns, do_bench and 200
+#: calls back to back): from 2^30 the copies ran faster on both clocks at both probe shapes
+#: (783 x 6468 x 354: 149 us as given, 26.6 on the copies by do_bench, 142 and 87 back to
+#: back); below, do_bench favoured the copies from 2^28 but calls back to back, bound by the
+#: copies' host time (45-135 us a call), often did not (1001^3: 72 and 16 us by do_bench, 63
+#: and 77 back to back). Held out (drawn with the probe, four shapes from 2^30): the copies
+#: ran 1.6-3.7x faster by do_bench at all four, and back to back at three (333 x 3333 x 1111
+#: 7% slower).
+FP8_PAD_MIN_MNK = 2**30
 #: From this M*N*K on, a 16-bit call (``tma=None``) whose A or B rows TMA cannot read runs on
 #: copies of them in 128-byte rows (:func:`_tma_copies`), TMA reading both: bf16, one call
 #: each (docs/data/bench/ragged_small/, 2026-11-26, medians of 5 interleaved replicates, copies

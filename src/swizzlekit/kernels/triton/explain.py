@@ -164,7 +164,7 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
     """The load path and operands of a call with ``tma`` = None (``auto``), True or False."""
     from swizzlekit.kernels.triton import matmul_configs as matmul
     from swizzlekit.kernels.triton import scaled_configs as scaled
-    from swizzlekit.kernels.triton.copies import PAD_MIN_MNK, copy_route, pitch_copy
+    from swizzlekit.kernels.triton.copies import FP8_PAD_MIN_MNK, copy_route, pitch_copy
 
     elem, mm_precision = PRECISIONS[precision]
     fp8, ragged = precision == "fp8", _ragged(N, K, precision)
@@ -173,9 +173,9 @@ def _route(M: int, N: int, K: int, precision: str, kernel: str, persistent: bool
             f"the TMA kernel needs rows of 16-byte multiples, and {' and '.join(ragged)} in "
             f"{precision} ({elem} bytes) do not give them; use kernel='pointer' or 'auto'")
     # matmul: copies.copy_route (the kernel names tma=None, True, False); scaled_matmul copies
-    # from PAD_MIN_MNK, only with tma=None
+    # from FP8_PAD_MIN_MNK, only with tma=None
     if fp8:
-        mode = "pad" if ragged and M * N * K >= PAD_MIN_MNK and kernel == "auto" else ""
+        mode = "pad" if ragged and M * N * K >= FP8_PAD_MIN_MNK and kernel == "auto" else ""
     else:
         mode = copy_route(elem, M, N, K, K * elem % 16 != 0, N * elem % 16 != 0,
                           {"auto": None, "tma": True, "pointer": False}[kernel])

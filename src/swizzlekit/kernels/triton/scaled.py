@@ -27,7 +27,7 @@ from swizzlekit.errors import SwizzleKitError
 from swizzlekit.kernels.triton.auto_order import AUTO
 from swizzlekit.kernels.triton.call import (_INTERPRET, OUT_DTYPES, _check_flags,
                                             _order_args, _requested_order, _slots, _tma_ok)
-from swizzlekit.kernels.triton.copies import PAD_MIN_MNK
+from swizzlekit.kernels.triton.copies import FP8_PAD_MIN_MNK
 from swizzlekit.kernels.triton.call import _check_scaled as _check
 from swizzlekit.kernels.cuda.cutlass_fp8 import config as cutlass_config
 from swizzlekit.kernels.triton.clustered import (build_fp8, cutlass_scaled_matmul, described,
@@ -84,7 +84,7 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     pointer loads ran as fast; but from :data:`FP8_TMA_MIN_MNK_WIDE` where
     M >= :data:`FP8_TMA_MIN_M`). C is stored by TMA where its rows are aligned, else by
     masked stores. ``persistent`` (TMA only): two programs per SM walk the order with a
-    stride. From ``PAD_MIN_MNK`` on, a call whose rows TMA cannot take (K not a multiple of
+    stride. From ``FP8_PAD_MIN_MNK`` (2^30) on, a call whose rows TMA cannot take (K not a multiple of
     16, or an A that is not row-major) runs on zero-padded aligned copies of A and Bᵀ
     (:func:`.pad.pad_k`, one launch), unless ``tma=False``: one-byte rows of any other length
     leave the pointer-load kernel one-byte loads. Repeat calls make the copies and go
@@ -172,7 +172,7 @@ def _first(a, b, scale_a, scale_b, out, out_dtype, order, persistent, tma, split
     kernel_order, p = _requested_order(order, order_params)
     on_gpu = a.device.type == "cuda" and not _INTERPRET
     if (not _tma_ok(a, b.T) and tma is None and (on_gpu or _INTERPRET)
-            and M * N * K >= PAD_MIN_MNK):
+            and M * N * K >= FP8_PAD_MIN_MNK):
         a2, b2 = _aligned_copies(a, b)
         copies = fingerprint((a2, b2, scale_a, scale_b, c),
                              (None, order, persistent, None, split_k, *params))
