@@ -114,9 +114,9 @@ def test_the_judge_times_what_the_autotuner_times(gpu_config_lists, gpu):
     rows predate its flattened tile (``matmul_configs.FLAT_TILES_FP32``) and the K-major copy
     from ``tf32_copy_min_m`` rows, and 16-bit rows that are no 16-byte multiples, timed as
     given, now run on copies for TMA from ``copies.COPY_MIN_MNK``, and fp8 ones from
-    ``copies.FP8_PAD_MIN_MNK`` (2^30; they were timed as given below 2^31); so those problems (62 of 296 on the H200, 57 of 280 on
-    the H100, whose TF32 rows of 2048 rows were timed on B as given before its copy started at
-    1652 rows) are left out."""
+    ``copies.FP8_PAD_MIN_MNK`` (2^30; they were timed as given below 2^31); so those problems
+    (62 of 296 on the H200, 57 of 280 on the H100, whose TF32 rows of 2048 rows were timed on
+    B as given before its copy started at 1652 rows) are left out."""
     pytest.importorskip("triton")
     from swizzlekit.kernels.triton.copies import FP8_PAD_MIN_MNK, PAD_MIN_MNK
     from swizzlekit.kernels.triton.explain import autotune_plan

@@ -28,7 +28,8 @@ import math
 from swizzlekit.errors import SwizzleKitError, check_bool, check_choice, check_int
 from swizzlekit.kernels.triton.call import MAX_DIM, _check_tma, _tma_ok
 
-__all__ = ["PAD_MIN_MNK", "FP8_PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK", "PITCH_ALIGN",
+__all__ = ["PAD_MIN_MNK", "FP8_PAD_MIN_MNK", "COPY_MIN_MNK", "COPY_B_MIN_M", "PITCH_MIN_MNK",
+           "PITCH_ALIGN",
            "PITCH_BYTES", "PITCH_PAYOFF", "copy_route", "pitch_copy", "pitch_min_m"]
 
 #: From this M*N*K on, an fp32 call (or a 16-bit one with ``tma=False``) whose A or B rows (or

@@ -84,8 +84,8 @@ def scaled_matmul(a, b, scale_a, scale_b, order: str = "auto", *, out=None,
     pointer loads ran as fast; but from :data:`FP8_TMA_MIN_MNK_WIDE` where
     M >= :data:`FP8_TMA_MIN_M`). C is stored by TMA where its rows are aligned, else by
     masked stores. ``persistent`` (TMA only): two programs per SM walk the order with a
-    stride. From ``FP8_PAD_MIN_MNK`` (2^30) on, a call whose rows TMA cannot take (K not a multiple of
-    16, or an A that is not row-major) runs on zero-padded aligned copies of A and Bᵀ
+    stride. From ``FP8_PAD_MIN_MNK`` (2^30) on, a call whose rows TMA cannot take (K not a
+    multiple of 16, or an A that is not row-major) runs on zero-padded aligned copies of A and Bᵀ
     (:func:`.pad.pad_k`, one launch), unless ``tma=False``: one-byte rows of any other length
     leave the pointer-load kernel one-byte loads. Repeat calls make the copies and go
     straight to their plan (:mod:`.routes`).
