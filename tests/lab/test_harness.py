@@ -83,6 +83,42 @@ def test_host_us_refuses_bad_arguments(kw, message):
         harness.host_us(lambda: None, **kw)
 
 
+@pytest.mark.parametrize("calls", [1, 4, 200])
+def test_back_to_back_ms_is_the_events_span_per_call(monkeypatch, calls):
+    """back_to_back_ms: one warm-up call and a synchronize, then ``calls`` calls between two
+    recorded events; the answer is their elapsed time over ``calls`` (stand-in CUDA events
+    whose span is 12 ms)."""
+    torch = pytest.importorskip("torch")
+    events = []
+
+    class Event:
+        def __init__(self, enable_timing):
+            assert enable_timing
+
+        def record(self):
+            events.append("record")
+
+        def synchronize(self):
+            events.append("wait")
+
+        def elapsed_time(self, end):
+            return 12.0
+
+    monkeypatch.setattr(torch.cuda, "Event", Event)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: events.append("sync"))
+    got = harness.back_to_back_ms(lambda: events.append("call"), calls)
+    assert events == ["call", "sync", "record"] + ["call"] * calls + ["record", "wait"]
+    assert got == pytest.approx(12.0 / calls)
+
+
+@pytest.mark.parametrize("calls,message", [(0, "calls must be at least 1"),
+                                           (2.5, "calls must be an integer"),
+                                           (10**6, "calls must be at most")])
+def test_back_to_back_ms_refuses_bad_counts(calls, message):
+    with pytest.raises(SwizzleKitError, match=message):
+        harness.back_to_back_ms(lambda: None, calls)
+
+
 def test_host_profile_names_the_functions_called(monkeypatch):
     """host_profile: cProfile's table of the calls, queued work first and never profiled,
     the function called among those it names, with its call count."""

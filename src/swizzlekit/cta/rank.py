@@ -167,22 +167,29 @@ def within(time_s: float, fastest_s: float, slack: float = TIE) -> bool:
     return time_s <= fastest_s * (1 + check_number("slack", slack, 0, 1))
 
 
-def claim_record(gpu: str) -> str:
-    """How the verdict's "does not matter" claims fared held out on the card whose time model
-    preset ``gpu`` takes (:data:`~swizzlekit.cta.timing.TIME_HELDOUT`): every order timed
-    within the band of the fastest, as a clause for the claim's text.
-
-    >>> claim_record("h100-sxm")
-    ' (held out on h100-sxm, every order ran within it on 2 of 2 such problems)'
-    """
+def _heldout_record(gpu: str, true_key: str, key: str, within: str) -> str:
+    """A clause quoting the held-out counts ``true_key`` of ``key`` of the card whose time
+    model preset ``gpu`` takes (:data:`~swizzlekit.cta.timing.TIME_HELDOUT`); "" where it
+    has none."""
     from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
 
     fitted = time_parameters(gpu)["fitted"]
     h = TIME_HELDOUT.get(fitted, {}).get("heldout")
     if not h:
         return ""
-    return (f" (held out on {fitted}, every order ran within it on {h['claims_true']} of "
-            f"{h['claims']} such problems)")
+    return (f" (held out on {fitted}, every order ran within {within} on {h[true_key]} of "
+            f"{h[key]} such problems)")
+
+
+def claim_record(gpu: str) -> str:
+    """How the verdict's "does not matter" claims fared held out on the card whose time model
+    preset ``gpu`` takes: every order timed within the band of the fastest, as a clause for
+    the claim's text.
+
+    >>> claim_record("h100-sxm")
+    ' (held out on h100-sxm, every order ran within it on 2 of 2 such problems)'
+    """
+    return _heldout_record(gpu, "claims_true", "claims", "it")
 
 
 def withheld_record(gpu: str) -> str:
@@ -192,14 +199,7 @@ def withheld_record(gpu: str) -> str:
     >>> withheld_record("h100-sxm")
     ' (held out on h100-sxm, every order ran within the band on 3 of 9 such problems)'
     """
-    from swizzlekit.cta.timing import TIME_HELDOUT, time_parameters
-
-    fitted = time_parameters(gpu)["fitted"]
-    h = TIME_HELDOUT.get(fitted, {}).get("heldout")
-    if not h:
-        return ""
-    return (f" (held out on {fitted}, every order ran within the band on {h['withheld_true']} "
-            f"of {h['withheld']} such problems)")
+    return _heldout_record(gpu, "withheld_true", "withheld", "the band")
 
 
 def _unbacked(bound: dict | None) -> str:

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from swizzlekit.errors import SwizzleKitError
 
 __all__ = ["median_ms", "interleaved_ms", "in_turns", "checked_medians", "rotated", "host_us",
+           "back_to_back_ms",
            "host_profile", "queued_work", "environment", "has_cuda_gpu", "this_gpu",
            "MAX_REPLICATES"]
 
@@ -190,6 +191,26 @@ def host_us(fn: Callable[[], object], *, calls: int = 50, rounds: int = 1,
         best = min(best, time.perf_counter() - start)
         torch.cuda.synchronize()
     return best / calls * 1e6
+
+
+def back_to_back_ms(fn: Callable[[], object], calls: int = 200) -> float:
+    """Milliseconds per call of ``fn()`` issued ``calls`` times back to back with nothing else
+    queued, by CUDA events around them all (one call first, to warm up): a stream of such
+    calls, bound by the host's time or the GPU's, whichever is longer."""
+    from swizzlekit.errors import check_int
+
+    calls = check_int("calls", calls, 1, 100_000)
+    import torch
+
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / calls
 
 
 def queued_work(products: int = 40, n: int = 8192) -> Callable[[], None]:

@@ -22,7 +22,7 @@ import triton
 
 import swizzlekit.kernels.triton.scaled as scaled
 from swizzlekit.kernels.triton.scaled import scaled_matmul
-from swizzlekit.lab.harness import in_turns, median_ms
+from swizzlekit.lab.harness import back_to_back_ms, in_turns, median_ms
 from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
 
 SETS = {"probe": [(256, 256, 250), (1024, 512, 130), (128, 1001, 1001), (300, 700, 900),
@@ -31,18 +31,6 @@ SETS = {"probe": [(256, 256, 250), (1024, 512, 130), (128, 1001, 1001), (300, 70
         "heldout": [(200, 3000, 555), (96, 5000, 1234), (640, 640, 2999), (2000, 400, 801),
                     (48, 12000, 1001), (4000, 1000, 300), (333, 3333, 1111), (700, 9000, 250)]}
 PAD = scaled.PAD_MIN_MNK
-
-
-def loop_ms(fn, calls=200):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / calls
 
 
 def with_floor(floor, fn):
@@ -96,7 +84,7 @@ with open(sys.argv[1], "a") as f:
         times = {}
         if not bad:
             for clock, timer in (("do_bench", lambda fn: median_ms(fn, warmup_ms=10, rep_ms=40)),
-                                 ("loop", loop_ms)):
+                                 ("loop", back_to_back_ms)):
                 for k, t in in_turns(runs, 5, timer).items():
                     times[f"{k} {clock}"] = t
         ms = {k: statistics.median(t) for k, t in times.items()}

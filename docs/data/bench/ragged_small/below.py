@@ -20,7 +20,7 @@ import triton
 
 import swizzlekit.kernels.triton.copies as copies
 from swizzlekit.kernels import matmul
-from swizzlekit.lab.harness import median_ms, rotated
+from swizzlekit.lab.harness import back_to_back_ms, median_ms, rotated
 from swizzlekit.lab.verify import error_of
 
 NK = [(1001, 1001), (1029, 513), (4097, 255), (513, 2049), (700, 900)]
@@ -30,18 +30,6 @@ SETS = {"probe": [(M, N, K) for N, K in NK for M in (64, 128, 256, 512)
                     (600, 600, 600), (80, 5000, 601), (1000, 300, 500), (256, 513, 1999),
                     (96, 1500, 999), (64, 900, 1100)]}
 copies.COPY_MIN_MNK = 1
-
-
-def loop_ms(fn, calls=200):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / calls
 
 
 shapes = [s for name in (sys.argv[2:] or ["probe"]) for s in SETS[name]]
@@ -61,7 +49,7 @@ with open(sys.argv[1], "a") as f:
         for turn in range(0 if bad else 5):
             for k in rotated(list(runs), turn):
                 times[f"{k} do_bench"].append(median_ms(runs[k], warmup_ms=10, rep_ms=40))
-                times[f"{k} loop"].append(loop_ms(runs[k]))
+                times[f"{k} loop"].append(back_to_back_ms(runs[k]))
         ms = {k: statistics.median(t) for k, t in times.items() if t}
         row = {"shape": [M, N, K], "route": route, "errors": errs, "bad": bad, "ms": ms,
                "replicates": times, "gpu": torch.cuda.get_device_name(),
