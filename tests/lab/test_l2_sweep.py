@@ -86,3 +86,30 @@ def test_the_fresh_set_is_in_neither_half_and_its_table_is_its_plan():
     assert {l2_sweep.split_of(s) for s in fresh} == {"fresh"}
     with pytest.raises(SwizzleKitError, match="sweep, fresh"):
         l2_sweep.plan("heldout")
+
+
+def test_the_claims_set_is_new_tests_the_rule_both_ways_and_its_table_is_its_plan():
+    """The claims set shares no shape with the other sets; among its problems the reuse bound
+    lets a claim through at some (4-byte operands whose grids fill the SMs) and refuses it at
+    others, on both cards' presets (fewer CTAs than SMs among them); the H100's committed
+    table holds every run of ``plan("claims")`` once, split "claims", each checked."""
+    from swizzlekit.compare_time import CLAIMS_TABLES
+    from swizzlekit.cta.timing import reuse_bound
+    from swizzlekit.data import path
+    from swizzlekit.lab.records import OrderTimeRow
+
+    shapes = [s for s, _ in l2_sweep.CLAIMS_PROBLEMS]
+    assert len(set(shapes)) == len(shapes)
+    assert not set(shapes) & set(l2_sweep.FIT_SHAPES + l2_sweep.HELDOUT_SHAPES
+                                 + l2_sweep.FRESH_SHAPES)
+    assert {l2_sweep.split_of(s) for s in shapes} == {"claims"}
+    for gpu in ("h100-sxm", "h200"):
+        bounds = [reuse_bound(*s, tuple(int(x) for x in l2_sweep.COMBOS[j][0].split("x")),
+                              l2_sweep.ELEM_BYTES[l2_sweep.COMBOS[j][1]],
+                              l2_sweep.OUT_BYTES[l2_sweep.COMBOS[j][1]], gpu)
+                  for s, combos in l2_sweep.CLAIMS_PROBLEMS for j in combos]
+        assert any(b["holds"] for b in bounds) and not all(b["holds"] for b in bounds)
+        assert any(b["ctas"] < b["sms"] and b["all_miss_s"] <= b["compute_s"] for b in bounds)
+    rows = read_csv(path(CLAIMS_TABLES["h100"]), OrderTimeRow)
+    assert sorted(r.key() for r in rows) == sorted(r.key() for r in l2_sweep.plan("claims"))
+    assert {r.split for r in rows} == {"claims"} and max(r.rel_err for r in rows) < 1e-2
