@@ -6,10 +6,11 @@ run to run; this probe's data is what the rule rests on).
 ``2048``: the 2048-row shapes, under the default order and grouped(8) (grouped(16)
 is the default since 2026-11-26, grouped(8) before; which of the two changes cost those
 shapes 12% on the H100 was not measured). ``full``: every TF32 shape of the ``full`` suite
-that takes C from registers, under the default order. Beside cuBLAS; the plan the
+that takes C from registers, under the default order. ``narrow``, ``narrow_heldout``:
+outputs of at most 512 columns from 2048 rows (not yet timed). Beside cuBLAS; the plan the
 library's default call keeps is recorded.
 
-    python3 docs/data/bench/tf32_2048/probe.py OUT.jsonl [2048|full ...]     (on a GPU)
+    python3 docs/data/bench/tf32_2048/probe.py OUT.jsonl [2048|full|narrow|narrow_heldout ...]
 
 Per shape: every run checked against float64 into a NaN-poisoned C first, then 5
 interleaved, rotated replicates of do_bench medians (L2 flushed). Each forced call clears
@@ -35,8 +36,16 @@ SETS = {"2048": [(2048, 14336, 8192), (2048, 16384, 8192), (2048, 4096, 4096),
                  (16384, 8192, 8192), (4096, 28672, 8192), (4096, 8192, 28672),
                  (16384, 4096, 4096), (4096, 16384, 4096), (11008, 4096, 4096),
                  (3000, 5000, 4000), (32768, 1024, 4096), (16384, 2048, 8192),
-                 (16384, 16384, 16384)]}
-ORDERS = {"2048": {"default": None, "grouped8": 8}, "full": {"default": None}}
+                 (16384, 16384, 16384)],
+        # narrow outputs (N <= 512) from 2048 rows, where the rule takes C from registers in
+        # 128x256 tiles whatever N is: the two of the held-out draw of 2026-11-28 that ran
+        # 0.60-0.63x cuBLAS there (../heldout_draw/h100_seed20261128/), then six drawn with
+        # them (2026-11-28), before either plan was timed at any, to judge what they suggest
+        "narrow": [(4736, 204, 9440), (4804, 133, 8661)],
+        "narrow_heldout": [(8192, 256, 8192), (4096, 384, 14336), (6144, 160, 6144),
+                           (16384, 512, 4096), (3000, 100, 5000), (2048, 320, 12288)]}
+ORDERS = {"2048": {"default": None, "grouped8": 8}, "full": {"default": None},
+          "narrow": {"default": None}, "narrow_heldout": {"default": None}}
 
 
 def clear():
