@@ -26,10 +26,16 @@ LAYOUTS = ("row", "col")
 def _view(buffer_dtype, rows, cols, layout, offset, pad, fill):
     """A rows x cols view, row- or column-major, ``offset`` elements into a fresh buffer
     with a spare line, its lines ``pad`` elements longer than the view's; the buffer filled
-    with ``fill`` (None: random normal). Returns the view and the buffer."""
+    with ``fill`` (None: random normal values pushed a quarter away from zero, so that none
+    rounds to zero in fp8 and no product's reference is all zeros, which leaves its relative
+    error undefined). Returns the view and the buffer."""
     shape = (rows + 1, cols + pad) if layout == "row" else (cols + 1, rows + pad)
     n = shape[0] * shape[1] + offset
-    flat = (torch.randn(n) if fill is None else torch.full((n,), fill)).to(buffer_dtype)
+    if fill is None:
+        x = torch.randn(n)
+        flat = (x + torch.where(x < 0, -0.25, 0.25)).to(buffer_dtype)
+    else:
+        flat = torch.full((n,), fill).to(buffer_dtype)
     base = flat[offset:].view(shape)
     view = base[:rows, :cols] if layout == "row" else base[:cols, :rows].T
     return view, flat
