@@ -28,6 +28,11 @@
 #            bf16 --kernel triton`; about 190 s on the H100), into OUT/ragged.tgz
 #   report   `swizzlekit report --measure` on this card's preset (h100-sxm or h200, by
 #            nvidia-smi's name; about 210 s on a fresh machine), into OUT/report.tgz
+#   narrow   TF32 on outputs of at most 512 columns from 2048 rows, C from registers forced
+#            against the autotuned plan (tf32_2048/probe.py narrow narrow_heldout; untimed)
+#   claims   the order tables' claims set, three passes of 9 Williams replicates
+#            (docs/data/order_times/retime.sh; about 120 s a pass on the H100), into
+#            OUT/claims.tgz; then `python3 docs/data/order_times/pool.py DIR CARD claims` here
 #   cutlass  both CUTLASS GPU test files (tests/gpu/test_cutlass*_gpu.py; about 90 s with the
 #            libraries cached); then scaled_matmul's CUTLASS route, five candidates, on two
 #            sets drawn for it: ten shapes in the swapped rows (seed 20261132) and ten over
@@ -119,7 +124,13 @@ for part in "$@"; do
              timeout 180 python3 docs/data/bench/cutlass_probe/heldout_h100/route16.py \
                "$OUT/route16.jsonl" 10 20261135 > "$OUT/route16.txt" 2>&1
              cut -c1-300 "$OUT/route16.txt" ;;
-    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 ragged report cutlass" >&2
+    narrow) timeout 200 python3 docs/data/bench/tf32_2048/probe.py "$OUT/narrow.jsonl" narrow \
+              narrow_heldout > "$OUT/narrow.txt" 2>&1; tail -n 8 "$OUT/narrow.txt" | cut -c1-300 ;;
+    claims) for pass in pass_a pass_b pass_c; do
+              LIMIT=170 bash docs/data/order_times/retime.sh "$OUT/claims/$pass" claims 0/1 9
+            done
+            (cd "$OUT" && tar czf claims.tgz claims && rm -rf claims) ;;
+    *) echo "unknown part $part; choose from: tier tf32 rule heldout wave tail fp8tail split regs orders bf16 fp16 fp8 ragged report cutlass narrow claims" >&2
        exit 2 ;;
   esac
 done
