@@ -22,6 +22,7 @@ import triton
 
 import swizzlekit.kernels.triton.scaled as scaled
 from swizzlekit.kernels.triton.scaled import scaled_matmul
+from swizzlekit.lab.bench import _padded16
 from swizzlekit.lab.harness import back_to_back_ms, in_turns, median_ms
 from swizzlekit.lab.verify import poisoned, relative_error, scaled_operands
 
@@ -44,22 +45,12 @@ def with_floor(floor, fn):
     return run
 
 
-def padded16(a, b):
-    up = lambda x: -(-x // 16) * 16  # noqa: E731
-    (m, k), n = a.shape, b.shape[1]
-    a16 = a.new_zeros((up(m), up(k)))
-    a16[:m, :k] = a
-    bt16 = b.new_zeros((up(n), up(k)))
-    bt16[:n, :k] = b.T
-    return a16, bt16.T
-
-
 shapes = [s for name in (sys.argv[2:] or ["probe"]) for s in SETS[name]]
 with open(sys.argv[1], "a") as f:
     for M, N, K in shapes:
         torch.manual_seed(0)
         a, b, sa, sb, ref = scaled_operands(M, N, K, "cuda")
-        a16, b16 = padded16(a, b)
+        a16, b16 = _padded16(a, b)
         c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
         # a repeat call goes to the route its fingerprint (shapes, layouts and options) kept,
         # past the door: each way is its own signature, grouped(16) along M spelled two ways
