@@ -1,6 +1,7 @@
 """Where zero-padded copies pay for fp8 rows that are no 16-byte multiples, below
-``PAD_MIN_MNK`` (2^31): ``scaled_matmul`` as given (the pointer-load kernel, one-byte loads
-along K) against on zero-padded aligned copies (``PAD_MIN_MNK`` set to 1 around its calls:
+fp8's padding floor (``PAD_MIN_MNK``, 2^31, when this ran; ``FP8_PAD_MIN_MNK`` since):
+``scaled_matmul`` as given (the pointer-load kernel, one-byte loads
+along K) against on zero-padded aligned copies (the floor set to 1 around its calls:
 :func:`swizzlekit.kernels.triton.pad.pad_k`, then TMA), beside ``torch._scaled_mm`` on
 operands padded beforehand (its copies not counted). K is no multiple of 16 at every shape,
 so A's and Bᵀ's rows are misaligned; both ways run grouped(16) along M. Two clocks per call,
@@ -31,17 +32,17 @@ SETS = {"probe": [(256, 256, 250), (1024, 512, 130), (128, 1001, 1001), (300, 70
                   (783, 6468, 354), (1500, 1500, 700)],
         "heldout": [(200, 3000, 555), (96, 5000, 1234), (640, 640, 2999), (2000, 400, 801),
                     (48, 12000, 1001), (4000, 1000, 300), (333, 3333, 1111), (700, 9000, 250)]}
-PAD = scaled.PAD_MIN_MNK
+PAD = scaled.FP8_PAD_MIN_MNK
 
 
 def with_floor(floor, fn):
-    """``fn`` run with scaled.PAD_MIN_MNK at ``floor`` (the door reads it each call)."""
+    """``fn`` run with scaled.FP8_PAD_MIN_MNK at ``floor`` (the door reads it each call)."""
     def run():
-        scaled.PAD_MIN_MNK = floor
+        scaled.FP8_PAD_MIN_MNK = floor
         try:
             return fn()
         finally:
-            scaled.PAD_MIN_MNK = PAD
+            scaled.FP8_PAD_MIN_MNK = PAD
     return run
 
 
